@@ -1,0 +1,420 @@
+"""One hand of Gin Rummy as a deterministic state machine.
+
+``Hand.deal(rules, dealer, seed=…)`` (or ``deck=…``) deals; ``legal_actions()`` lists exactly
+what the seat to act may do; ``apply(action)`` checks it, changes the state and returns the
+events. Anything illegal raises ``IllegalAction`` and changes nothing. A hand is fully defined
+by its rules, dealer, deck order and action list, so replaying the actions rebuilds it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from .actions import (
+    BIG_GIN,
+    DISCARDS,
+    DRAW_DISCARD,
+    DRAW_STOCK,
+    FINISH_LAYOFF,
+    KNOCKS,
+    PASS,
+    Action,
+    BigGin,
+    Discard,
+    DrawDiscard,
+    DrawStock,
+    FinishLayoff,
+    Knock,
+    LayOff,
+    Pass,
+)
+from .cards import CARDS, DECK_SIZE, Card
+from .events import (
+    CardDealt,
+    CardDrawn,
+    Discarded,
+    Event,
+    HandDrawn,
+    HandRevealed,
+    HandScored,
+    HandStarted,
+    Knocked,
+    LaidOff,
+    Passed,
+    UpcardTurned,
+)
+from .layoffs import MeldShape, best_layoff
+from .melds import best_melds, deadwood_of_mask, isolated_value
+from .rules import RuleSet
+from .scoring import HandResult, knock_layout, settle
+
+UPCARD, DRAW, DISCARD, LAYOFF, LAST_CHANCE, OVER = (
+    "upcard", "draw", "discard", "layoff", "last_chance", "over",
+)
+STOCK_END = 2  # the hand is drawn when a discard leaves this many cards in the stock
+
+
+class IllegalAction(ValueError):
+    """An action the rules do not allow now; the hand is unchanged."""
+
+
+def shuffled_deck(seed: int | str) -> list[Card]:
+    """The deck in dealing order for a seed (same seed, same order, on every platform)."""
+    order = list(CARDS)
+    random.Random(seed).shuffle(order)
+    return order
+
+
+class Hand:
+    """The full (hidden-information) state of one hand. Players only ever see ``view``s."""
+
+    def __init__(self, rules: RuleSet, dealer: int, deck: Sequence[int],
+                 hand_number: int = 0) -> None:
+        if dealer not in (0, 1):
+            raise ValueError(f"dealer must be seat 0 or 1, got {dealer!r}")
+        deck = [CARDS[int(c)] for c in deck]
+        if sorted(deck) != list(CARDS):
+            raise ValueError("a deck must hold each of the 52 cards exactly once")
+        self.rules = rules
+        self.dealer = dealer
+        self.deck = tuple(deck)
+        self.hand_number = hand_number
+        self.hands: list[list[Card]] = [[], []]
+        self.masks = [0, 0]  # the same hands as 52-bit masks, kept in step
+        self.stock: list[Card] = []  # top of the stock is the last item
+        self.pile: list[Card] = []  # top of the discard pile is the last item
+        self.phase = UPCARD
+        self.turn = 1 - dealer
+        self.upcard: Card | None = None
+        self.knock_limit = rules.knock_limit
+        self.taken: Card | None = None  # card taken from the pile this turn
+        self.barred: tuple[int, Card] | None = None  # throw-back: seat may not retake card
+        self.must_knock = False
+        self.upcard_passes = 0
+        self.stock_only = False  # both passed the upcard: the non-dealer must draw the stock
+        self.seen_taken: list[list[Card]] = [[], []]  # pile cards each seat took, still held
+        self.discards: list[tuple[int, Card]] = []  # every face-up discard, in order
+        self.knocker: int | None = None
+        self.knock_kind: str | None = None
+        self.knock_card: Card | None = None
+        self.knocker_melds: list[list[Card]] = []
+        self.knocker_deadwood: list[Card] = []
+        self.table_melds: list[list[Card]] = []  # knocker melds with layoffs added
+        self.layoffs: list[tuple[Card, int]] = []
+        self.result: HandResult | None = None
+        self.winner: int | None = None
+        self.actions: list[Action] = []
+        self.events: list[Event] = []
+        self._deal()
+
+    # -- construction ---------------------------------------------------------------------
+    @classmethod
+    def deal(cls, rules: RuleSet | None = None, dealer: int = 0, seed: int | str | None = None,
+             deck: Sequence[int] | None = None, hand_number: int = 0) -> Hand:
+        """Deal a hand from a seed or an explicit deck order (first card dealt first)."""
+        if (seed is None) == (deck is None):
+            raise ValueError("give exactly one of seed or deck")
+        return cls(rules or RuleSet(), dealer, deck if deck is not None else shuffled_deck(seed),
+                   hand_number)
+
+    def _deal(self) -> None:
+        deck = list(self.deck)
+        ev: list[Event] = []
+        non_dealer = 1 - self.dealer
+        dealt = 21 if self.rules.no_upcard else 20
+        stock_size = DECK_SIZE - dealt - (0 if self.rules.no_upcard else 1)
+        ev.append(HandStarted(self.dealer, self.hand_number, stock_size))
+        for i in range(dealt):
+            seat = non_dealer if i % 2 == 0 else self.dealer
+            self.hands[seat].append(deck[i])
+            self.masks[seat] |= 1 << deck[i]
+            ev.append(CardDealt(seat, deck[i], i))
+        rest = deck[dealt:]
+        if self.rules.no_upcard:
+            self.phase = DISCARD
+            self.turn = non_dealer
+        else:
+            self.upcard = rest.pop(0)
+            self.pile.append(self.upcard)
+            self.knock_limit = self.rules.knock_limit_for(self.upcard)
+            ev.append(UpcardTurned(self.upcard, self.knock_limit))
+        if self.rules.straight_gin:
+            self.knock_limit = 0
+        self.stock = rest[::-1]
+        self.events.extend(ev)
+
+    # -- queries ------------------------------------------------------------------------
+    @property
+    def over(self) -> bool:
+        return self.phase == OVER
+
+    @property
+    def drawn(self) -> bool:
+        """Whether the hand ended at the stock's end with nobody scoring."""
+        return self.phase == OVER and self.result is None
+
+    def knock_cards(self, seat: int | None = None) -> list[Card]:
+        """Cards whose discard lets ``seat`` (11 cards in hand) knock."""
+        seat = self.turn if seat is None else seat
+        hand = self.hands[seat]
+        if len(hand) != 11:
+            return []
+        mask = self.masks[seat]
+        limit = self.knock_limit
+        if isolated_value(mask) - 10 > limit:
+            return []
+        whole = deadwood_of_mask(mask)
+        # removing card c lowers the best deadwood by at most c's value
+        if whole - 10 > limit:
+            return []
+        out = []
+        for c in hand:
+            if whole - c.value <= limit and deadwood_of_mask(mask & ~(1 << c)) <= limit:
+                out.append(c)
+        return out
+
+    def can_big_gin(self, seat: int | None = None) -> bool:
+        seat = self.turn if seat is None else seat
+        return (self.rules.big_gin_allowed and len(self.hands[seat]) == 11
+                and isolated_value(self.masks[seat]) == 0
+                and deadwood_of_mask(self.masks[seat]) == 0)
+
+    def _could_knock_with(self, seat: int, card: Card) -> bool:
+        """Whether taking ``card`` would let ``seat`` knock (or go Big Gin) this turn."""
+        mask = self.masks[seat] | (1 << card)
+        if self.rules.big_gin_allowed and deadwood_of_mask(mask) == 0:
+            return True
+        return any(
+            c != card or self.rules.allow_throw_back
+            for c in [*self.hands[seat], card]
+            if deadwood_of_mask(mask & ~(1 << c)) <= self.knock_limit
+        )
+
+    def _may_take_pile(self, seat: int) -> bool:
+        if not self.pile:
+            return False
+        top = self.pile[-1]
+        if self.barred == (seat, top):
+            return self._could_knock_with(seat, top)
+        return True
+
+    def legal_actions(self) -> list[Action]:
+        """Exactly the moves the seat to act (``turn``) may make, in a fixed order."""
+        phase = self.phase
+        seat = self.turn
+        if phase == DRAW:
+            if not self.stock_only and self._may_take_pile(seat):
+                return [DRAW_STOCK, DRAW_DISCARD]
+            return [DRAW_STOCK]
+        if phase == DISCARD:
+            hand = self.hands[seat]
+            blocked = None if self.rules.allow_throw_back else self.taken
+            acts = [] if self.must_knock else [DISCARDS[c] for c in hand if c != blocked]
+            if isolated_value(self.masks[seat]) - 10 <= self.knock_limit:
+                acts += [KNOCKS[c] for c in self.knock_cards(seat) if c != blocked]
+                if self.can_big_gin(seat):
+                    acts.append(BIG_GIN)
+            return acts
+        if phase == UPCARD:
+            return [DRAW_DISCARD, PASS]
+        if phase == LAYOFF:
+            acts = [
+                LayOff(c, i)
+                for c in sorted(self.hands[seat])
+                for i, m in enumerate(self.table_melds) if MeldShape.of(m).fits(c)
+            ]
+            acts.append(FINISH_LAYOFF)
+            return acts
+        if phase == LAST_CHANCE:
+            acts = []
+            if self._could_knock_with(seat, self.pile[-1]):
+                acts.append(DRAW_DISCARD)
+            acts.append(PASS)
+            return acts
+        return []
+
+    def is_legal(self, action: Action) -> bool:
+        """Whether ``action`` is legal now (cheaper than searching ``legal_actions``)."""
+        phase = self.phase
+        seat = self.turn
+        t = type(action)
+        if phase == DRAW:
+            if t is DrawStock:
+                return True
+            return t is DrawDiscard and not self.stock_only and self._may_take_pile(seat)
+        if phase == DISCARD:
+            hand = self.hands[seat]
+            if t is BigGin:
+                return self.can_big_gin(seat)
+            if t not in (Discard, Knock) or action.card not in hand:
+                return False
+            if action.card == self.taken and not self.rules.allow_throw_back:
+                return False
+            if t is Discard:
+                return not self.must_knock
+            return (deadwood_of_mask(self.masks[seat] & ~(1 << action.card))
+                    <= self.knock_limit)
+        if phase == LAYOFF and t is LayOff:
+            return (action.card in self.hands[seat] and 0 <= action.meld < len(self.table_melds)
+                    and MeldShape.of(self.table_melds[action.meld]).fits(action.card))
+        return action in self.legal_actions()
+
+    # -- changes ------------------------------------------------------------------------
+    def apply(self, action: Action) -> list[Event]:
+        """Apply a legal action for the seat to act; return the events it caused."""
+        if not self.is_legal(action):
+            raise IllegalAction(self._why_illegal(action))
+        before = len(self.events)
+        self.actions.append(action)
+        seat = self.turn
+        t = type(action)
+        if t is Pass:
+            self._pass(seat)
+        elif t is DrawStock:
+            card = self.stock.pop()
+            self.hands[seat].append(card)
+            self.masks[seat] |= 1 << card
+            self.taken = None
+            self.stock_only = False
+            self.phase = DISCARD
+            self.events.append(CardDrawn(seat, "stock", card))
+        elif t is DrawDiscard:
+            self._take_pile(seat)
+        elif t is Discard:
+            self._discard(seat, action.card)
+        elif t is Knock:
+            self._knock(seat, action.card)
+        elif t is BigGin:
+            self._knock(seat, None)
+        elif t is LayOff:
+            self._remove(seat, action.card)
+            self.table_melds[action.meld] = sorted(
+                [*self.table_melds[action.meld], action.card],
+                key=lambda c: (c % 13, c // 13),
+            )
+            self.layoffs.append((action.card, action.meld))
+            self.events.append(LaidOff(seat, action.card, action.meld))
+        elif t is FinishLayoff:
+            self._score()
+        return self.events[before:]
+
+    def _why_illegal(self, action: object) -> str:
+        if self.phase == OVER:
+            return f"the hand is over; {action} is not possible"
+        return f"{action} is not legal now (phase {self.phase}, seat {self.turn} to act)"
+
+    def _pass(self, seat: int) -> None:
+        self.events.append(Passed(seat, "upcard" if self.phase == UPCARD else "last_chance"))
+        if self.phase == LAST_CHANCE:
+            self._end_drawn()
+            return
+        self.upcard_passes += 1
+        self.turn = 1 - seat
+        if self.upcard_passes == 2:  # both passed: the non-dealer draws from the stock
+            self.phase = DRAW
+            self.stock_only = True
+
+    def _take_pile(self, seat: int) -> None:
+        card = self.pile.pop()
+        self.hands[seat].append(card)
+        self.masks[seat] |= 1 << card
+        self.seen_taken[seat].append(card)
+        if self.barred == (seat, card) or self.phase == LAST_CHANCE:
+            self.must_knock = True
+        self.taken = card
+        self.phase = DISCARD
+        self.events.append(CardDrawn(seat, "discard", card))
+
+    def _remove(self, seat: int, card: Card) -> None:
+        self.hands[seat].remove(card)
+        self.masks[seat] &= ~(1 << card)
+        if card in self.seen_taken[seat]:
+            self.seen_taken[seat].remove(card)
+
+    def _discard(self, seat: int, card: Card) -> None:
+        self._remove(seat, card)
+        self.pile.append(card)
+        self.discards.append((seat, card))
+        # throw-back: the player who first threw this card may not simply take it back
+        if card == self.taken and len(self.discards) >= 2 and self.discards[-2] == (1 - seat, card):
+            self.barred = (1 - seat, card)
+        elif self.barred and self.barred[0] == seat:
+            self.barred = None
+        self.events.append(Discarded(seat, card))
+        self.taken = None
+        self.must_knock = False
+        self.turn = 1 - seat
+        if len(self.stock) <= STOCK_END:
+            if self.rules.last_chance:
+                self.phase = LAST_CHANCE
+            else:
+                self._end_drawn()
+        else:
+            self.phase = DRAW
+
+    def _end_drawn(self) -> None:
+        self.phase = OVER
+        self.turn = -1
+        self.events.append(HandDrawn(len(self.stock)))
+
+    def _knock(self, seat: int, card: Card | None) -> None:
+        if card is not None:
+            self._remove(seat, card)
+            self.pile.append(card)
+        other = 1 - seat
+        layout = knock_layout(self.hands[seat], self.hands[other])
+        kind = "big_gin" if card is None else ("gin" if layout.deadwood_points == 0 else "knock")
+        self.knocker, self.knock_kind, self.knock_card = seat, kind, card
+        self.knocker_melds = [list(m) for m in layout.melds]
+        self.knocker_deadwood = list(layout.deadwood)
+        self.table_melds = [list(m) for m in layout.melds]
+        self.taken = None
+        self.events.append(Knocked(seat, card, kind, self.knocker_melds, self.knocker_deadwood))
+        self.turn = other
+        if kind == "knock":
+            self.phase = LAYOFF
+        else:
+            self._score()
+
+    def _score(self) -> None:
+        knocker = self.knocker
+        other = 1 - knocker
+        result = settle(self.knock_kind, self.knocker_melds, self.knocker_deadwood,
+                        self.hands[other], self.layoffs, self.rules, self.upcard)
+        self.result = result
+        self.winner = knocker if result.winner == "knocker" else other
+        self.phase = OVER
+        self.turn = -1
+        self.events.append(HandRevealed(other, result.other_melds, result.other_deadwood_cards))
+        self.events.append(HandScored(result, knocker, self.winner, result.points))
+
+    # -- helpers for players ------------------------------------------------------------
+    def best_layoff_actions(self) -> list[Action]:
+        """The layoffs that leave the non-knocker the least deadwood, then FinishLayoff."""
+        if self.phase != LAYOFF:
+            return []
+        _, plan = best_layoff(self.table_melds, self.hands[self.turn])
+        return [*(LayOff(c, i) for c, i in plan), FINISH_LAYOFF]
+
+    def arrangement(self, seat: int):
+        """Best melds of a seat's current cards (for the HUD's deadwood count)."""
+        return best_melds(self.hands[seat])
+
+    def view(self, seat: int, scores: tuple[int, int] = (0, 0), target: int | None = None):
+        """What ``seat`` may know, as a PlayerView."""
+        from .view import PlayerView  # local: view imports this module's constants
+
+        return PlayerView.of(self, seat, scores, target)
+
+    def replay(self) -> Hand:
+        """A fresh hand rebuilt from the deck and the action list (for checks and saves)."""
+        copy = Hand(self.rules, self.dealer, self.deck, self.hand_number)
+        for a in self.actions:
+            copy.apply(a)
+        return copy
+
+    def card_count(self) -> int:
+        """Every card accounted for: hands + stock + pile + laid-off cards."""
+        return len(self.hands[0]) + len(self.hands[1]) + len(self.stock) + len(self.pile) + len(
+            self.layoffs)

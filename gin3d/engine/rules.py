@@ -1,0 +1,175 @@
+"""RuleSet: every number and option of RULES.md, with the three presets.
+
+A RuleSet is frozen and checked when made: an unknown option, a value out of range or a
+combination that cannot be played raises ValueError naming the problem.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields, replace
+from typing import Any
+
+SHUTOUT_STYLES = ("double_hands", "double_game_bonus", "none")
+DEALER_RULES = ("winner", "loser", "alternate")
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """The rules one game is played under. Make one with ``RuleSet.preset(name, **overrides)``."""
+
+    name: str = "classic"
+    knock_limit: int = 10
+    knock_limit_from_upcard: bool = False  # Oklahoma: the first upcard's value is the limit
+    ace_upcard_gin_only: bool = False  # Oklahoma: an ace upcard means gin only
+    spade_upcard_doubles: bool = False  # Oklahoma: a spade upcard doubles the hand's score
+    gin_bonus: int = 25
+    big_gin_bonus: int = 31  # 0 turns Big Gin off
+    undercut_bonus: int = 25
+    box_bonus: int = 25
+    game_target: int = 100
+    game_bonus: int = 100
+    shutout: str = "double_hands"
+    next_dealer: str = "winner"
+    match_target: int = 500
+    last_chance: bool = False
+    allow_throw_back: bool = False
+    no_upcard: bool = False
+    straight_gin: bool = False
+    hollywood: bool = False
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.type == "bool" and not isinstance(value, bool):
+                raise ValueError(f"{f.name} must be True or False, got {value!r}")
+            if f.type == "int" and (isinstance(value, bool) or not isinstance(value, int)):
+                raise ValueError(f"{f.name} must be a whole number, got {value!r}")
+        if not 0 <= self.knock_limit <= 90:
+            raise ValueError(f"knock_limit must be 0..90, got {self.knock_limit}")
+        for name in ("gin_bonus", "big_gin_bonus", "undercut_bonus", "box_bonus", "game_bonus"):
+            if getattr(self, name) < 0:
+                raise ValueError(f"{name} cannot be negative, got {getattr(self, name)}")
+        if self.game_target <= 0:
+            raise ValueError(f"game_target must be positive, got {self.game_target}")
+        if self.match_target < self.game_target:
+            raise ValueError(
+                f"match_target ({self.match_target}) is below game_target ({self.game_target})"
+            )
+        if self.shutout not in SHUTOUT_STYLES:
+            raise ValueError(f"shutout must be one of {SHUTOUT_STYLES}, got {self.shutout!r}")
+        if self.next_dealer not in DEALER_RULES:
+            raise ValueError(f"next_dealer must be one of {DEALER_RULES}, got {self.next_dealer!r}")
+        upcard_rules = [
+            n for n in ("knock_limit_from_upcard", "ace_upcard_gin_only", "spade_upcard_doubles")
+            if getattr(self, n)
+        ]
+        if self.no_upcard and upcard_rules:
+            raise ValueError(f"no_upcard deals no upcard, so {upcard_rules[0]} cannot apply")
+        if self.straight_gin and (self.knock_limit_from_upcard or self.ace_upcard_gin_only):
+            raise ValueError("straight_gin allows gin only, so an upcard knock limit cannot apply")
+        if self.ace_upcard_gin_only and not self.knock_limit_from_upcard:
+            raise ValueError("ace_upcard_gin_only needs knock_limit_from_upcard")
+
+    # -- presets --------------------------------------------------------------------------
+    @classmethod
+    def preset(cls, name: str = "classic", **overrides: Any) -> RuleSet:
+        """One of ``classic``, ``pagat``, ``oklahoma``, with keyword overrides."""
+        if name not in PRESETS:
+            raise ValueError(f"unknown preset {name!r} (choose from {', '.join(PRESETS)})")
+        return cls.from_dict({**PRESETS[name], **overrides}, base=name)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any], base: str | None = None) -> RuleSet:
+        """Build from a plain dict (settings, saves, network), refusing unknown keys."""
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise ValueError(f"unknown rule option {unknown[0]!r}")
+        values = dict(PRESETS[base]) if base else {}
+        values.update(data)
+        values.setdefault("name", base or "custom")
+        return cls(**values)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    def but(self, **changes: Any) -> RuleSet:
+        """A copy with some options changed (checked like any RuleSet)."""
+        known = {f.name for f in fields(self)}
+        unknown = sorted(set(changes) - known)
+        if unknown:
+            raise ValueError(f"unknown rule option {unknown[0]!r}")
+        return replace(self, **changes)
+
+    # -- derived rules ------------------------------------------------------------------
+    def knock_limit_for(self, upcard: int | None) -> int:
+        """The knock limit in a hand whose first upcard was ``upcard`` (0 = gin only)."""
+        if self.straight_gin:
+            return 0
+        if self.knock_limit_from_upcard and upcard is not None:
+            rank = upcard % 13
+            if rank == 0 and self.ace_upcard_gin_only:
+                return 0
+            return min(rank + 1, 10)
+        return self.knock_limit
+
+    def hand_multiplier(self, upcard: int | None) -> int:
+        """2 when a spade upcard doubles the hand (Oklahoma), else 1."""
+        if self.spade_upcard_doubles and upcard is not None and upcard // 13 == 0:
+            return 2
+        return 1
+
+    @property
+    def big_gin_allowed(self) -> bool:
+        return self.big_gin_bonus > 0
+
+    def describe(self) -> list[str]:
+        """Human-readable lines of this rule set's numbers, for the rules screen."""
+        if self.straight_gin:
+            knock = "Straight gin: you may only go out with gin"
+        elif self.knock_limit_from_upcard:
+            knock = "Knock limit: the value of the first upcard"
+            if self.ace_upcard_gin_only:
+                knock += " (an ace means gin only)"
+        else:
+            knock = f"Knock with {self.knock_limit} or less deadwood"
+        lines = [
+            knock,
+            f"Gin bonus: {self.gin_bonus}",
+            f"Big Gin bonus: {self.big_gin_bonus}" if self.big_gin_allowed else "No Big Gin",
+            f"Undercut bonus: {self.undercut_bonus}",
+            f"Box bonus: {self.box_bonus} per hand won",
+            f"Game to {self.game_target}, game bonus {self.game_bonus}",
+            {
+                "double_hands": "Shutout: every hand's points doubled",
+                "double_game_bonus": "Shutout: game bonus doubled",
+                "none": "No shutout bonus",
+            }[self.shutout],
+            f"Next dealer: {self.next_dealer} of the hand",
+        ]
+        if self.spade_upcard_doubles:
+            lines.append("A spade upcard doubles the hand")
+        if self.last_chance:
+            lines.append("Last chance: the final discard may be taken to knock")
+        if self.allow_throw_back:
+            lines.append("A card taken from the pile may be thrown back")
+        if self.no_upcard:
+            lines.append("No upcard: the non-dealer gets 11 cards and discards first")
+        if self.hollywood:
+            lines.append("Hollywood scoring: three games at once")
+        return lines
+
+
+PRESETS: dict[str, dict[str, Any]] = {
+    "classic": {"name": "classic"},
+    "pagat": {
+        "name": "pagat", "gin_bonus": 20, "big_gin_bonus": 0, "undercut_bonus": 10,
+        "box_bonus": 20, "shutout": "double_game_bonus",
+    },
+    "oklahoma": {
+        "name": "oklahoma", "knock_limit_from_upcard": True, "ace_upcard_gin_only": True,
+        "spade_upcard_doubles": True, "gin_bonus": 20, "big_gin_bonus": 0,
+        "undercut_bonus": 10, "box_bonus": 20, "game_target": 150,
+        "shutout": "double_game_bonus",
+    },
+}
