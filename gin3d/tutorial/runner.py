@@ -151,7 +151,8 @@ class TutorialRunner:
         if self.waiting:
             raise ValueError("waiting for your move: " + self.prompt())
         if self.step.practice and self._practice_live():
-            return self._practice_turn()
+            events = self._practice_turn()
+            return events if self._practice_live() else events + self._advance()
         events = self._complete(self.table, self.step)
         return events + self._advance()
 

@@ -134,6 +134,12 @@ class Table:
                   deck_size=len(CARDS), big_gin=rules.big_gin_allowed,
                   upcard_limit=rules.knock_limit_from_upcard, knock_limit=rules.knock_limit)
         ns.update(_FUNCTIONS)
+
+        def knock_result(knocker: str, other: str) -> list[Any]:
+            result = score_knock(_cards(knocker), _cards(other), rules)
+            return [result.kind, result.points]
+
+        ns["knock_result"] = knock_result
         hand = self.hand
         if hand is not None:
             self._hand_names(ns, hand)
@@ -192,7 +198,7 @@ class Table:
         last = self.last
         ns.update(
             over=sheet.over, game_winner=-1 if sheet.winner is None else sheet.winner,
-            shutout=sheet.shutout, margin=sheet.margin, hands_played=len(sheet.hands),
+            is_shutout=sheet.shutout, margin=sheet.margin, hands_played=len(sheet.hands),
             recorded=self.recorded_now, last_points=last.points if last else 0,
             last_kind=last.kind if last else "", last_breakdown=last.breakdown() if last else "",
             last_winner=-1 if self.last_seat is None else self.last_seat,
@@ -252,6 +258,12 @@ def _variant_limit(name: str, upcard: str) -> int:
     raise ValueError(f"unknown variant {name!r}")
 
 
+def _variant_multiplier(name: str, upcard: str) -> int:
+    """How many times a hand counts under a preset with this first upcard (Oklahoma: 2 for a
+    spade)."""
+    return RuleSet.preset(name).hand_multiplier(parse_hand(upcard, 1)[0])
+
+
 def _hollywood(wins: str) -> list[int]:
     """Game totals (seat 0 then seat 1 per game, before bonuses) after Hollywood-scored wins
     written ``"0:20 1:15 0:30"`` (seat:points)."""
@@ -278,6 +290,7 @@ _FUNCTIONS: dict[str, Callable[..., Any]] = {
     "outs": _outs,
     "runs_containing": _runs_containing,
     "variant_limit": _variant_limit,
+    "variant_multiplier": _variant_multiplier,
     "hollywood": _hollywood,
     "count": lambda text: len(_cards(text)),
     "rank_of": lambda token: RANKS[parse_hand(token, 1)[0].rank],
