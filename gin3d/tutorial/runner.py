@@ -96,8 +96,8 @@ class TutorialRunner:
         self.rules = lesson_rules(rules)
         self.mode = mode
         self.opponent = opponent
-        self.practice_player = practice_player or greedy_player
-        self.practice_hint = practice_hint or hint
+        self._player = practice_player or greedy_player
+        self._hint_for = practice_hint or hint
         self.steps: list[Step] = chapter.steps_for(Table(chapter, self.rules).names(opponent))
         self.index = 0
         self.finished = False
@@ -233,7 +233,7 @@ class TutorialRunner:
         game = table.game
         seat = game.hand.turn
         view = game.view(seat)
-        action = self.practice_player(view) if seat == 1 else self.practice_hint(view).action
+        action = self._player(view) if seat == 1 else self._hint_for(view).action
         if action not in view.legal:
             action = greedy_player(view)
         return game.apply(action)
@@ -251,12 +251,12 @@ class TutorialRunner:
             events += self._advance()
         return Outcome(True, events=tuple(events))
 
-    def practice_hint(self) -> Hint | None:
+    def hint(self) -> Hint | None:
         """The hint for the learner's current practice move (hints are on in practice)."""
         game = self.table.game
         if not self.step.practice or game is None or game.hand.turn != 0:
             return None
-        return self.practice_hint(game.view(0))
+        return self._hint_for(game.view(0))
 
     # -- what the table shows -----------------------------------------------------------
     def names(self) -> dict[str, Any]:
@@ -266,7 +266,7 @@ class TutorialRunner:
         step = self.step
         names = self.names()
         if step.practice and self._practice_live():
-            h = self.practice_hint()
+            h = self.hint()
             return h.text if h else f"{self.opponent} is playing."
         return fill(step.expect.prompt, names) if step.expect else ""
 

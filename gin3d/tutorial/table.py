@@ -303,10 +303,3 @@ class _TextNames(dict):
     def __init__(self, names: dict[str, Any]) -> None:
         super().__init__({k: (str(v) if isinstance(v, Card) else v) for k, v in names.items()})
 
-
-def seat_word(seat: int, opponent: str) -> str:
-    return {0: "you", 1: opponent}.get(seat, "nobody")
-
-
-def cards_text(cards: Sequence[int]) -> str:
-    return " ".join(CARDS[c].pretty for c in cards)
