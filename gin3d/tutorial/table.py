@@ -8,7 +8,7 @@ narration and the claims read it only through ``names()``, the namespace that bo
 from __future__ import annotations
 
 import string
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from gin3d.engine import (
