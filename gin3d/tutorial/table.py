@@ -56,12 +56,14 @@ class Table:
     def __init__(self, chapter: Chapter, rules: RuleSet) -> None:
         self.chapter = chapter
         self.rules = rules
+        # a one-hand Game over the fixed deck, so the scene's game loop can run the very same
+        # object; the practice hand is a normal seeded game that you play from the non-deal
         self.game: Game | None = None
-        self._hand: Hand | None = None
         if chapter.practice_seed is not None:
             self.game = Game(rules, seed=chapter.practice_seed, first_dealer=1)
         elif chapter.deal is not None:
-            self._hand = Hand(rules, chapter.deal.dealer, chapter.deal.deck())
+            self.game = Game(rules, seed=f"tutorial:{chapter.id}",
+                             first_dealer=chapter.deal.dealer, decks=[chapter.deal.deck()])
         self.sheet: GameScore | None = None
         self.sheet_hands: tuple[SheetHand, ...] = ()
         self.sheet_next = 0
@@ -71,8 +73,8 @@ class Table:
 
     @property
     def hand(self) -> Hand | None:
-        """The hand on the table (the practice game's current hand in the practice chapter)."""
-        return self.game.hand if self.game is not None else self._hand
+        """The hand on the table, or None in a chapter that only lays out example cards."""
+        return self.game.hand if self.game is not None else None
 
     # -- changes ------------------------------------------------------------------------
     def action_text(self, template: str) -> str:
@@ -83,10 +85,7 @@ class Table:
         """Apply one scripted action (text form, placeholders allowed) to the hand."""
         if self.hand is None:
             raise ValueError("this chapter has no hand to play")
-        action = parse_action(self.action_text(template))
-        if self.game is not None:
-            return self.game.apply(action)
-        return self.hand.apply(action)
+        return self.game.apply(parse_action(self.action_text(template)))
 
     def run(self, items: Iterable[Any]) -> list[Event]:
         """Apply a step's ``do`` list (with ``repeat`` blocks); return every event."""
