@@ -10,8 +10,8 @@ from collections.abc import Callable
 
 from direct.interval.IntervalGlobal import (
     Func,
-    LerpPosQuatInterval,
     LerpPosInterval,
+    LerpPosQuatInterval,
     Parallel,
     Sequence,
     Wait,
@@ -32,7 +32,7 @@ from ..engine import (
 )
 from . import layout
 from .animation import AnimationQueue
-from .cards import CardFactory, CardNode
+from .cards import CardFactory, CardNode, ZonePad
 from .tablemodel import build_lights, build_table
 
 MELD_TINTS = ((1.0, 0.97, 0.86, 1), (0.9, 0.96, 1.0, 1), (0.94, 1.0, 0.9, 1), (1.0, 0.92, 0.95, 1))
@@ -64,6 +64,8 @@ class TableScene:
         self.anchor_opp = self._anchor("opponent", layout.OPP_POS)
         self.anchor_melds = [self._anchor(f"melds-{s}", p) for s, p in
                              enumerate(layout.MELDS_POS)]
+        self.pads = {z: ZonePad(a, z) for z, a in (("pile", self.anchor_pile),
+                                                    ("stock", self.anchor_stock))}
         self.cards = [self.factory.make(self.anchor_stock, i) for i in range(52)]
         self.stock: list[CardNode] = []
         self.pile: list[CardNode] = []
@@ -267,7 +269,7 @@ class TableScene:
             return None
         half = self.stock[len(self.stock) // 2:]
         ivals = []
-        for k in range(2):
+        for _k in range(2):
             out = Parallel(*[LerpPosInterval(n.np, self.s(0.16), n.np.getPos() + (7.2, 0, 0))
                              for n in half])
             back = Parallel(*[LerpPosInterval(n.np, self.s(0.16), n.np.getPos()) for n in half])
@@ -328,8 +330,8 @@ class TableScene:
             self.pile.append(node)
             pos, hpr = layout.pile_pose(len(self.pile) - 1)
             rest = self.hand_layout_interval(0.25) if e.seat == 0 else self.opp_layout_interval()
-            return Sequence(Parallel(self._move(node, self.anchor_pile, pos, hpr, 0.4, arc=5.0), rest),
-                            self._sound("place"))
+            fly = self._move(node, self.anchor_pile, pos, hpr, 0.4, arc=5.0)
+            return Sequence(Parallel(fly, rest), self._sound("place"))
         self.queue.add(discard)
 
     def _on_Knocked(self, e: Knocked) -> None:
