@@ -1,9 +1,4 @@
-"""Shared offscreen app and a driver that plays through the real input path (for scene tests).
-
-The driver decides like the engine's simple player but acts only by input: it projects a
-card node to its screen point and "clicks" there through ``TableInput.press/release`` (the
-handlers the mouse events call), presses keys through the messenger, and presses buttons.
-"""
+"""Shared offscreen app for the scene tests, and the check that the table matches the engine."""
 
 from __future__ import annotations
 
@@ -15,17 +10,7 @@ loadPrcFileData("gin3d-tests", "window-type offscreen\naudio-library-name null\n
                                "win-size 1280 720\nsync-video 0\nnotify-level-display error\n"
                                "notify-level-device fatal\n")
 
-from gin3d.engine import (  # noqa: E402
-    BigGin,
-    Discard,
-    DrawDiscard,
-    DrawStock,
-    FinishLayoff,
-    Knock,
-    LayOff,
-    Pass,
-)
-from gin3d.players import SimplePlayer  # noqa: E402
+from gin3d.scene.autoplay import InputDriver as Driver  # noqa: E402,F401
 
 _APP = None
 
@@ -70,87 +55,3 @@ def check_scene(app) -> None:
         assert parent == {"stock": "anchor-stock", "pile": "anchor-pile",
                           "hand0": "anchor-hand", "hand1": "anchor-opponent",
                           "spread0": "anchor-melds-0", "spread1": "anchor-melds-1"}[node.zone]
-
-
-class Driver:
-    """Plays seat 0 through clicks and keys, deciding like SimplePlayer."""
-
-    def __init__(self, app) -> None:
-        self.app = app
-        self.brain = SimplePlayer()
-        self.seen: Counter = Counter()
-        self.checks = 0
-
-    @property
-    def session(self):
-        return self.app.session
-
-    def click_node_point(self, point) -> None:
-        assert point is not None, "the card is not visible on screen"
-        inp = self.session.input
-        inp.press(point)
-        inp.move(point)
-        inp.release(point)
-        self.app.taskMgr.step()
-
-    def click_card(self, card) -> None:
-        self.click_node_point(self.session.input.card_point(card))
-
-    def key(self, name: str) -> None:
-        self.app.messenger.send(name)
-        self.app.taskMgr.step()
-
-    def button(self, name: str) -> None:
-        b = self.session.hud.buttons[name]
-        assert not b.isHidden(), f"the {name} button is not shown"
-        b["command"]()
-        self.app.taskMgr.step()
-
-    def play_turn(self) -> None:
-        """One local decision, acted out through the input path."""
-        ctl = self.session.controller
-        view = ctl.view(0)
-        action = self.brain.choose(view)
-        before = len(ctl.game.actions)
-        inp = self.session.input
-        if isinstance(action, DrawStock):
-            self.click_node_point(inp.stock_point())
-        elif isinstance(action, DrawDiscard):
-            self.click_node_point(inp.pile_point())
-        elif isinstance(action, Pass):
-            self.key("p")
-        elif isinstance(action, Discard):
-            self.click_card(action.card)
-            assert inp.selected == action.card
-            self.click_node_point(inp.pile_point())
-        elif isinstance(action, Knock):
-            gin = "gin" in inp.buttons
-            if gin:
-                self.button("gin")
-            else:
-                self.button("knock")
-                if inp.knock_mode:
-                    self.click_card(action.card)
-        elif isinstance(action, BigGin):
-            self.key("g")
-        elif isinstance(action, LayOff):
-            self.click_card(action.card)
-            if ctl.game.actions[before:] == []:  # the card fits two melds: pick the meld
-                meld = self.app.scene.table_melds[action.meld]
-                self.click_node_point(inp.picker.visible_point(meld[0]))
-        elif isinstance(action, FinishLayoff):
-            self.button("done")
-        mine = ctl.game.actions[before:]
-        assert mine, (f"input for {action} did nothing (prompt: {inp.prompt!r}, legal now: "
-                      f"{ctl.legal()}, selected {inp.selected}, state {self.app.screens.state})")
-        self.seen[type(mine[0]).__name__] += 1
-
-    def play_hand(self) -> None:
-        """Play until the hand is over (the computer moves in between, instantly)."""
-        ctl = self.session.controller
-        for _ in range(200):
-            if ctl.game.hand.over:
-                return
-            assert ctl.waiting_for_human(), "the table is neither over nor waiting for you"
-            self.play_turn()
-        raise AssertionError("hand did not end")
