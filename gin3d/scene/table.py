@@ -73,6 +73,7 @@ class TableScene:
         self.table_melds: list[list[CardNode]] = []  # the knocker's melds (layoffs join them)
         self.knocker: int | None = None
         self.spreads: list[list[list[CardNode]]] = [[], []]  # per seat: melds then deadwood
+        self.spread_has_deadwood = [False, False]
         self.knock_card: CardNode | None = None
         self.sort_mode = "melds"
         self.custom_order: list[Card] = []
@@ -250,6 +251,7 @@ class TableScene:
         self.stock = list(self.cards)
         self.pile, self.hands, self.table_melds = [], [[], []], []
         self.spreads = [[], []]
+        self.spread_has_deadwood = [False, False]
         self.knock_card = None
         self.knocker = None
         self.dealing = True
@@ -352,6 +354,7 @@ class TableScene:
             spread = self._take_for_spread(e.seat, groups)
             self.table_melds = spread[: len(e.melds)]
             self.spreads[e.seat] = spread
+            self.spread_has_deadwood[e.seat] = bool(e.deadwood)
             parts.append(Wait(self.s(0.2)))
             parts.append(self._spread_interval(e.seat))
             if e.kind in ("gin", "big_gin"):
@@ -375,7 +378,8 @@ class TableScene:
 
     def _spread_interval(self, seat: int, t: float = 0.45):
         groups = self.spreads[seat]
-        poses = layout.spread_poses([len(g) for g in groups], seat)
+        poses = layout.spread_poses([len(g) for g in groups], seat,
+                                    self.spread_has_deadwood[seat])
         flat = [n for g in groups for n in g]
         moves = [self._move(n, self.anchor_melds[seat], p, h, t, delay=0.04 * i)
                  for i, (n, (p, h)) in enumerate(zip(flat, poses))]
@@ -399,6 +403,7 @@ class TableScene:
         def reveal():
             groups = [list(m) for m in e.melds] + ([list(e.deadwood)] if e.deadwood else [])
             self.spreads[e.seat] = self._take_for_spread(e.seat, groups)
+            self.spread_has_deadwood[e.seat] = bool(e.deadwood)
             return Sequence(self._sound("flip"), self._spread_interval(e.seat))
         self.queue.add(reveal)
 
