@@ -84,7 +84,6 @@ class Step:
     focus: tuple[str, ...] = ()
     show: tuple[str, ...] = ()  # rows of cards, groups split by "|"
     labels: tuple[str, ...] = ()
-    reveal: bool = False  # show the opponent's cards face up
     when: str | None = None  # the step only exists under rules where this holds
     expect: Expect | None = None
     sheet: str | None = None  # start a fresh score sheet from this list of hands
@@ -304,7 +303,7 @@ def _expect(data: Any) -> Expect:
 def _step(data: Any, has_hand: bool, sheets: set[str]) -> Step:
     if not isinstance(data, dict):
         raise LessonError("a step is a JSON object")
-    _only(data, {"say", "check", "do", "camera", "focus", "show", "labels", "reveal", "when",
+    _only(data, {"say", "check", "do", "camera", "focus", "show", "labels", "when",
                  "expect", "sheet", "record", "practice"}, "step")
     check = _require(data, "check", list)
     if not check:
@@ -345,7 +344,7 @@ def _step(data: Any, has_hand: bool, sheets: set[str]) -> Step:
         raise LessonError(f"record must be a count or 'all', got {record!r}")
     return Step(
         say=_say(_require(data, "say", (str, list))), check=tuple(check), do=do, camera=camera,
-        focus=focus, show=show, labels=labels, reveal=bool(data.get("reveal", False)),
+        focus=focus, show=show, labels=labels,
         when=when, expect=expect, sheet=sheet, record=record,
         practice=bool(data.get("practice", False)),
     )

@@ -67,7 +67,6 @@ class Frame:
     focus_places: tuple[str, ...]
     show: tuple[tuple[tuple[Card, ...], ...], ...]  # rows of groups of cards
     labels: tuple[str, ...]
-    reveal: bool
     waiting: bool  # Play along: the learner's move is awaited
     prompt: str  # Play along: what to do now
     practice: bool
@@ -288,7 +287,7 @@ class TutorialRunner:
             chapter=self.chapter.number, title=self.chapter.title, index=self.index,
             count=len(self.steps), text=narrate(step.say, names), camera=step.camera,
             focus_cards=tuple(cards), focus_places=tuple(places), show=show,
-            labels=tuple(fill(label, names) for label in step.labels), reveal=step.reveal,
+            labels=tuple(fill(label, names) for label in step.labels),
             waiting=self.waiting, prompt=self.prompt() if self.waiting else "",
             practice=step.practice, finished=self.finished,
         )
