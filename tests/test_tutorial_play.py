@@ -3,45 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from tutorial_moves import right_move, snapshot, wrong_move
 
-from gin3d.engine import CARDS, Card, DrawStock, RuleSet, parse_action
+from gin3d.engine import CARDS, Card, RuleSet, parse_action
 from gin3d.tutorial import PLAY, WATCH, TutorialRunner, load_chapters
 
 CHAPTERS = load_chapters()
-
-
-def right_move(runner: TutorialRunner):
-    expect = runner.step.expect
-    if expect.pick:
-        return expect.pick[0]
-    return parse_action(runner.table.action_text(expect.move))
-
-
-def wrong_move(runner: TutorialRunner):
-    """A move a newcomer might make that is not the one the step wants."""
-    step = runner.step
-    if step.practice:
-        return DrawStock()  # the first practice move is the upcard offer: no stock yet
-    expect = step.expect
-    if expect.pick:
-        frame = runner.frame()
-        on_table = [c for row in frame.show for group in row for c in group]
-        if runner.table.hand is not None:
-            on_table += runner.table.hand.hands[0]
-        return next(c for c in on_table if c not in expect.pick)
-    right = right_move(runner)
-    hand = runner.table.hand
-    others = [a for a in hand.legal_actions() if a != right]
-    if others:
-        return others[0]
-    return next(a for a in (DrawStock(), parse_action("done")) if not hand.is_legal(a))
-
-
-def snapshot(runner: TutorialRunner):
-    hand = runner.table.hand
-    return (runner.index, runner.finished, runner.frame().text,
-            tuple(hand.actions) if hand else (), len(hand.events) if hand else 0,
-            tuple(runner.table.sheet.hands) if runner.table.sheet else ())
 
 
 @pytest.mark.parametrize("preset", ["classic", "pagat", "oklahoma"])
@@ -69,10 +36,7 @@ def test_play_along_with_one_wrong_move(chapter, preset):
             assert not outcome.events
             assert snapshot(runner) == before  # a wrong move changes nothing
             wrong_done = True
-        if runner.step.practice:
-            move = runner.hint().action
-        else:
-            move = right_move(runner)
+        move = right_move(runner)
         outcome = runner.act(move)
         assert outcome.ok, f"{move} refused at {chapter.id} step {runner.index + 1}: {outcome.why}"
         moves += 1

@@ -534,9 +534,10 @@ class TutorialView:
         if target is None or self.queue.busy:
             self.arrow.hide()
             return
-        where = self.scene.root.getRelativePoint(target, Point3(0, CARD_H * 0.5, 0))
-        if target is self.show_root or target is self.scene.anchor_hand:
-            where = self.scene.root.getRelativePoint(target, Point3(0, CARD_H * 1.2, 0))
+        above = CARD_H * 0.55  # just over the top edge of a card (or of the top row shown)
+        if target is self.show_root:
+            above += (len(self.runner.frame().show) - 1) / 2 * SHOW_ROW + 1.5
+        where = self.scene.root.getRelativePoint(target, Point3(0, above, 0))
         spot = Point3(where.x, where.y, where.z + 1.5)
         if self.arrow.isHidden() or (self.arrow.getPos() - spot).length() > 0.5:
             self.arrow.setPos(spot)
@@ -679,11 +680,14 @@ class TutorialScreen:
 
     def _chapter_done(self, chapter: Chapter, go_on: bool) -> None:
         later = [c for c in self.chapters if c.number > chapter.number]
-        if go_on and later:
-            self.app.taskMgr.doMethodLater(0, lambda task: self.start(later[0]),
-                                           "tutorial-next-chapter")
-        else:
-            self.app.taskMgr.doMethodLater(0, lambda task: self.show_menu(), "tutorial-menu")
+
+        def switch(task=None) -> None:  # after the button's own callback has returned
+            if go_on and later:
+                self.start(later[0])
+            else:
+                self.show_menu()
+
+        self.app.taskMgr.doMethodLater(0, switch, "tutorial-switch")
 
     def _close_view(self) -> None:
         if self.view is not None:
