@@ -2,8 +2,9 @@
 
     python -m tools.contact_sheet [OUTDIR] [--style classic]
 
-Writes OUTDIR/faces_<style>.png (all 52 faces + backs on the card model, top-down) and
-OUTDIR/table_<style>.png (lit table with a dealt hand, opponent hand, stock and discard).
+Writes OUTDIR/faces_<style>.png (all 52 faces + backs on the card model, top-down),
+OUTDIR/table_<style>.png (lit table with a dealt hand, opponent hand, stock and discard) and
+OUTDIR/closeup_<style>.png (low-angle view of the hand, rim and score pad).
 """
 
 from __future__ import annotations
@@ -76,7 +77,7 @@ def faces_sheet(base, deck, out_png):
     root.removeNode()
 
 
-def table_sheet(base, deck, out_png):
+def table_sheet(base, deck, out_png, cam_pos=(0, -8.2, 5.2), look_at=(0, -0.6, 0)):
     from panda3d.core import (
         AmbientLight,
         DirectionalLight,
@@ -149,8 +150,8 @@ def table_sheet(base, deck, out_png):
     lens.setAspectRatio(base.win.getXSize() / base.win.getYSize())
     lens.setNearFar(0.1, 100)
     base.cam.node().setLens(lens)
-    base.cam.setPos(0, -8.2, 5.2)
-    base.cam.lookAt(0, -0.6, 0)
+    base.cam.setPos(*cam_pos)
+    base.cam.lookAt(*look_at)
     base.setBackgroundColor(0.06, 0.05, 0.05, 1)
     base.graphicsEngine.renderFrame()
     base.graphicsEngine.renderFrame()
@@ -179,7 +180,9 @@ def main(argv=None) -> None:
         deck = Deck(base, style)
         faces_sheet(base, deck, os.path.join(out, f"faces_{style}.png"))
         table_sheet(base, deck, os.path.join(out, f"table_{style}.png"))
-        print("wrote", f"faces_{style}.png", f"table_{style}.png")
+        table_sheet(base, deck, os.path.join(out, f"closeup_{style}.png"),
+                    cam_pos=(3.2, -6.6, 1.5), look_at=(1.0, -2.4, 0.1))
+        print("wrote", f"faces_{style}.png", f"table_{style}.png", f"closeup_{style}.png")
     base.destroy()
     sys.exit(0)
 

@@ -65,14 +65,14 @@ def card_meshes():
 
 def rim_profile():
     """(d, z) profile of the wooden rim, d = outward distance from the felt edge."""
-    prof = [(0.0, 0.0), (0.0, 0.05)]
-    for k in range(1, 7):
-        a = math.radians(180 - 90 * k / 6)
-        prof.append((0.07 + 0.07 * math.cos(a), 0.05 + 0.07 * math.sin(a)))
-    prof.append((0.25, 0.13))
-    for k in range(0, 9):
-        a = math.radians(90 - 90 * k / 8)
-        prof.append((0.40 + 0.10 * math.cos(a), 0.03 + 0.10 * math.sin(a)))
+    prof = [(0.0, 0.0), (0.0, 0.06)]
+    for k in range(1, 9):
+        a = math.radians(180 - 90 * k / 8)
+        prof.append((0.1 + 0.1 * math.cos(a), 0.06 + 0.1 * math.sin(a)))
+    prof.append((0.23, 0.175))
+    for k in range(0, 11):
+        a = math.radians(90 - 90 * k / 10)
+        prof.append((0.36 + 0.14 * math.cos(a), 0.04 + 0.14 * math.sin(a)))
     prof.append((0.5, -0.30))
     return np.array(prof)
 
@@ -93,7 +93,7 @@ def table_meshes():
     pn = np.vstack([pn, pn[:1]])
     prof = rim_profile()
     seg = np.diff(prof, axis=0)
-    seg_n = np.stack([seg[:, 1], -seg[:, 0]], 1)        # outward/up normals in (d, z)
+    seg_n = np.stack([-seg[:, 1], seg[:, 0]], 1)        # normals pointing out of the wood
     seg_n /= np.linalg.norm(seg_n, axis=1)[:, None]
     vn = np.vstack([seg_n[:1], seg_n[:-1] + seg_n[1:], seg_n[-1:]])
     vn[0] = (-1, 0)
