@@ -1,0 +1,6 @@
+"""placeholder replaced below"""
+from .hard import HardPlayer
+
+
+class ExpertPlayer(HardPlayer):
+    level = "expert"
