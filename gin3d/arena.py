@@ -152,7 +152,8 @@ def report(levels: Sequence[str], result: ArenaResult) -> list[str]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m gin3d.arena", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m gin3d.arena",
+                                     description=__doc__.split("\n")[0])
     parser.add_argument("level_a", metavar="LEVEL_A", choices=sorted(LEVELS))
     parser.add_argument("level_b", metavar="LEVEL_B", choices=sorted(LEVELS))
     parser.add_argument("--games", type=int, default=200, help="games to play (default 200)")

@@ -40,6 +40,8 @@ class Weights:
     take_margin: float = 1.0  # a pile card must beat the stock by this (it shows our hand)
     candidate_margin: int = 10  # discards leaving more than the least + this are not studied
     max_candidates: int = 6
+    wait_deadwood: int = 0  # play on for gin with this much deadwood or less (0: never)
+    wait_stock: int = 10  # ... while at least this many cards are left in the stock
 
 
 @dataclass(frozen=True)
@@ -121,9 +123,19 @@ class HardPlayer(ComputerPlayer):
         return Discard(self.score_discards(mask, know, discards)[0].card)
 
     def choose_knock(self, view: PlayerView, know: Knowledge, knocks: list[int]) -> int | None:
-        """The card to knock with, or None to play on. Hard knocks at once, least deadwood."""
+        """The card to knock with (least deadwood left), or None to play on for gin.
+
+        With very little deadwood and plenty of stock left it waits: a knock-happy opponent
+        who knocks first is then likely to be undercut, and gin pays a bonus.
+        """
         mask = know.mine
-        return min(knocks, key=lambda c: (deadwood_of_mask(mask & ~(1 << c)), -c_value(c), c))
+        card = min(knocks, key=lambda c: (deadwood_of_mask(mask & ~(1 << c)), -c_value(c), c))
+        d = deadwood_of_mask(mask & ~(1 << card))
+        w = self.weights
+        if (0 < d <= w.wait_deadwood and view.stock_count >= w.wait_stock
+                and any(type(a) is Discard for a in view.legal)):
+            return None
+        return card
 
 
 def c_value(card: int) -> int:

@@ -81,7 +81,7 @@ class Knowledge:
 
     @classmethod
     def of(cls, view: PlayerView) -> Knowledge:
-        me, opp = view.seat, 1 - view.seat
+        opp = 1 - view.seat
         mine = 0
         for c in view.hand:
             mine |= 1 << c
@@ -98,7 +98,7 @@ class Knowledge:
             hidden = 0
             for c in view.opponent_revealed:
                 opp_known |= 1 << c
-        p_opp = _opponent_model(unseen, opp_known, hidden, discards, declined, view, me)
+        p_opp = _opponent_model(unseen, opp_known, hidden, discards, declined)
         p_stock = np.zeros(52)
         if unseen:
             idx = np.fromiter(unseen, dtype=np.int64)
@@ -147,7 +147,7 @@ def _opponent_signals(view: PlayerView, opp: int) -> tuple[tuple[int, ...], tupl
 
 
 def _opponent_model(unseen: tuple[int, ...], known: int, hidden: int, discards: tuple[int, ...],
-                    declined: tuple[int, ...], view: PlayerView, me: int) -> np.ndarray:
+                    declined: tuple[int, ...]) -> np.ndarray:
     """Probability the opponent holds each card.
 
     Unseen cards start equal; cards that would meld with what the opponent threw or passed up
