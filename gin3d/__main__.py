@@ -22,11 +22,19 @@ def main(argv: list[str] | None = None) -> int:
 
     loadPrcFileData("gin3d", f"win-size {w} {h}\nwindow-title gin3d\nframebuffer-multisample 1"
                              "\nmultisamples 4")
-    from .app import GinApp, Settings
-
-    app = GinApp(Settings(speed=args.speed), seed=args.seed)
+    app = launch(speed=args.speed, seed=args.seed)
     app.run()
     return 0
+
+
+def launch(speed: float = 1.0, seed: int | None = None):
+    """Create the app (window, table, main menu) as fast as possible and return it."""
+    from .scene import preload
+
+    preload.start("classic")  # decode the card atlas while the rest is imported
+    from .app import GinApp, Settings
+
+    return GinApp(Settings(speed=speed), seed=seed)
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@ import time
 from dataclasses import dataclass, field
 
 from direct.fsm.FSM import FSM
+from direct.gui.OnscreenText import OnscreenText
 from direct.showbase.ShowBase import ShowBase
 from panda3d.core import TextNode
 
@@ -107,6 +108,15 @@ class GinApp(ShowBase):
         self.screens = Screens(self)
         self.accept("window-event", self._on_window)
         self.screens.request("Menu")
+        self._warm_glyphs()
+
+    def _warm_glyphs(self) -> None:
+        """Draw every printable character once, invisibly, in the first frame: a glyph first
+        drawn mid-game would otherwise stall that frame while the font page is rebuilt."""
+        chars = "".join(chr(c) for c in range(32, 127))
+        warm = OnscreenText(text=chars, scale=0.05, fg=(1, 1, 1, 0), pos=(0, -0.9),
+                            mayChange=False)
+        self.taskMgr.doMethodLater(0.0, lambda task: warm.destroy(), "warm-glyphs-done")
 
     # -- hooks for other screens and scripts ------------------------------------------------
     def request(self, state: str, *args) -> None:

@@ -42,6 +42,7 @@ class TableController:
         self.thinking = False
         self.paused = False
         self.finished_hand_seen = -1
+        self._announced: tuple[int, int] | None = None
         self.log: list[str] = []
         self.on_change: list[Callable[[], None]] = []
         self.on_hand_over: list[Callable[[object], None]] = []
@@ -137,7 +138,10 @@ class TableController:
             seat = g.turn
             player = self.players[seat]
             if player is None:
-                self._changed()
+                stamp = (len(g.actions), len(g.hands))
+                if stamp != self._announced:  # tell the input once per new decision
+                    self._announced = stamp
+                    self._changed()
                 return
             if self.queue.speed > 0 and self.think > 0:
                 self.thinking = True

@@ -57,9 +57,10 @@ def _felt(name: str, w: float, d: float, steps: int = 16) -> GeomNode:
             fx, fy = i / steps - 0.5, j / steps - 0.5
             r = min(1.0, (fx * fx + fy * fy) * 2.4)
             k = 1.0 - 0.45 * r
+            k *= 1.0 + 0.12 * (0.5 - fy)  # the lamp is nearer the player's side
             vw.addData3(fx * w, fy * d, 0)
             nw.addData3(0, 0, 1)
-            cw.addData4(0.09 * k, 0.42 * k, 0.24 * k, 1)
+            cw.addData4(0.08 * k, 0.40 * k, 0.22 * k, 1)
     tris = GeomTriangles(Geom.UHStatic)
     row = steps + 1
     for j in range(steps):
@@ -97,10 +98,10 @@ def build_table(loader, parent: NodePath) -> NodePath:
         ("rim-n", (-w - r, d, -1.5, w + r, d + r, 1.4)),
         ("rim-w", (-w - r, -d, -1.5, -w, d, 1.4)),
         ("rim-e", (w, -d, -1.5, w + r, d, 1.4)),
-        ("floor", (-400, -400, -80, 400, 400, -79)),
     ):
-        colour = (0.12, 0.1, 0.09) if name == "floor" else wood
-        table.attachNewNode(_box(name, *box, colour))
+        table.attachNewNode(_box(name, *box, wood))
+    # the shading is baked into the vertex colours: no lighting work for the biggest surfaces
+    table.setLightOff(1)
     return table
 
 
