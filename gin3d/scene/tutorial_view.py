@@ -75,17 +75,14 @@ READ_SECONDS = (2.5, 0.32)  # Watch mode: a step stays this long (base + per wor
 
 
 def practice_hint(view) -> Hint:
-    """The AI's hint when the ``ai`` package offers one (with the greedy reason as the words
-    when they agree), else the tutorial's own greedy hint."""
-    own = greedy_hint(view)
+    """The hint for the practice hand: the AI's (its best move and the reason), or the
+    tutorial's own greedy hint where the ``ai`` package is not there."""
     try:
-        from ..ai import hint as ai_hint  # type: ignore[attr-defined]
+        from ..ai.hint import hint as ai_hint
     except ImportError:
-        return own
-    got = ai_hint(view)
-    action = getattr(got, "action", got)
-    text = getattr(got, "text", None) or (own.text if action == own.action else f"Try: {action}")
-    return Hint(action, text) if action in view.legal else own
+        return greedy_hint(view)
+    got = ai_hint(view, budget_s=0.25)
+    return Hint(got.action, got.reason)
 
 
 class TutorialController(TableController):
@@ -288,6 +285,7 @@ class TutorialView:
             for x, align in ((-0.78, TextNode.ALeft), (-0.3, TextNode.ARight),
                              (-0.06, TextNode.ARight))]
         self.why = ""
+        self._frame = self.runner.frame()
         self._auto_task = None
         self._keys = {"space": self.on_space, "backspace": self.back}
         self._load_table(instant=False)
@@ -442,7 +440,7 @@ class TutorialView:
     # -- drawing a step ------------------------------------------------------------------------
     def render(self) -> None:
         """Narration, camera, example cards, focus and score sheet for the current step."""
-        frame = self.runner.frame()
+        frame = self._frame = self.runner.frame()
         mode = "Play along" if self.runner.mode == PLAY else "Watch"
         title = (f"Chapter {frame.chapter}: {frame.title}\nStep {frame.index + 1} of "
                  f"{frame.count} - {mode}")
@@ -511,7 +509,7 @@ class TutorialView:
                             blendType="easeInOut").start()
 
     def _focus_targets(self) -> tuple[list[CardNode], list[NodePath]]:
-        frame = self.runner.frame()
+        frame = self._frame
         wanted = set(frame.focus_cards)
         nodes = [n for n in self.show_nodes if n.card in wanted]
         shown = {n.card for n in nodes}
@@ -536,7 +534,7 @@ class TutorialView:
             return
         above = CARD_H * 0.55  # just over the top edge of a card (or of the top row shown)
         if target is self.show_root:
-            above += (len(self.runner.frame().show) - 1) / 2 * SHOW_ROW + 1.5
+            above += (len(self._frame.show) - 1) / 2 * SHOW_ROW + 1.5
         where = self.scene.root.getRelativePoint(target, Point3(0, above, 0))
         spot = Point3(where.x, where.y, where.z + 1.5)
         if self.arrow.isHidden() or (self.arrow.getPos() - spot).length() > 0.5:
@@ -585,7 +583,7 @@ class TutorialView:
                 self._auto_task = self.base.taskMgr.doMethodLater(
                     1.2, self._auto_next, "tutorial-auto-next")
             return
-        words = len(self.runner.frame().text.split())
+        words = len(self._frame.text.split())
         wait = READ_SECONDS[0] + READ_SECONDS[1] * words
         self._auto_task = self.base.taskMgr.doMethodLater(wait, self._auto_next,
                                                           "tutorial-auto-next")

@@ -97,6 +97,7 @@ class TutorialRunner:
         self.opponent = opponent
         self._player = practice_player or greedy_player
         self._hint_for = practice_hint or hint
+        self._hint_cache: tuple[Any, int, Hint] | None = None
         self.steps: list[Step] = chapter.steps_for(Table(chapter, self.rules).names(opponent))
         self.index = 0
         self.finished = False
@@ -251,11 +252,15 @@ class TutorialRunner:
         return Outcome(True, events=tuple(events))
 
     def hint(self) -> Hint | None:
-        """The hint for the learner's current practice move (hints are on in practice)."""
+        """The hint for the learner's current practice move (hints are on in practice);
+        worked out once per position, however often the table asks."""
         game = self.table.game
         if not self.step.practice or game is None or game.hand.turn != 0:
             return None
-        return self._hint_for(game.view(0))
+        cached = self._hint_cache
+        if cached is None or cached[0] is not game or cached[1] != len(game.actions):
+            cached = self._hint_cache = (game, len(game.actions), self._hint_for(game.view(0)))
+        return cached[2]
 
     # -- what the table shows -----------------------------------------------------------
     def names(self) -> dict[str, Any]:
