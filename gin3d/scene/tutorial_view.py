@@ -55,7 +55,7 @@ from .picking import Picker
 from .tableinput import TableInput
 
 FOCUS_GLOW = (0.35, 0.8, 1.0, 0.95)
-SHOW_POS = (5.5, -4.0, 15.0)  # the board example cards stand on, above the felt
+SHOW_POS = (5.5, -3.0, 17.0)  # the board example cards stand on, above the felt
 SHOW_HPR = (0.0, 50.0, 0.0)
 SHOW_STEP = 4.6
 SHOW_GAP = 2.4
@@ -71,7 +71,7 @@ CAMERA_POSES = {  # name: (camera position, point looked at)
     "opponent": ((0.0, -34.0, 48.0), (0.0, 14.0, 0.0)),
     "show": ((0.0, -58.0, 44.0), (0.0, -2.0, 8.0)),
 }
-READ_SECONDS = (2.5, 0.32)  # Watch mode: a step stays this long (base + per word) by itself
+READ_SECONDS = (1.8, 0.26)  # Watch mode: a step stays this long (base + per word) by itself
 
 
 def practice_hint(view) -> Hint:
@@ -453,6 +453,8 @@ class TutorialView:
                                                    else "Your move"))
         self._build_show(frame)
         self._move_camera(frame.camera)
+        if self.input is not None:
+            self.input.refresh()  # buttons and glows for the new state (also when it's over)
         self._refocus()
         self._render_sheet()
         self._schedule_auto()
