@@ -72,6 +72,7 @@ CAMERA_POSES = {  # name: (camera position, point looked at)
     "show": ((0.0, -58.0, 44.0), (0.0, -2.0, 8.0)),
 }
 READ_SECONDS = (1.8, 0.26)  # Watch mode: a step stays this long (base + per word) by itself
+FAST_FORWARD = 12  # more events than this at once are played faster
 
 
 def practice_hint(view) -> Hint:
@@ -312,7 +313,7 @@ class TutorialView:
         if self.runner.waiting:
             self.panel.set_why("Your move: " + self.runner.prompt())
             return False
-        self.queue.finish_all()
+        self._finish_animations()
         self.why = ""
         events = self.runner.next()
         self._show(events)
@@ -358,16 +359,28 @@ class TutorialView:
         return self.learner_move(node.card)
 
     def _show(self, events) -> None:
-        if self.ctl is not None:
-            self.ctl.show(events)
+        if self.ctl is None:
+            return
+        speed = self.app.settings.speed
+        fast = len(events) > FAST_FORWARD and speed > 0
+        if fast:  # a scripted fast-forward (many moves at once) plays four times as fast
+            self.queue.call(lambda: setattr(self.queue, "speed", speed * 4))
+        self.ctl.show(events)
+        if fast:
+            self.queue.call(lambda: setattr(self.queue, "speed", speed))
+
+    def _finish_animations(self) -> None:
+        """Jump every animation to its end, at the speed the settings ask for afterwards."""
+        self.queue.finish_all()
+        self.queue.speed = self.app.settings.speed
 
     # -- the table ---------------------------------------------------------------------------
     def _load_table(self, instant: bool) -> None:
         """Put the runner's game on the table (animating the deal unless ``instant``)."""
         self._drop_table()
-        speed = self.queue.speed
+        speed = self.app.settings.speed
         if instant:
-            self.queue.finish_all()
+            self._finish_animations()
             self.queue.speed = 0
         try:
             game = self.runner.table.game
@@ -608,7 +621,7 @@ class TutorialView:
             self.base.taskMgr.remove(self._auto_task)
         if self._idle in self.queue.on_idle:
             self.queue.on_idle.remove(self._idle)
-        self.queue.finish_all()
+        self._finish_animations()
         self._drop_table()
         if self.arrow_bob is not None:
             self.arrow_bob.finish()
