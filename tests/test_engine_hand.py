@@ -124,8 +124,6 @@ def test_chain_layoff_through_the_state_machine():
 
 
 def test_gin_skips_layoffs():
-    hand = knock_ready_hand(stock="KC" if False else "8C")
-    # 7-8-9C? no: draw 8C does not make gin; use a deck where the draw completes gin
     deck = deck_for("4H 5H 6H 9S 9D 9C TC JC QC 2D", "7H 8H KS KD 5S 6S 7S 3C AD 4D", "KH", "KC")
     hand = Hand(CLASSIC, 0, deck)
     hand.apply(Pass())
@@ -200,7 +198,7 @@ def test_throw_back_option():
     up = hand.upcard
     hand.apply(DrawDiscard())
     assert Discard(up) in hand.legal_actions()
-    hand.apply(Pass() if False else Discard(hand.hands[1][0]))
+    hand.apply(Discard(hand.hands[1][0]))
     # seat 0 takes seat 1's discard and throws it straight back
     thrown = hand.pile[-1]
     hand.apply(DrawDiscard())
