@@ -260,7 +260,8 @@ class Hand:
             return (deadwood_of_mask(self.masks[seat] & ~(1 << action.card))
                     <= self.knock_limit)
         if phase == LAYOFF and t is LayOff:
-            return (action.card in self.hands[seat] and 0 <= action.meld < len(self.table_melds)
+            return (action.card in self.hands[seat] and type(action.meld) is int
+                    and 0 <= action.meld < len(self.table_melds)
                     and MeldShape.of(self.table_melds[action.meld]).fits(action.card))
         return action in self.legal_actions()
 
