@@ -21,9 +21,11 @@ from gin3d.engine import (
 def brute_force_deadwood(cards):
     """Least deadwood by trying every subset of every candidate meld (no shared code)."""
     cards = list(cards)
+    groups = [[c for c in cards if c.suit == s] for s in range(4)]
+    groups += [[c for c in cards if c.rank == r] for r in range(13)]
     candidates = [
-        frozenset(combo) for size in range(3, len(cards) + 1)
-        for combo in combinations(cards, size) if is_meld(combo)
+        frozenset(combo) for group in groups for size in range(3, len(group) + 1)
+        for combo in combinations(group, size) if is_meld(combo)
     ]
     total = sum(c.value for c in cards)
     best = 0
