@@ -1,4 +1,5 @@
-"""A quick legal computer player for network tests: least deadwood, knocks when it can."""
+"""A quick legal computer player (least deadwood, knocks at once) for the net CLI, tests and
+benchmarks; the real opponents live in gin3d.ai and plug in through the same `choose(view)`."""
 
 from __future__ import annotations
 
