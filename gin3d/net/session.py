@@ -347,11 +347,12 @@ class MatchSession:
     async def close(self) -> None:
         if self._grace is not None:
             self._grace.cancel()
-        if self.link is not None:
+        link = self.link
+        if link is not None:
             # let queued frames (a last reveal, a bye) reach the peer before closing
             await asyncio.sleep(0)
-            self.link.close()
             self.link = None
+            link.close()
         for task in list(self._tasks):
             task.cancel()
 
@@ -672,7 +673,8 @@ class MatchSession:
     def _write_evidence(self, why: str, peer: dict | None) -> Path:
         folder = Path(self.evidence_dir or tempfile.gettempdir())
         folder.mkdir(parents=True, exist_ok=True)
-        path = folder / f"gin3d-evidence-{self.match_id[:12]}-{int(time.time())}.json"
+        path = folder / (f"gin3d-evidence-{self.match_id[:12]}-seat{self.seat}-"
+                          f"{int(time.time())}.json")
         deal = self.deal
         data = {
             "verdict": CHEATED, "reason": why, "match": self.match_id, "seat": self.seat,
