@@ -37,7 +37,7 @@ class ScriptedPlayer:
 
 async def play_pair(host_player=None, guest_player=None, host_cls=MatchSession,
                     guest_cls=MatchSession, evidence_dir=None, timeout: float = 60,
-                    max_refusals: int = 20):
+                    max_refusals: int = 20, rules=None):
     a, b = memory_pair()
     refused = [asyncio.Event(), asyncio.Event()]
 
@@ -49,7 +49,7 @@ async def play_pair(host_player=None, guest_player=None, host_cls=MatchSession,
 
     sessions = []
     for seat, cls, player in ((0, host_cls, host_player), (1, guest_cls, guest_player)):
-        s = cls(seat, player or GreedyPlayer(), MATCH,
+        s = cls(seat, player or GreedyPlayer(), MATCH, rules=rules if seat == 0 else None,
                 callbacks=Callbacks(on_refused=on_refused(seat)), timing=Timing(),
                 evidence_dir=evidence_dir, max_refusals=max_refusals)
         if isinstance(player, ScriptedPlayer):

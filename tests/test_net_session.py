@@ -7,17 +7,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from net_harness import ScriptedPlayer, play_pair, snapshot
 
-from gin3d.engine import Discard
+from gin3d.engine import Discard, RuleSet
 from gin3d.net.fairdeal import random_scalar
 from gin3d.net.protocol import key_hex
 from gin3d.net.session import CHEATED, MatchSession
 
+SHORT = RuleSet.preset("classic", game_target=30)
 
-def _finished(h, g, results):
+
+def _finished(h, g, results, target=100):
     assert [r.reason for r in results] == ["finished", "finished"]
     assert h.log.head == g.log.head and h.log.verify()
     assert h.games[0].totals() == g.games[0].totals()
-    assert max(h.games[0].score.running()) >= 100
+    assert max(h.games[0].score.running()) >= target
 
 
 def test_full_game_to_100_in_memory():
@@ -55,9 +57,9 @@ def _forged_game(make_forged, raw=False):
         await _inject(session, make_forged(session, view), raw)
 
     guest = ScriptedPlayer(hook, _discard_turn)
-    h, g, results = asyncio.run(play_pair(guest_player=guest))
+    h, g, results = asyncio.run(play_pair(guest_player=guest, rules=SHORT))
     assert getattr(g, "injected", False)
-    _finished(h, g, results)  # the refused move changed nothing; the game went on
+    _finished(h, g, results, 30)  # the refused move changed nothing; the game went on
     assert len(h.refusals) == 1
     return h.refusals[0]
 
@@ -120,9 +122,9 @@ class WrongDrawKey(MatchSession):
 
 
 def test_wrong_key_for_a_drawn_card_is_refused():
-    h, g, results = asyncio.run(play_pair(guest_cls=WrongDrawKey))
+    h, g, results = asyncio.run(play_pair(guest_cls=WrongDrawKey, rules=SHORT))
     assert g.lied
-    _finished(h, g, results)
+    _finished(h, g, results, 30)
     assert len(h.refusals) == 1 and "keys refused" in h.refusals[0]
 
 
