@@ -51,7 +51,8 @@ async def _run(args) -> int:
         "ended": ended.reason, "detail": ended.detail,
         "totals": [g.totals() for g in s.games], "hands": sum(len(g.hands) for g in s.games),
         "log_head": s.log.head, "moves": s.log.lines(), "refusals": s.refusals,
-        "failures": match.failures, "log_ok": s.log.verify(),
+        "failures": match.failures, "log_ok": s.log.verify(), "route": match.route,
+        "chat": s.chat,
     }
     if args.out:
         with open(args.out, "w") as f:

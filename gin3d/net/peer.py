@@ -55,6 +55,7 @@ class _Base:
         self.peer_fingerprint: str | None = None
         self.peer_name = ""
         self.failures: list[str] = []  # connection attempts that did not authenticate
+        self.route = ""  # how the current link runs: "direct" or "relay"
         self.ready = asyncio.Event()  # the first link is up and the session runs
         self._tasks: set[asyncio.Task] = set()
         self._run_task: asyncio.Task | None = None
@@ -139,6 +140,7 @@ class HostedMatch(_Base):
                 self._note_failure(str(exc))
                 await asyncio.sleep(self.options.retry)
                 continue
+            self.route = "relay"
             await self._use(peer)
 
     async def _use(self, peer: Peer) -> None:
@@ -195,8 +197,10 @@ class JoinedMatch(_Base):
         o = self.options
         if self.direct is not None:
             try:
-                return await connect_direct(*self.direct, self.identity, self.code,
+                peer = await connect_direct(*self.direct, self.identity, self.code,
                                             self.peer_fingerprint, o.name, o.version)
+                self.route = "direct"
+                return peer
             except HandshakeError:
                 raise
             except (ConnectionError, ProtocolError, OSError) as exc:
@@ -206,8 +210,10 @@ class JoinedMatch(_Base):
                 reader, writer = await relay_connect(*o.relay, "guest", room_id(self.code),
                                                      timeout=30)
                 link, host_fp = await tls_link(reader, writer, "guest", self.identity)
-                return await handshake(link, "guest", self.identity, self.code, host_fp,
+                peer = await handshake(link, "guest", self.identity, self.code, host_fp,
                                        self.peer_fingerprint, o.name, o.version)
+                self.route = "relay"
+                return peer
             except HandshakeError:
                 raise
             except (RelayError, ProtocolError, OSError) as exc:
