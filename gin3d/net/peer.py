@@ -124,6 +124,7 @@ class HostedMatch(_Base):
         except (HandshakeError, ProtocolError, OSError) as exc:
             self._note_failure(str(exc))
             return
+        self.route = "direct"
         await self._use(peer)
 
     async def _relay_loop(self) -> None:
