@@ -158,6 +158,8 @@ class MatchSession:
         self._game_no = 0
         self._main: asyncio.Task | None = None
         self.link_lost = asyncio.Event()
+        self.deal_times: list[float] = []  # seconds from the first shuffle to my cards open
+        self.draw_round_trips: list[float] = []  # my stock draw sent -> the peer's key back
 
     # ================================================================= links
     async def attach(self, link: Link) -> None:
@@ -434,8 +436,10 @@ class MatchSession:
         while True:
             self.tracker = HandTracker(self.rules, dealer, hand_no, self.seat)
             self._opened_by_me = set()
+            started = time.perf_counter()
             self.deal = await self._shuffle(points, hand_no)
             await self._deal_keys(hand_no)
+            self.deal_times.append(time.perf_counter() - started)
             dealt = [redact(e, self.seat) for e in self.tracker.hand.events]
             self.callbacks.fire("on_event", dealt, self._view())
             while not self.tracker.over:
@@ -556,12 +560,14 @@ class MatchSession:
         msg = {"t": "act", "hand": hand_no, "a": str(action), "prev": self.log.head}
         if opens:
             msg["keys"] = self._my_keys(opens)
+        sent = time.perf_counter()
         await self._send(msg)
         self._opened_by_me |= opens
         cards: dict[int, Card] = {}
         if kind is DrawStock:
             slot = t.next_stock_slot()
             cards = await self._await_keys(hand_no, {slot})
+            self.draw_round_trips.append(time.perf_counter() - sent)
         elif kind in (Knock, BigGin):
             cards = await self._await_keys(hand_no, set(t.hidden_slots(self.peer)))
         events = t.apply(action, cards)
