@@ -5,7 +5,7 @@ import json
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from net_harness import ScriptedPlayer, play_pair, snapshot
+from net_harness import MATCH, ScriptedPlayer, play_pair, snapshot
 
 from gin3d.engine import Discard, RuleSet
 from gin3d.net.fairdeal import random_scalar
@@ -170,3 +170,67 @@ def test_random_bytes_from_the_peer_are_refused(frames):
 
     host = asyncio.run(scenario())
     assert len(host.refusals) == len(frames)
+
+
+def test_rematch_plays_another_game_with_a_fresh_seed():
+    answers = {0: [True, False], 1: [True, False]}
+
+    class Rematching(MatchSession):
+        def __post_init__(self):
+            super().__post_init__()
+            self.callbacks.rematch = lambda: answers[self.seat].pop(0)
+
+    h, g, results = asyncio.run(play_pair(host_cls=Rematching, guest_cls=Rematching,
+                                          rules=SHORT))
+    assert [r.reason for r in results] == ["finished", "finished"]
+    assert len(h.games) == len(g.games) == 2
+    assert [x.totals() for x in h.games] == [x.totals() for x in g.games]
+    assert h.log.head == g.log.head
+    assert {e["game"] for e in h.log.entries} == {0, 1}
+    assert h.games[0].hands[0].deck != h.games[1].hands[0].deck
+
+
+def test_vanished_opponent_can_be_claimed_and_the_match_saved(tmp_path):
+    from gin3d.net.links import memory_pair
+    from gin3d.net.session import GONE, WAITING, Callbacks, Timing
+
+    async def scenario():
+        a, b = memory_pair()
+        statuses = []
+        gone = asyncio.Event()
+
+        def status(text):
+            statuses.append(text)
+            if text == GONE:
+                gone.set()
+
+        async def vanish(session, view):
+            await session.send_chat("brb")
+            session.link.close()  # the line drops and never comes back
+            await gone.wait()
+            host = session.peer_session
+            path = host.save(tmp_path / "saved.json")
+            host.claim()
+            session.vanished = path
+
+        timing = Timing(heartbeat=0.05, dead_after=1, grace=0.2)
+        h = MatchSession(0, ScriptedPlayer(), MATCH, rules=SHORT, timing=timing,
+                         callbacks=Callbacks(on_status=status))
+        guest_player = ScriptedPlayer(vanish, _discard_turn)
+        g = MatchSession(1, guest_player, MATCH, timing=timing)
+        guest_player.session = g
+        g.peer_session = h
+        await asyncio.gather(h.attach(a), g.attach(b))
+        guest_run = asyncio.ensure_future(g.run())
+        ended = await h.run()
+        guest_run.cancel()
+        await asyncio.gather(guest_run, return_exceptions=True)
+        return h, g, ended, statuses
+
+    h, g, ended, statuses = asyncio.run(scenario())
+    assert ended.reason == "claimed"
+    assert statuses[-2:] == [WAITING, GONE]
+    saved = json.loads(g.vanished.read_text())
+    assert saved["match"] == MATCH and saved["moves"] == h.log.entries
+    assert saved["chat"] == [[1, "brb"]]
+    assert saved["current_hand"]["my_cards"]

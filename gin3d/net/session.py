@@ -537,10 +537,8 @@ class MatchSession:
         player = self.player
         if hasattr(player, "choose_async"):
             action = await player.choose_async(view)
-        else:
-            action = player.choose(view)
-            if inspect.isawaitable(action):
-                action = await action
+        else:  # a plain choose(view) may think for a while: keep the link (heartbeats) alive
+            action = await asyncio.to_thread(player.choose, view)
         if action not in view.legal:
             raise ValueError(f"the local player chose {action}, which is not legal now")
         return action
