@@ -52,6 +52,7 @@ def test_right_code_plays_a_game_over_tls():
         assert guest.peer_fingerprint == host.identity.fingerprint
         assert host.peer_fingerprint == guest.identity.fingerprint
         assert host.session.log.head == guest.session.log.head
+        assert host.safety_code == guest.safety_code and len(host.safety_code) == 7
         await host.close()
         await guest.close()
         return ended

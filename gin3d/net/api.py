@@ -252,14 +252,16 @@ class NetService:
             self._emit("status", text="not connected")
             raise
         self.match = match
-        self._emit("connected", route=match.route, opponent=match.peer_name)
+        self._emit("connected", route=match.route, opponent=match.peer_name,
+                   safety_code=match.safety_code)
         asyncio.ensure_future(self._watch(match))
         return match.route
 
     async def _watch(self, match) -> None:
         await match.ready.wait()
         if isinstance(match, HostedMatch):
-            self._emit("connected", route=match.route, opponent=match.peer_name)
+            self._emit("connected", route=match.route, opponent=match.peer_name,
+                       safety_code=match.safety_code)
             if self.advertiser is not None:  # the table is taken
                 await self.advertiser.close()
                 self.advertiser = None
@@ -318,6 +320,7 @@ class NetService:
             "route": m.route if m is not None else "",
             "opponent": m.peer_name if m is not None else "",
             "fingerprint": m.peer_fingerprint if m is not None else None,
+            "safety_code": m.safety_code if m is not None else "",
             "round_trip_ms": (round(1000 * s.draw_round_trips[-1], 1)
                               if s is not None and s.draw_round_trips else None),
         }

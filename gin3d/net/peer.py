@@ -56,6 +56,7 @@ class _Base:
         self.peer_name = ""
         self.failures: list[str] = []  # connection attempts that did not authenticate
         self.route = ""  # how the current link runs: "direct" or "relay"
+        self.safety_code = ""  # six digits to compare aloud on an open LAN table
         self.ready = asyncio.Event()  # the first link is up and the session runs
         self._tasks: set[asyncio.Task] = set()
         self._run_task: asyncio.Task | None = None
@@ -150,6 +151,7 @@ class HostedMatch(_Base):
                 self.session = self._new_session(0, peer, self.rules)
                 self.peer_fingerprint = peer.peer_fingerprint
                 self.peer_name = peer.name
+                self.safety_code = peer.safety_code
                 fresh = True
             elif peer.match_id != self.session.match_id or self.done:
                 peer.link.close()
@@ -226,6 +228,7 @@ class JoinedMatch(_Base):
         peer = await self._connect()
         self.peer_fingerprint = peer.peer_fingerprint
         self.peer_name = peer.name
+        self.safety_code = peer.safety_code
         self.session = self._new_session(1, peer, None)
         await self.session.attach(peer.link)
         self._run_task = self._spawn(self.session.run())

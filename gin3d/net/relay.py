@@ -30,7 +30,8 @@ class Relay:
     """The relay server. ``start()`` listens; ``port`` is the bound port."""
 
     def __init__(self, host: str = "127.0.0.1", port: int = DEFAULT_PORT,
-                 pair_timeout: float = 600.0, max_rooms: int = 10_000) -> None:
+                 pair_timeout: float = 600.0, max_rooms: int = 10_000,
+                 observer=None) -> None:
         self.host = host
         self.port = port
         self.pair_timeout = pair_timeout
@@ -40,6 +41,7 @@ class Relay:
         self.pairs = 0
         self.bytes_forwarded = 0
         self.server: asyncio.base_events.Server | None = None
+        self.observer = observer  # called with every forwarded chunk (traffic stats, audits)
 
     async def start(self) -> None:
         self.server = await asyncio.start_server(self._client, self.host, self.port)
@@ -114,6 +116,8 @@ class Relay:
             try:
                 while data := await src.read(65536):
                     self.bytes_forwarded += len(data)
+                    if self.observer is not None:
+                        self.observer(data)
                     dst.write(data)
                     await dst.drain()
             except (OSError, ConnectionError):

@@ -156,6 +156,17 @@ class Peer:
     match_id: str  # hash of both fingerprints: the same on both sides, stable across reconnects
     name: str = ""
 
+    @property
+    def safety_code(self) -> str:
+        """Six digits both screens can show; equal on both sides unless someone is in between
+        (what protects an open LAN table, whose password is public)."""
+        return safety_code(self.match_id)
+
+
+def safety_code(match_id: str) -> str:
+    digits = f"{int(match_id[:16], 16) % 10**6:06d}"
+    return f"{digits[:3]} {digits[3:]}"
+
 
 def _b64(data: bytes) -> str:
     return base64.b64encode(data).decode()
