@@ -95,10 +95,10 @@ json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-2**70, 2**70) | st.text(max_size=70),
     lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=8), inner,
                                                                    max_size=5),
-    max_leaves=20)
+    max_leaves=8)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=120, deadline=None)
 @given(st.sampled_from(sorted(SCHEMAS)), st.dictionaries(st.text(max_size=8), json_values,
                                                           max_size=6))
 def test_random_messages_validate_or_are_refused(kind, fields):
