@@ -28,7 +28,7 @@ from gin3d.engine import (
     parse_cards,
 )
 
-from .engine_helpers import deck_for, rules_strategy_values, snapshot
+from engine_helpers import deck_for, rules_strategy_values, snapshot
 
 CLASSIC = RuleSet.preset("classic")
 C = card
