@@ -98,6 +98,7 @@ class TutorialRunner:
         self._player = practice_player or greedy_player
         self._hint_for = practice_hint or hint
         self._hint_cache: tuple[Any, int, Hint] | None = None
+        self._practice_played: list[Action] = []  # moves of the last practice hand finished
         self.steps: list[Step] = chapter.steps_for(Table(chapter, self.rules).names(opponent))
         self.index = 0
         self.finished = False
@@ -152,7 +153,10 @@ class TutorialRunner:
             raise ValueError("waiting for your move: " + self.prompt())
         if self.step.practice and self._practice_live():
             events = self._practice_turn()
-            return events if self._practice_live() else events + self._advance()
+            if self._practice_live():
+                return events
+            self._practice_played = list(self.table.game.actions)
+            return events + self._advance()
         events = self._complete(self.table, self.step)
         return events + self._advance()
 
@@ -175,8 +179,14 @@ class TutorialRunner:
             return table.apply(step.expect.move)
         if step.practice:
             events = []
+            replay = list(self._practice_played)  # the hand as it was played, for Back
             while self._practice_live(table):
-                events += self._practice_turn(table)
+                if replay and table.game.hand.is_legal(replay[0]):
+                    events += table.game.apply(replay.pop(0))
+                else:
+                    replay = []
+                    events += self._practice_turn(table)
+            self._practice_played = list(table.game.actions)
             return events
         return []
 
@@ -248,6 +258,7 @@ class TutorialRunner:
         while self._practice_live() and game.hand.turn == 1:
             events += self._practice_turn()
         if not self._practice_live():
+            self._practice_played = list(game.actions)
             events += self._advance()
         return Outcome(True, events=tuple(events))
 
