@@ -19,8 +19,14 @@ def get_app():
     """The one ShowBase of the test process (instant animations)."""
     global _APP
     if _APP is None:
+        import builtins
+
         from gin3d.app import GinApp, Settings
 
+        other = getattr(builtins, "base", None)
+        if other is not None:  # a plain ShowBase left by another test module (assets)
+            other.destroy()
+        loadPrcFileData("gin3d-tests-size", "win-size 1280 720\n")
         _APP = GinApp(Settings(speed=0.0, sound=False), seed=0)
     return _APP
 
