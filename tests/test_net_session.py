@@ -213,7 +213,7 @@ def test_vanished_opponent_can_be_claimed_and_the_match_saved(tmp_path):
             host.claim()
             session.vanished = path
 
-        timing = Timing(heartbeat=0.05, dead_after=1, grace=0.2)
+        timing = Timing(heartbeat=0.05, dead_after=10, grace=0.2)
         h = MatchSession(0, ScriptedPlayer(), MATCH, rules=SHORT, timing=timing,
                          callbacks=Callbacks(on_status=status))
         guest_player = ScriptedPlayer(vanish, _discard_turn)
