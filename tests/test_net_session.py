@@ -206,6 +206,8 @@ def test_vanished_opponent_can_be_claimed_and_the_match_saved(tmp_path):
 
         async def vanish(session, view):
             await session.send_chat("brb")
+            while not session.peer_session.chat:
+                await asyncio.sleep(0)  # let the chat arrive before the line goes
             session.link.close()  # the line drops and never comes back
             await gone.wait()
             host = session.peer_session
