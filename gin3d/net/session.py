@@ -53,6 +53,7 @@ WAITING = "waiting for opponent…"
 CONNECTED = "connected"
 GONE = "opponent gone"
 CHEATED = "your opponent's client cheated"
+SAVE_FORMAT = "gin3d-net-save/1"
 
 
 class Player(Protocol):
@@ -128,6 +129,7 @@ class MatchSession:
     timing: Timing = field(default_factory=Timing)
     evidence_dir: str | None = None
     max_refusals: int = 20
+    autosave: str | None = None  # rewrite this resume file after every verified hand
 
     def __post_init__(self) -> None:
         if self.seat not in (0, 1):
@@ -156,6 +158,9 @@ class MatchSession:
         self._last_seen = time.monotonic()
         self._opened_by_me: set[int] = set()
         self._game_no = 0
+        self._seeds: list[str] = []  # each game's seed (hex), for saves
+        self._resume: dict | None = None  # set by load(): where a saved match goes on
+        self.save_extra: dict = {}  # what the connection layer adds to saves (identity...)
         self._main: asyncio.Task | None = None
         self.link_lost = asyncio.Event()
         self.deal_times: list[float] = []  # seconds from the first shuffle to my cards open
@@ -319,24 +324,52 @@ class MatchSession:
             raise ValueError("the match can be claimed only once the opponent is gone")
         self._end(MatchEnded("claimed", "opponent did not come back"))
 
-    def save(self, path: str | Path) -> Path:
-        """Write the match so far (rules, verified decks, moves, chat) to finish it later."""
-        path = Path(path)
-        data = {
-            "match": self.match_id, "seat": self.seat,
+    def snapshot(self) -> dict:
+        """The match so far: every verified hand (deck + actions), the move log, the chat and
+        the unfinished hand as this seat saw it. ``load`` resumes from it."""
+        games = list(self.games)
+        if self.game is not None and self.game not in games:
+            games.append(self.game)
+        return {
+            "format": SAVE_FORMAT, "match": self.match_id, "seat": self.seat,
             "rules": self.rules.to_dict() if self.rules else None,
+            "games": [{"seed": seed, "first_dealer": g.hands[0].dealer, "over": g.over,
+                       "totals": g.totals(),
+                       "hands": [{"deck": [int(c) for c in h.deck],
+                                  "actions": [str(a) for a in h.actions]} for h in g.hands]}
+                      for seed, g in zip(self._seeds, games)],
+            "game_number": self._game_no,
+            "game_seed": self._seeds[self._game_no] if self._game_no < len(self._seeds) else None,
             "moves": self.log.entries,
-            "games": [{"decks": [list(map(int, h.deck)) for h in g.hands],
-                       "totals": g.totals()} for g in self.games],
-            "current_hand": None if self.tracker is None else {
+            "current_hand": None if self.tracker is None or self.tracker.over else {
                 "number": self.tracker.hand_number, "dealer": self.tracker.dealer,
                 "actions": [str(a) for a in self.tracker.actions],
                 "my_cards": [str(c) for c in self.tracker.hand.hands[self.seat]],
             },
             "chat": self.chat,
+            **self.save_extra,
         }
-        path.write_text(json.dumps(data, indent=1))
+
+    def save(self, path: str | Path) -> Path:
+        """Write ``snapshot()`` to ``path`` (atomically): to review, or to finish later."""
+        path = Path(path)
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_text(json.dumps(self.snapshot(), indent=1))
+        tmp.replace(path)
         return path
+
+    def load(self, data: dict) -> None:
+        """Resume a saved match (before ``run``): finished hands are rebuilt and checked with
+        the engine; play goes on with the first hand both saves have not finished."""
+        from .savegame import load_match
+
+        if data.get("format") != SAVE_FORMAT or data.get("match") != self.match_id:
+            raise ValueError("this save is not from this match")
+        if data.get("seat") != self.seat:
+            raise ValueError("this save is from the other seat")
+        self.rules, self.games, self._seeds, self._game_no, self._resume, self.log = (
+            load_match(data, self.match_id))
+        self.chat = [tuple(c) for c in data.get("chat", [])]
 
     def _end(self, ended: MatchEnded) -> None:
         if self.ended is None:
@@ -382,8 +415,18 @@ class MatchSession:
 
     async def _play_match(self) -> None:
         while True:
-            seed = await self._fix_seed()
-            await self._play_game(seed)
+            if self._resume is not None:
+                resume, self._resume = self._resume, None
+                seed = bytes.fromhex(resume["seed"])
+                await self._agree_resume(resume)
+                if resume["game"] is None or not resume["game"].over:
+                    await self._play_game(seed, resume)
+                elif resume["game"] not in self.games:
+                    self.games.append(resume["game"])
+            else:
+                seed = await self._fix_seed()
+                self._seeds.append(seed.hex())
+                await self._play_game(seed)
             self._game_no += 1
             want = self.callbacks.rematch() if self.callbacks.rematch else False
             if inspect.isawaitable(want):
@@ -427,12 +470,32 @@ class MatchSession:
         scores, target = self._scores()
         return self.tracker.view(scores, target)
 
-    async def _play_game(self, seed: bytes) -> None:
+    async def _agree_resume(self, resume: dict) -> None:
+        """Both saves must agree on the hands both finished; the later one drops the rest."""
+        from .savegame import truncate
+
+        await self._send({"t": "restore", "game": self._game_no, "heads": resume["heads"]})
+        theirs = await self._expect("restore")
+        if theirs["game"] != self._game_no:
+            raise MatchEnded("saves differ", f"we are in game {self._game_no}, the other "
+                             f"player in game {theirs['game']}")
+        k = min(len(theirs["heads"]), len(resume["heads"])) - 1
+        if theirs["heads"][k] != resume["heads"][k]:
+            raise MatchEnded("saves differ", "the two saved move logs do not agree")
+        truncate(self, resume, k)
+
+    async def _play_game(self, seed: bytes, resume: dict | None = None) -> None:
         points = card_points(seed)
         dealer, _ = cut_for_deal(seed.hex())
         self.game = None
         decks: list[list[int]] = []
         hand_no = 0
+        if resume is not None and resume["game"] is not None:
+            self.game = resume["game"]
+            decks = self.game._decks
+            hand_no = len(self.game.hands)
+            last = self.game.hand
+            dealer = next_dealer(self.rules, last.dealer, last.winner)
         while True:
             self.tracker = HandTracker(self.rules, dealer, hand_no, self.seat)
             self._opened_by_me = set()
@@ -450,6 +513,8 @@ class MatchSession:
             deck = await self._reveal(hand_no)
             decks.append(deck)
             full = self._verify_hand(deck, decks, seed, dealer)
+            if self.autosave:
+                self.save(self.autosave)
             self.callbacks.fire("on_hand_over", full, tuple(self.game.totals()))
             if self.game.over:
                 self.games.append(self.game)
