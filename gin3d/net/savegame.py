@@ -87,3 +87,31 @@ def truncate(session, resume: dict, k: int) -> None:
         if e["game"] < number or e["hand"] < k:
             log.append(e["game"], e["hand"], e["seat"], e["action"])
     session.log = log
+
+
+def snapshot(session) -> dict:
+    """A session's match so far: every verified hand (deck + actions), the move log, the
+    chat and the unfinished hand as that seat saw it. ``MatchSession.load`` resumes it."""
+    from .session import SAVE_FORMAT
+
+    games = list(session.games)
+    if session.game is not None and session.game not in games:
+        games.append(session.game)
+    return {
+        "format": SAVE_FORMAT, "match": session.match_id, "seat": session.seat,
+        "rules": session.rules.to_dict() if session.rules else None,
+        "games": [{"seed": seed, "first_dealer": g.hands[0].dealer, "over": g.over,
+                   "totals": g.totals(),
+                   "hands": [{"deck": [int(c) for c in h.deck],
+                              "actions": [str(a) for a in h.actions]} for h in g.hands]}
+                  for seed, g in zip(session._seeds, games)],
+        "game_number": session._game_no,
+        "moves": session.log.entries,
+        "current_hand": None if session.tracker is None or session.tracker.over else {
+            "number": session.tracker.hand_number, "dealer": session.tracker.dealer,
+            "actions": [str(a) for a in session.tracker.actions],
+            "my_cards": [str(c) for c in session.tracker.hand.hands[session.seat]],
+        },
+        "chat": session.chat,
+        **session.save_extra,
+    }

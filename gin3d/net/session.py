@@ -17,7 +17,6 @@ import hashlib
 import inspect
 import json
 import secrets
-import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -44,6 +43,7 @@ from gin3d.engine import (
 from gin3d.engine.hand import LAST_CHANCE
 from gin3d.engine.scoring import GameScore
 
+from .evidence import write_evidence
 from .fairdeal import Deal, DealError, DealerSecrets, card_points, check_deck, verify_peer
 from .movelog import MoveLog
 from .protocol import SEQUENCED, ProtocolError, key_hex, key_int
@@ -325,30 +325,10 @@ class MatchSession:
         self._end(MatchEnded("claimed", "opponent did not come back"))
 
     def snapshot(self) -> dict:
-        """The match so far: every verified hand (deck + actions), the move log, the chat and
-        the unfinished hand as this seat saw it. ``load`` resumes from it."""
-        games = list(self.games)
-        if self.game is not None and self.game not in games:
-            games.append(self.game)
-        return {
-            "format": SAVE_FORMAT, "match": self.match_id, "seat": self.seat,
-            "rules": self.rules.to_dict() if self.rules else None,
-            "games": [{"seed": seed, "first_dealer": g.hands[0].dealer, "over": g.over,
-                       "totals": g.totals(),
-                       "hands": [{"deck": [int(c) for c in h.deck],
-                                  "actions": [str(a) for a in h.actions]} for h in g.hands]}
-                      for seed, g in zip(self._seeds, games)],
-            "game_number": self._game_no,
-            "game_seed": self._seeds[self._game_no] if self._game_no < len(self._seeds) else None,
-            "moves": self.log.entries,
-            "current_hand": None if self.tracker is None or self.tracker.over else {
-                "number": self.tracker.hand_number, "dealer": self.tracker.dealer,
-                "actions": [str(a) for a in self.tracker.actions],
-                "my_cards": [str(c) for c in self.tracker.hand.hands[self.seat]],
-            },
-            "chat": self.chat,
-            **self.save_extra,
-        }
+        """The match so far, as saved (see ``savegame.snapshot``)."""
+        from .savegame import snapshot
+
+        return snapshot(self)
 
     def save(self, path: str | Path) -> Path:
         """Write ``snapshot()`` to ``path`` (atomically): to review, or to finish later."""
@@ -735,33 +715,6 @@ class MatchSession:
         return self.game.hand
 
     def _cheated(self, why: str, peer: dict | None = None):
-        path = self._write_evidence(why, peer)
+        path = write_evidence(self, why, peer)
         self.callbacks.fire("on_cheat", f"{CHEATED}: {why}", str(path))
         raise MatchEnded(CHEATED, f"{why} (evidence: {path})")
-
-    def _write_evidence(self, why: str, peer: dict | None) -> Path:
-        folder = Path(self.evidence_dir or tempfile.gettempdir())
-        folder.mkdir(parents=True, exist_ok=True)
-        path = folder / (f"gin3d-evidence-{self.match_id[:12]}-seat{self.seat}-"
-                          f"{int(time.time())}.json")
-        deal = self.deal
-        data = {
-            "verdict": CHEATED, "reason": why, "match": self.match_id, "seat": self.seat,
-            "rules": self.rules.to_dict() if self.rules else None,
-            "hand": None if self.tracker is None else self.tracker.hand_number,
-            "actions": [] if self.tracker is None else [str(a) for a in self.tracker.actions],
-            "decks": [] if deal is None else [[x.hex() for x in d] for d in deal.decks],
-            "card_points": [] if deal is None else [x.hex() for x in deal.points],
-            "my_secrets": None if deal is None else {
-                k: (v if k == "perm" else [key_hex(x) for x in v] if k == "keys" else key_hex(v))
-                for k, v in deal.mine.to_wire().items()},
-            "peer_published_keys": {} if deal is None else {
-                str(s): key_hex(k) for s, k in deal.peer_keys.items()},
-            "peer_reveal": None if peer is None else {
-                "master": key_hex(peer["master"]), "perm": peer["perm"],
-                "keys": [key_hex(k) for k in peer["keys"]]},
-            "move_log": self.log.entries,
-        }
-        path.write_text(json.dumps(data, indent=1))
-        return path
-
