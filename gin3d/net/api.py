@@ -291,6 +291,13 @@ class NetService:
         return match.route
 
     async def _watch(self, match) -> None:
+        try:
+            await self._follow(match)
+        except Exception as exc:  # a background task: tell the app rather than lose it
+            self._emit("error", message=f"network error: {exc}")
+            self._emit("ended", reason="error", detail=str(exc))
+
+    async def _follow(self, match) -> None:
         await match.ready.wait()
         if isinstance(match, HostedMatch):
             self._emit("connected", route=match.route, opponent=match.peer_name,

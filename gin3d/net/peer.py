@@ -185,8 +185,10 @@ class HostedMatch(_Base):
                     asyncio.IncompleteReadError) as exc:
                 peer.link.close()
                 self._note_failure(f"resume failed: {exc}")
-                if not fresh:
-                    return
+                if fresh:  # the match never started: the table is open again
+                    self.session = None
+                    self.peer_fingerprint = self.saved["peer_fingerprint"] if self.saved else None
+                return
             if fresh:
                 self._run_task = self._spawn(self.session.run())
                 self.ready.set()
