@@ -314,6 +314,16 @@ class NetService:
         if self.loop is not None and self.human is not None:
             self.loop.call_soon_threadsafe(self.human.submit, action)
 
+    def reconnect_to(self, address: str) -> None:
+        """Guest: the host moved (new address); the next reconnect attempts go there."""
+        direct = parse_address(address, DEFAULT_PORT)
+
+        def change() -> None:
+            if isinstance(self.match, JoinedMatch):
+                self.match.direct = direct
+        if self.loop is not None:
+            self.loop.call_soon_threadsafe(change)
+
     def chat(self, text: str) -> concurrent.futures.Future:
         return self._call(self._session_call("send_chat", text))
 
