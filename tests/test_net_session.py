@@ -236,3 +236,13 @@ def test_vanished_opponent_can_be_claimed_and_the_match_saved(tmp_path):
     assert saved["match"] == MATCH and saved["moves"] == h.log.entries
     assert saved["chat"] == [[1, "brb"]]
     assert saved["current_hand"]["my_cards"]
+
+
+def test_the_real_computer_players_plug_in_as_seats():
+    from gin3d.ai import LEVELS, make_player
+
+    levels = list(LEVELS)
+    h, g, results = asyncio.run(play_pair(make_player(levels[0], seed=1),
+                                          make_player(levels[-1], seed=2), rules=SHORT))
+    _finished(h, g, results, 30)
+    assert not h.refusals and not g.refusals
