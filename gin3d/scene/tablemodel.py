@@ -19,6 +19,7 @@ from panda3d.core import (
 from .assets import asset_path, panda_filename
 
 TABLE_W, TABLE_D = 110.0, 78.0
+EGG_SCALE = 10.0  # models/table.egg: 1 unit = 10 cm, felt 11 x 7 units
 
 
 def _box(name: str, x0, y0, z0, x1, y1, z1, colour) -> GeomNode:
@@ -81,13 +82,7 @@ def build_table(loader, parent: NodePath) -> NodePath:
     if egg.exists():
         model = loader.loadModel(panda_filename(egg))
         model.reparentTo(parent)
-        bounds = model.getTightBounds()
-        if bounds:
-            lo, hi = bounds
-            width = hi.x - lo.x
-            if width > 0:
-                model.setScale(TABLE_W * 1.25 / width)
-            model.setZ(-hi.z * model.getScale().x)
+        model.setScale(EGG_SCALE)  # the felt top is z = 0 in the model too
         return model
     table = parent.attachNewNode("table")
     table.attachNewNode(_felt("felt", TABLE_W, TABLE_D))
