@@ -10,13 +10,15 @@ from collections.abc import Callable
 
 from direct.interval.IntervalGlobal import (
     Func,
+    LerpColorScaleInterval,
     LerpPosInterval,
     LerpPosQuatInterval,
+    LerpScaleInterval,
     Parallel,
     Sequence,
     Wait,
 )
-from panda3d.core import NodePath
+from panda3d.core import NodePath, TextNode, TransparencyAttrib
 
 from ..engine import (
     Card,
@@ -359,7 +361,11 @@ class TableScene:
             parts.append(self._spread_interval(e.seat))
             if e.kind in ("gin", "big_gin"):
                 parts.append(self._sound("gin"))
-            return Sequence(*parts)
+                word = self.banner("Big Gin!" if e.kind == "big_gin" else "Gin!",
+                                   (1.0, 0.85, 0.3, 1), 1.6, 0.24)
+            else:
+                word = self.banner("Knock!", (1, 1, 1, 1), 1.0)
+            return Parallel(Sequence(*parts), word)
         self.queue.add(knock)
 
     def _take_for_spread(self, seat: int, groups: list[list[Card]]) -> list[list[CardNode]]:
@@ -406,6 +412,31 @@ class TableScene:
             self.spread_has_deadwood[e.seat] = bool(e.deadwood)
             return Sequence(self._sound("flip"), self._spread_interval(e.seat))
         self.queue.add(reveal)
+
+    def banner(self, text: str, colour, t: float = 1.0, scale: float = 0.2):
+        """A word that pops up over the table and fades (Gin!, Knock!); play it in parallel."""
+        if self.queue.speed <= 0:
+            return Sequence()
+        node = TextNode("banner")
+        node.setText(text)
+        node.setAlign(TextNode.ACenter)
+        node.setTextColor(*colour)
+        node.setShadow(0.05, 0.05)
+        node.setShadowColor(0, 0, 0, 0.9)
+        label = self.base.aspect2d.attachNewNode(node)
+        label.setPos(0, 0, 0.25)
+        label.setTransparency(TransparencyAttrib.MAlpha)
+        label.hide()
+        dur = self.s(t)
+        pop = Sequence(
+            Func(label.show),
+            LerpScaleInterval(label, dur * 0.25, scale, startScale=scale * 0.3,
+                              blendType="easeOut"),
+            Wait(dur * 0.5),
+            LerpColorScaleInterval(label, dur * 0.25, (1, 1, 1, 0)),
+            Func(label.removeNode),
+        )
+        return pop
 
     # -- what the scene shows (for tests and the HUD) ------------------------------------
     def zones(self) -> dict:
