@@ -424,6 +424,10 @@ class Screens(FSM):
         self._count_up(lambda f: [c.setText(str(round(v * f))) for c, v in totals])
         p.text(f"Margin: {game.score.margin if hasattr(game.score, 'margin') else 0}",
                y - 0.68, 0.055, fg=(1, 1, 0.8, 1))
+        last = game.hand.result
+        if last is not None:
+            p.text(f"Last hand: {names[game.hand.winner]} - {last.breakdown()}", y - 0.8, 0.042,
+                   fg=(0.85, 1, 0.85, 1))
         p.button("again", "Play again", self._again, (-0.3, -0.62), scale=0.065)
         p.button("menu", "Main menu", lambda: self.request("Menu"), (0.35, -0.62), scale=0.06)
         self._esc("Menu")

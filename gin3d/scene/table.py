@@ -6,6 +6,7 @@ an opponent card's face is set when it is shown (discarded, laid out), never bef
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 from direct.interval.IntervalGlobal import (
@@ -108,9 +109,13 @@ class TableScene:
             return
         w, h = max(1, win.getXSize()), max(1, win.getYSize())
         aspect = w / h
-        vfov = 46.0 if aspect >= 1.45 else 46.0 * 1.45 / aspect
-        self.base.camLens.setFov(vfov * aspect, vfov)
-        self.base.camLens.setAspectRatio(aspect)
+        wide = 16 / 9
+        vfov = 46.0
+        if aspect < wide:  # narrower than 16:9: keep the 16:9 width in view
+            half_h = math.atan(math.tan(math.radians(vfov / 2)) * wide)
+            vfov = math.degrees(2 * math.atan(math.tan(half_h) / aspect))
+        self.base.camLens.setFov(
+            math.degrees(2 * math.atan(math.tan(math.radians(vfov / 2)) * aspect)), vfov)
 
     # -- animation helpers --------------------------------------------------------------
     def s(self, t: float) -> float:
