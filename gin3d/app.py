@@ -7,6 +7,7 @@ two seats (``None`` = local input), which is the hook LAN, online and the tutori
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from dataclasses import dataclass, field
@@ -211,8 +212,19 @@ class Screens(FSM):
             ("quit", "Quit", self.app.userExit),
         ], top=0.38, step=0.125, scale=0.058)
         self._esc(None)
+        self.app.taskMgr.add(self._sway, "menu-camera-sway")
+
+    def _sway(self, task):
+        """The menu's live table: the camera drifts slowly around the felt."""
+        t = task.time * 0.12
+        cam = self.app.camera
+        cam.setPos(18 * math.sin(t), -58 + 6 * (1 - math.cos(t)), 44 - 4 * math.sin(t * 0.7))
+        cam.lookAt(0, -1.5, 0)
+        return task.cont
 
     def exitMenu(self) -> None:
+        self.app.taskMgr.remove("menu-camera-sway")
+        self.app.scene.place_camera()
         self._close()
 
     def enterComing(self, what: str) -> None:

@@ -45,7 +45,7 @@ def test_setup_deals_a_game_with_its_rules(app):
     app.screens.panel.buttons["start"]["command"]()
     assert app.screens.state == "Table"
     assert app.session.game.rules.game_target == 150
-    assert app.session.hud.target.getText() == "Game to 150"
+    assert app.session.hud.target.getText().startswith("Game to 150")
     app.setup.target = None
     app.request("Menu")
 
@@ -89,4 +89,19 @@ def test_sort_buttons_reorder_the_hand(app):
     assert suits == sorted(suits)
     press(app, "1")
     assert scene.sort_mode == "melds"
+    app.request("Menu")
+
+
+def test_no_upcard_and_oklahoma_tables_play(app):
+    from scene_harness import Driver, check_scene
+
+    for rules in (RuleSet.preset("classic", no_upcard=True), RuleSet.preset("oklahoma")):
+        app.start_game([None, SimplePlayer()], rules, seed=12)
+        session = app.session
+        session.controller.on_applied.append(lambda a, e: check_scene(app))
+        check_scene(app)
+        Driver(app).play_hand()
+        assert app.screens.state in ("HandResult", "GameOver")
+        limit = session.game.hand.knock_limit
+        assert f"knock at {limit}" in session.hud.target.getText() or limit == 0
     app.request("Menu")

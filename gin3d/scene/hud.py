@@ -104,10 +104,14 @@ class Hud:
     def set_message(self, text: str) -> None:
         self.message.setText(suitify(text))
 
-    def set_scores(self, names, scores, target: int, dealer: int | None = None) -> None:
+    def set_scores(self, names, scores, target: int, dealer: int | None = None,
+                   knock_limit: int | None = None) -> None:
         marks = [" (dealer)" if dealer == s else "" for s in (0, 1)]
         self.scores.setText(f"{names[0]} {scores[0]}{marks[0]}\n{names[1]} {scores[1]}{marks[1]}")
-        self.target.setText(f"Game to {target}")
+        knock = ""
+        if knock_limit is not None:
+            knock = "  -  gin only" if knock_limit == 0 else f"  -  knock at {knock_limit}"
+        self.target.setText(f"Game to {target}{knock}")
 
     def set_deadwood(self, value: int | None) -> None:
         self.deadwood.setText("" if value is None else f"Deadwood {value}")

@@ -301,6 +301,9 @@ class TableScene:
             pos, hpr = layout.opponent_poses(10)[min(idx, 9)]
             return Sequence(self._sound("deal"), self._move(node, self.anchor_opp, pos, hpr, 0.2))
         self.queue.add(deal)
+        if e.index >= 19:  # the last cards: arrange both hands (no-upcard deals 21)
+            self.queue.add(lambda: Parallel(self.hand_layout_interval(0.3),
+                                            self.opp_layout_interval(0.2)))
 
     def _on_UpcardTurned(self, e: UpcardTurned) -> None:
         def turn():
