@@ -49,6 +49,7 @@ class Settings:
     style: str = "classic"
     back: str = "back_blue"
     sound: bool = True
+    detail: str = "auto"  # auto | full | light (light: software renderers)
 
 
 @dataclass
@@ -113,7 +114,7 @@ class GinApp(ShowBase):
         self.sounds = Sounds(self.loader)
         self.sounds.enabled = self.settings.sound
         self.scene = TableScene(self, self.queue, self.sounds, back=self.settings.back,
-                                style=self.settings.style)
+                                style=self.settings.style, detail=self.settings.detail)
         register_suit_graphics(self.scene.factory.atlas)
         self.session: Session | None = None
         self.screens = Screens(self)

@@ -36,6 +36,7 @@ from ..engine import (
 from . import layout
 from .animation import AnimationQueue
 from .cards import CardFactory, CardNode, ZonePad
+from .quality import choose_detail
 from .tablemodel import build_lights, build_table
 
 MELD_TINTS = ((1.0, 0.97, 0.86, 1), (0.9, 0.96, 1.0, 1), (0.94, 1.0, 0.9, 1), (1.0, 0.92, 0.95, 1))
@@ -52,15 +53,16 @@ class TableScene:
     """Card nodes, zones and the animations that move cards between them."""
 
     def __init__(self, base, queue: AnimationQueue, sounds=None, back: str = "back_blue",
-                 style: str = "classic") -> None:
+                 style: str = "classic", detail: str = "auto") -> None:
         self.base = base
+        self.detail = choose_detail(base, detail)
         self.queue = queue
         self.sounds = sounds
         self.root = base.render.attachNewNode("table-scene")
         base.setBackgroundColor(0.07, 0.06, 0.06, 1)
-        self.table = build_table(base.loader, self.root)
+        self.table = build_table(base.loader, self.root, self.detail)
         self.lights = build_lights(base.render)
-        self.factory = CardFactory(base.loader, back=back, style=style)
+        self.factory = CardFactory(base.loader, back=back, style=style, detail=self.detail)
         self.anchor_stock = self._anchor("stock", layout.STOCK_POS)
         self.anchor_pile = self._anchor("pile", layout.PILE_POS)
         self.anchor_hand = self._anchor("hand", layout.HAND_POS, (0, layout.HAND_PITCH, 0))

@@ -76,10 +76,11 @@ def _felt(name: str, w: float, d: float, steps: int = 16) -> GeomNode:
     return node
 
 
-def build_table(loader, parent: NodePath) -> NodePath:
-    """The table under ``parent``; its top surface is at z = 0."""
+def build_table(loader, parent: NodePath, detail: str = "full") -> NodePath:
+    """The table under ``parent``; its top surface is at z = 0. ``full`` loads the textured
+    ``models/table.egg``; ``light`` (or a missing model) builds a vertex-coloured one."""
     egg = asset_path("models", "table.egg")
-    if egg.exists():
+    if egg.exists() and detail == "full":
         model = loader.loadModel(panda_filename(egg))
         model.reparentTo(parent)
         model.setScale(EGG_SCALE)  # the felt top is z = 0 in the model too
