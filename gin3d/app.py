@@ -95,8 +95,10 @@ class Session:
             self.hud.hide()
 
     def destroy(self) -> None:
-        self.input.destroy()
+        # stop the loop first, so finishing the queued animations cannot start new moves
         self.controller.destroy()
+        self.app.queue.finish_all()
+        self.input.destroy()
         self.hud.destroy()
 
 
@@ -155,7 +157,6 @@ class GinApp(ShowBase):
 
     def end_game(self) -> None:
         if self.session is not None:
-            self.queue.finish_all()
             self.session.destroy()
             self.session = None
 

@@ -105,3 +105,33 @@ def test_no_upcard_and_oklahoma_tables_play(app):
         limit = session.game.hand.knock_limit
         assert f"knock at {limit}" in session.hud.target.getText() or limit == 0
     app.request("Menu")
+
+
+def test_quitting_mid_animation_is_clean(app):
+    app.set_speed(1.0)
+    try:
+        app.start_game([None, SimplePlayer()], RuleSet.preset("classic"), seed=3)
+        for _ in range(5):
+            app.taskMgr.step()
+        assert app.queue.busy  # the deal is still playing
+        app.request("Menu")
+        assert app.screens.state == "Menu" and app.session is None and not app.queue.busy
+    finally:
+        app.set_speed(0.0)
+
+
+@pytest.mark.parametrize("level", ["beginner", "expert"])
+def test_single_player_against_each_ai_level_plays_a_hand(app, level):
+    from scene_harness import Driver, check_scene
+
+    from gin3d.players import levels
+
+    if level not in dict(levels()):
+        pytest.skip("the AI package is not present")
+    app.setup.level = level
+    app.start_single_player()
+    assert app.session.controller.names[1] != "You"
+    app.session.controller.on_applied.append(lambda a, e: check_scene(app))
+    Driver(app).play_hand()
+    assert app.screens.state in ("HandResult", "GameOver")
+    app.request("Menu")
