@@ -103,6 +103,13 @@ def _all_keys(v: Any) -> None:
         _scalar(k)
 
 
+def _heads(v: Any) -> None:
+    if not isinstance(v, list) or not 1 <= len(v) <= 500:
+        raise ProtocolError("expected 1..500 log heads")
+    for h in v:
+        _hex64(h)
+
+
 def _rules(v: Any) -> None:
     if not isinstance(v, dict) or len(v) > 40:
         raise ProtocolError("expected a rules object")
@@ -151,6 +158,7 @@ SCHEMAS: dict[str, dict[str, Callable[[Any], None]]] = {
     "emote": {"seq": _SEQ, "name": _emote},
     "refused": {"seq": _SEQ, "reason": _text(300)},
     "rematch": {"seq": _SEQ, "yes": _bool},
+    "restore": {"seq": _SEQ, "game": _int_in(0, 10_000), "heads": _heads},
     "bye": {"seq": _SEQ, "reason": _text(300)},
 }
 SEQUENCED = frozenset(t for t, s in SCHEMAS.items() if "seq" in s)
