@@ -331,6 +331,9 @@ class Screens(FSM):
         session.set_active(True)
         session.controller.set_paused(False)
         self._esc("Pause")
+        if session.game.hand.over and not self.app.queue.busy:
+            # back from the pause menu while a result was showing: show it again
+            self.app.taskMgr.doMethodLater(0, lambda task: self.app.hand_over(), "reshow-result")
 
     def exitTable(self) -> None:
         if self.app.session is not None:

@@ -135,3 +135,19 @@ def test_single_player_against_each_ai_level_plays_a_hand(app, level):
     Driver(app).play_hand()
     assert app.screens.state in ("HandResult", "GameOver")
     app.request("Menu")
+
+
+def test_pause_over_a_hand_result_comes_back_to_it(app):
+    from scene_harness import Driver
+
+    app.start_game([None, SimplePlayer()], RuleSet.preset("classic"), seed=245)
+    Driver(app).play_hand()
+    assert app.screens.state == "HandResult"
+    press(app, "escape")
+    assert app.screens.state == "Pause"
+    press(app, "escape")
+    app.taskMgr.step()
+    assert app.screens.state == "HandResult"
+    app.screens.panel.buttons["next"]["command"]()
+    assert app.screens.state == "Table"
+    app.request("Menu")

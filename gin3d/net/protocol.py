@@ -27,6 +27,10 @@ class ProtocolError(ValueError):
     """A frame or message that breaks the protocol; it is refused and changes nothing."""
 
 
+class FrameError(ProtocolError):
+    """The stream's framing is lost (a length over the limit): the link cannot go on."""
+
+
 # -- field checkers ------------------------------------------------------------------------
 _HEX64 = re.compile(r"[0-9a-f]{64}\Z")
 _HEXKEY = re.compile(r"[0-9a-f]{1,64}\Z")
@@ -229,7 +233,7 @@ async def read_frame(reader) -> bytes:
     header = await reader.readexactly(HEADER.size)
     (size,) = HEADER.unpack(header)
     if size > MAX_FRAME:
-        raise ProtocolError(f"frame of {size} bytes is over the {MAX_FRAME}-byte limit")
+        raise FrameError(f"frame of {size} bytes is over the {MAX_FRAME}-byte limit")
     return await reader.readexactly(size)
 
 

@@ -46,7 +46,7 @@ from gin3d.engine.scoring import GameScore
 from .evidence import write_evidence
 from .fairdeal import Deal, DealError, DealerSecrets, card_points, check_deck, verify_peer
 from .movelog import MoveLog
-from .protocol import SEQUENCED, ProtocolError, key_hex, key_int
+from .protocol import SEQUENCED, FrameError, ProtocolError, key_hex, key_int
 from .tracker import HandTracker
 
 WAITING = "waiting for opponent…"
@@ -224,10 +224,10 @@ class MatchSession:
         while self.link is link:
             try:
                 msg = await link.recv()
+            except FrameError as exc:  # framing lost: this link cannot be read any further
+                self._drop(link, str(exc))
+                return
             except ProtocolError as exc:
-                if "limit" in str(exc):  # framing lost: this link cannot be read any further
-                    self._drop(link, str(exc))
-                    return
                 await self._refuse(f"bad message: {exc}")
                 continue
             except (ConnectionError, asyncio.IncompleteReadError, OSError, EOFError) as exc:
