@@ -30,6 +30,8 @@ from .players import (
 from .scene.animation import AnimationQueue
 from .scene.controller import TableController
 from .scene.hud import Hud, register_suit_graphics
+from .scene.lobby import LobbyScreens, NetConfig, NetHub
+from .scene.nettable import NetSession
 from .scene.screens import Panel
 from .scene.sound import Sounds
 from .scene.table import TableScene
@@ -86,6 +88,14 @@ class Session:
         self.app.scene.play_sound("click")
         self.input.do(name)
 
+    def result_pending(self) -> bool:
+        """Whether the table shows a finished hand whose result screen belongs on top."""
+        return self.game.hand.over
+
+    def again(self) -> None:
+        """The game-over screen's "Play again"."""
+        self.app.start_single_player()
+
     def set_active(self, on: bool) -> None:
         self.input.enabled = on
         if on:
@@ -105,7 +115,8 @@ class Session:
 class GinApp(ShowBase):
     """The window, the one table scene and the screen state machine."""
 
-    def __init__(self, settings: Settings | None = None, seed: int | None = None) -> None:
+    def __init__(self, settings: Settings | None = None, seed: int | None = None,
+                 net: NetConfig | None = None) -> None:
         self.launch_time = time.perf_counter()
         super().__init__()
         self.settings = settings or Settings()
@@ -118,7 +129,8 @@ class GinApp(ShowBase):
         self.scene = TableScene(self, self.queue, self.sounds, back=self.settings.back,
                                 style=self.settings.style, detail=self.settings.detail)
         register_suit_graphics(self.scene.factory.atlas)
-        self.session: Session | None = None
+        self.session: Session | NetSession | None = None
+        self.net_hub = NetHub(self, net or NetConfig())  # LAN / online play, opened on demand
         self.screens = Screens(self)
         self.accept("window-event", self._on_window)
         self.screens.request("Menu")
@@ -149,6 +161,16 @@ class GinApp(ShowBase):
         self.screens.request("Table")
         return self.session
 
+    def start_net_game(self, hub: NetHub, seat: int, opponent: str, route: str = "",
+                       safety_code: str = "") -> NetSession:
+        """A network match was connected: play it on the table (our seat drawn at the
+        bottom); the hub's events go to the new session from now on."""
+        self.end_game()
+        self.session = NetSession(self, hub.service, seat, opponent, route, safety_code)
+        hub.handler = self.session.handle
+        self.screens.request("Table")
+        return self.session
+
     def start_single_player(self) -> Session:
         setup = self.setup
         return self.start_game([None, computer_player(setup.level)], setup.rules(),
@@ -172,7 +194,7 @@ class GinApp(ShowBase):
             self.scene.fit_lens()
 
 
-class Screens(FSM):
+class Screens(LobbyScreens, FSM):
     """Menu → setup → table → hand result → game over; pause, rules, settings; Esc goes back."""
 
     def __init__(self, app: GinApp) -> None:
@@ -201,13 +223,14 @@ class Screens(FSM):
     # -- main menu -------------------------------------------------------------------------
     def enterMenu(self) -> None:
         self.app.end_game()
+        self.app.net_hub.close()  # leaves a network match or an open table
         p = self._panel("gin3d", width=0.62, height=0.82, pos=(-0.95, 0))
         p.title.setScale(0.12)
         p.text("Gin Rummy on a 3D table", 0.56, 0.045, fg=(0.9, 0.95, 0.85, 1))
         p.column([
             ("play", "Play vs computer", lambda: self.request("Setup")),
-            ("lan", "LAN", lambda: self.request("Coming", "LAN play")),
-            ("online", "Online", lambda: self.request("Coming", "Online play")),
+            ("lan", "LAN", lambda: self.request("Lan")),
+            ("online", "Online", lambda: self.request("Online")),
             ("tutorial", "Tutorial", lambda: self.request("Tutorial")),
             ("settings", "Settings", lambda: self.request("Settings", "Menu")),
             ("rules", "Rules", lambda: self.request("Rules", "Menu")),
@@ -331,7 +354,7 @@ class Screens(FSM):
         session.set_active(True)
         session.controller.set_paused(False)
         self._esc("Pause")
-        if session.game.hand.over and not self.app.queue.busy:
+        if session.result_pending() and not self.app.queue.busy:
             # back from the pause menu while a result was showing: show it again
             self.app.taskMgr.doMethodLater(0, lambda task: self.app.hand_over(), "reshow-result")
 
@@ -462,12 +485,19 @@ class Screens(FSM):
                    fg=(0.85, 1, 0.85, 1))
         p.button("again", "Play again", self._again, (-0.3, -0.62), scale=0.065)
         p.button("menu", "Main menu", lambda: self.request("Menu"), (0.35, -0.62), scale=0.06)
+        notes = getattr(session, "notes", None)
+        if notes is not None:  # a network match: "Play again" asks the opponent for a rematch
+            p.buttons["again"]["text"] = "Rematch"
+            note = p.text("", -0.73, 0.04, fg=(0.85, 0.95, 1, 1))
+            notes.append(note.setText)
         self._esc("Menu")
 
     def _again(self) -> None:
-        self.app.start_single_player()
+        self.app.session.again()
 
     def exitGameOver(self) -> None:
+        if getattr(self.app.session, "notes", None) is not None:
+            self.app.session.notes.clear()
         self._stop_counter()
         self._close()
 

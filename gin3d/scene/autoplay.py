@@ -14,6 +14,13 @@ from ..engine import BigGin, Discard, DrawDiscard, DrawStock, FinishLayoff, Knoc
 from ..players import SimplePlayer
 
 
+def moves_made(ctl) -> list:
+    """The moves the table has taken so far: the local seat's sent moves on a network table
+    (whose game lives in the match), every action of the engine game otherwise."""
+    sent = getattr(ctl, "submitted", None)
+    return sent if sent is not None else ctl.game.actions
+
+
 class InputDriver:
     """Plays seat 0 through clicks and keys, deciding like SimplePlayer."""
 
@@ -55,7 +62,7 @@ class InputDriver:
         ctl = self.session.controller
         view = ctl.view(0)
         action = self.brain.choose(view)
-        before = len(ctl.game.actions)
+        before = len(moves_made(ctl))
         inp = self.session.input
         if isinstance(action, DrawStock):
             self.click_node_point(inp.stock_point())
@@ -80,12 +87,12 @@ class InputDriver:
             self.key("g")
         elif isinstance(action, LayOff):
             self.click_card(action.card)
-            if ctl.game.actions[before:] == []:  # the card fits two melds: pick the meld
+            if moves_made(ctl)[before:] == []:  # the card fits two melds: pick the meld
                 meld = self.app.scene.table_melds[action.meld]
                 self.click_node_point(inp.picker.visible_point(meld[0]))
         elif isinstance(action, FinishLayoff):
             self.button("done")
-        mine = ctl.game.actions[before:]
+        mine = moves_made(ctl)[before:]
         if not mine:
             raise RuntimeError(f"input for {action} did nothing (prompt: {inp.prompt!r}, legal: "
                                f"{ctl.legal()}, selected {inp.selected}, "

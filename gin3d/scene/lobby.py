@@ -1,0 +1,407 @@
+"""The LAN and Online screens: host a table, join from the LAN list, by address or by code.
+
+``LobbyScreens`` is a mixin of the app's screen FSM (``gin3d.app.Screens``): the states
+``Lan``, ``Online`` and ``Hosting``. ``NetHub`` owns the app's one ``NetService`` and the
+Panda3D task that drains its events once a frame (the frame never waits on the network) and
+hands them to whoever listens now: a lobby screen, then the ``NetSession`` on the table.
+"""
+
+from __future__ import annotations
+
+import getpass
+import queue
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from direct.gui.DirectGui import DirectEntry
+from panda3d.core import TextNode
+
+from ..net.api import NetEvent, NetService
+from ..net.peer import DEFAULT_PORT
+from ..net.session import Timing
+from ..net.transport import normalize_code, parse_address
+
+ERROR_FG = (1, 0.5, 0.4, 1)
+OK_FG = (0.8, 1, 0.8, 1)
+MAX_ROWS = 5
+
+
+def default_name() -> str:
+    try:
+        name = getpass.getuser()
+    except (OSError, KeyError, ImportError):
+        name = ""
+    name = "".join(ch for ch in name if ch.isprintable()).strip()[:20]
+    return name.title() if name else "Player"
+
+
+@dataclass
+class NetConfig:
+    """How the app uses the network; tests set loopback, no discovery and no UPnP."""
+
+    name: str = ""
+    relay: str | None = None  # "host:port" of a gin3d-relay, for online play
+    listen: str = "0.0.0.0"
+    port: int = DEFAULT_PORT
+    discovery: bool = True  # LAN list and LAN advertising (mDNS); off: address/code only
+    lan_interfaces: list[str] | None = None
+    upnp: bool = True  # ask the router for a port mapping when hosting online
+    timing: Timing | None = None
+    evidence_dir: str | None = None
+    save_dir: str | None = None
+
+    def __post_init__(self) -> None:
+        self.name = self.name or default_name()
+
+
+class NetHub:
+    """The app's NetService (opened on demand) and its once-a-frame poll task."""
+
+    def __init__(self, base, config: NetConfig) -> None:
+        self.base = base
+        self.config = config
+        self.service: NetService | None = None
+        self.handler: Callable[[NetEvent], None] | None = None
+        self.local: queue.Queue[NetEvent] = queue.Queue()  # failures of our own requests
+        self.role: str | None = None  # "host" or "guest" once we asked for one
+
+    def open(self) -> NetService:
+        if self.service is None:
+            c = self.config
+            self.service = NetService(c.name, relay=c.relay, timing=c.timing,
+                                      evidence_dir=c.evidence_dir, save_dir=c.save_dir).start()
+            self.base.taskMgr.add(self._poll, "net-poll")
+        return self.service
+
+    def watch(self, fut, what: str) -> None:
+        """Report a failed request (a Future of the service) as an ``error`` event."""
+        def done(f) -> None:
+            exc = f.exception()
+            if exc is not None:
+                self.local.put(NetEvent("error", {"message": f"{what}: {exc}"}))
+        fut.add_done_callback(done)
+
+    def _poll(self, task):
+        events = []
+        while not self.local.empty():
+            events.append(self.local.get_nowait())
+        if self.service is not None:
+            events += self.service.poll()
+        for ev in events:
+            if self.handler is not None:
+                self.handler(ev)
+        return task.cont
+
+    def close(self, wait: bool = False) -> None:
+        """Leave any match and stop the service (in the background unless ``wait``)."""
+        service, self.service = self.service, None
+        self.handler = None
+        self.role = None
+        self.base.taskMgr.remove("net-poll")
+        if service is None:
+            return
+        if wait:
+            service.stop()
+        else:
+            threading.Thread(target=service.stop, name="gin3d-net-stop", daemon=True).start()
+
+
+def entry(panel, key: str, text: str, pos: tuple[float, float], width: float = 14,
+          scale: float = 0.045, command=None) -> DirectEntry:
+    """A one-line text field on a panel (kept in ``panel.entries[key]``)."""
+    e = DirectEntry(parent=panel.frame, initialText=text, scale=scale, width=width,
+                    pos=(pos[0], 0, pos[1]), numLines=1, focus=0, cursorKeys=1,
+                    frameColor=(0.95, 0.93, 0.86, 1), text_fg=(0.1, 0.08, 0.05, 1),
+                    command=command)
+    if not hasattr(panel, "entries"):
+        panel.entries = {}
+    panel.entries[key] = e
+    panel.widgets.append(e)
+    return e
+
+
+class LobbyScreens:
+    """States ``Lan``, ``Online`` and ``Hosting`` of the app's screen FSM (a mixin)."""
+
+    host_open = True  # LAN: an open table (anyone on the LAN joins) or one with a code
+    lan_tables: list = []
+
+    # -- shared -------------------------------------------------------------------------
+    @property
+    def hub(self) -> NetHub:
+        return self.app.net_hub
+
+    def _lobby(self, title: str):
+        p = self._panel(title, width=1.25, height=0.92)
+        self.note = p.text("", -0.64, 0.042, fg=OK_FG)
+        self.note["wordwrap"] = 55
+        return p
+
+    def _say(self, text: str, error: bool = False) -> None:
+        note = getattr(self, "note", None)
+        if note is not None and not note.isEmpty():
+            note.setText(text)
+            note["fg"] = ERROR_FG if error else OK_FG
+
+    def _name_row(self, p, y: float) -> None:
+        p.text("Your name", y, 0.045, x=-1.1, align=TextNode.ALeft)
+        entry(p, "name", self.hub.config.name, (-0.6, y), width=12,
+              command=lambda text: self._set_name(text))
+
+    def _set_name(self, text: str | None = None) -> str:
+        p = self.panel
+        if text is None and p is not None and "name" in getattr(p, "entries", {}):
+            text = p.entries["name"].get()
+        name = " ".join((text or "").split())[:20]
+        if name:
+            self.hub.config.name = name
+            if self.hub.service is not None:
+                self.hub.service.name = name
+        return self.hub.config.name
+
+    def _lobby_event(self, ev: NetEvent) -> None:
+        """Events while a lobby screen shows (the LAN list, hosting, connecting, failures)."""
+        kind, data = ev.kind, ev.data
+        if kind == "tables":
+            self.lan_tables = list(data["tables"])
+            if self.state == "Lan":
+                self._show_tables()
+        elif kind == "hosting" and self.state == "Hosting":
+            self._show_hosting(data["info"])
+        elif kind == "status" and data["text"] != "not connected":  # the error says why
+            self._say(data["text"], error=data["text"].startswith("connection failed"))
+        elif kind == "error":
+            self._say(data["message"], error=True)
+        elif kind == "connected":
+            seat = 0 if self.hub.role == "host" else 1
+            self.app.start_net_game(self.hub, seat, data.get("opponent", ""),
+                                    data.get("route", ""), data.get("safety_code", ""))
+
+    def _start_lobby(self) -> NetService:
+        net = self.hub.open()
+        self.hub.handler = self._lobby_event
+        return net
+
+    # -- LAN ----------------------------------------------------------------------------
+    def enterLan(self) -> None:
+        self.app.end_game()
+        net = self._start_lobby()
+        p = self._lobby("LAN play")
+        self._name_row(p, 0.66)
+        p.text("Tables on this network", 0.54, 0.05, x=-1.1, align=TextNode.ALeft,
+               fg=(1, 0.92, 0.6, 1))
+        self.table_rows: list = []
+        self.tables_empty = p.text("", 0.44, 0.042, x=-1.05, align=TextNode.ALeft,
+                                   fg=(0.85, 0.85, 0.8, 1))
+        y = -0.13
+        p.text("Host a table", y, 0.05, x=-1.1, align=TextNode.ALeft, fg=(1, 0.92, 0.6, 1))
+        entry(p, "table", f"{self.hub.config.name}'s table", (-0.6, y - 0.1), width=12)
+        p.text("Name", y - 0.1, 0.042, x=-1.1, align=TextNode.ALeft)
+        p.button("open", self._open_label(), self._toggle_open, (0.35, y - 0.088), scale=0.045,
+                 frameSize=(-4.6, 4.6, -0.55, 1.05))
+        p.button("host", "Host", self._host_lan, (0.92, y - 0.088), scale=0.05,
+                 frameSize=(-2.4, 2.4, -0.55, 1.05))
+        y2 = y - 0.27
+        p.text("Or join by address", y2, 0.05, x=-1.1, align=TextNode.ALeft,
+               fg=(1, 0.92, 0.6, 1))
+        p.text("host:port", y2 - 0.1, 0.042, x=-1.1, align=TextNode.ALeft)
+        entry(p, "address", "", (-0.75, y2 - 0.1), width=9)
+        p.text("code", y2 - 0.1, 0.042, x=-0.22, align=TextNode.ALeft)
+        entry(p, "code", "", (-0.05, y2 - 0.1), width=8)
+        p.button("join", "Join", self._join_address, (0.92, y2 - 0.088), scale=0.05,
+                 frameSize=(-2.4, 2.4, -0.55, 1.05))
+        p.button("back", "Back", lambda: self.request("Menu"), (0, -0.8), scale=0.055)
+        self._esc("Menu")
+        if self.hub.config.discovery:
+            self.hub.watch(net.browse(self.hub.config.lan_interfaces), "LAN list unavailable")
+        self._show_tables()
+
+    def _open_label(self) -> str:
+        return "Open table" if self.host_open else "Needs a code"
+
+    def _toggle_open(self) -> None:
+        self.host_open = not self.host_open
+        self.panel.buttons["open"]["text"] = self._open_label()
+
+    def _show_tables(self) -> None:
+        p = self.panel
+        for w in self.table_rows:
+            w.destroy()
+            if w in p.widgets:
+                p.widgets.remove(w)
+        self.table_rows = []
+        for key in [k for k in p.buttons if k.startswith("row")]:
+            del p.buttons[key]
+        tables = self.lan_tables[:MAX_ROWS]
+        if not tables:
+            self.tables_empty.setText("Looking for tables..." if self.hub.config.discovery
+                                      else "LAN discovery is off: join by address below")
+        else:
+            self.tables_empty.setText("")
+        for i, t in enumerate(tables):
+            y = 0.44 - i * 0.1
+            access = "open" if t.open else "needs a code"
+            version = "" if t.compatible else f"  -  other version (v{t.version})"
+            row = p.text(f"{t.name}   {t.address}:{t.port}  -  {access}{version}", y, 0.04,
+                         x=-1.05, align=TextNode.ALeft,
+                         fg=(1, 1, 1, 1) if t.compatible else (0.65, 0.65, 0.6, 1))
+            self.table_rows.append(row)
+            b = p.button(f"row{i}", "Join", lambda t=t: self._join_table(t), (0.92, y + 0.012),
+                         scale=0.045, frameSize=(-2.4, 2.4, -0.55, 1.05))
+            if not t.compatible:
+                b["state"] = "disabled"
+            self.table_rows.append(b)
+
+    def _join_table(self, table) -> None:
+        if not table.compatible:
+            self._say(f"{table.name} runs another version of the game (protocol "
+                      f"{table.version}): it cannot be joined", error=True)
+            return
+        code = None
+        if not table.open:
+            text = self.panel.entries["code"].get().strip()
+            if not text:
+                self._say(f"{table.name} needs its join code: type it in the code field "
+                          "below, then press Join on the table", error=True)
+                return
+            try:
+                code = normalize_code(text)
+            except ValueError as exc:
+                self._say(str(exc), error=True)
+                return
+        self._set_name()
+        self.hub.role = "guest"
+        self._say(f"Joining {table.name}...")
+        self.hub.watch(self.hub.open().join_table(table, code=code), "could not join")
+
+    def _join_address(self) -> None:
+        p = self.panel
+        address = p.entries["address"].get().strip()
+        code = p.entries["code"].get().strip()
+        try:
+            parse_address(address, DEFAULT_PORT)
+            normalize_code(code)
+        except ValueError as exc:
+            self._say(f"{exc}" if address and code else
+                      "Type the host's address (host:port) and the join code it shows",
+                      error=True)
+            return
+        self._set_name()
+        self.hub.role = "guest"
+        self._say(f"Connecting to {address}...")
+        self.hub.watch(self.hub.open().join_code(code, address), "could not join")
+
+    def _host_lan(self) -> None:
+        name = self._set_name()
+        table = " ".join(self.panel.entries["table"].get().split())[:40] or f"{name}'s table"
+        self.request("Hosting", "lan", table)
+
+    def exitLan(self) -> None:
+        self.table_rows = []
+        self._close()
+
+    # -- Online -------------------------------------------------------------------------
+    def enterOnline(self) -> None:
+        self.app.end_game()
+        self._start_lobby()
+        p = self._lobby("Online play")
+        self._name_row(p, 0.66)
+        relay = self.hub.config.relay
+        p.text("Host a game", 0.5, 0.05, x=-1.1, align=TextNode.ALeft, fg=(1, 0.92, 0.6, 1))
+        p.text("You get a code to give your opponent (by message or phone).", 0.41, 0.04,
+               x=-1.1, align=TextNode.ALeft)
+        p.text(f"Relay: {relay}" if relay else
+               "No relay set: your opponent also needs your address and port.", 0.34, 0.04,
+               x=-1.1, align=TextNode.ALeft, fg=(0.85, 0.9, 1, 1))
+        p.button("host", "Host", lambda: self.request("Hosting", "online", ""), (0.92, 0.42),
+                 scale=0.05, frameSize=(-2.4, 2.4, -0.55, 1.05))
+        p.text("Join by code", 0.14, 0.05, x=-1.1, align=TextNode.ALeft, fg=(1, 0.92, 0.6, 1))
+        p.text("Code", 0.03, 0.042, x=-1.1, align=TextNode.ALeft)
+        entry(p, "code", "", (-0.75, 0.03), width=10)
+        p.text("Address (optional)", -0.08, 0.042, x=-1.1, align=TextNode.ALeft)
+        entry(p, "address", "", (-0.45, -0.08), width=10)
+        p.text("With a relay the code is enough; without one, type the host's host:port.",
+               -0.18, 0.036, x=-1.1, align=TextNode.ALeft, fg=(0.85, 0.85, 0.8, 1))
+        p.button("join", "Join", self._join_online, (0.92, 0.04), scale=0.05,
+                 frameSize=(-2.4, 2.4, -0.55, 1.05))
+        p.button("back", "Back", lambda: self.request("Menu"), (0, -0.8), scale=0.055)
+        self._esc("Menu")
+
+    def _join_online(self) -> None:
+        p = self.panel
+        code = p.entries["code"].get().strip()
+        address = p.entries["address"].get().strip() or None
+        try:
+            code = normalize_code(code)
+            if address:
+                parse_address(address, DEFAULT_PORT)
+        except ValueError as exc:
+            self._say(str(exc), error=True)
+            return
+        if address is None and not self.hub.config.relay:
+            self._say("No relay is set up: type the host's address (host:port) too", error=True)
+            return
+        self._set_name()
+        self.hub.role = "guest"
+        self._say("Connecting...")
+        self.hub.watch(self.hub.open().join_code(code, address), "could not join")
+
+    def exitOnline(self) -> None:
+        self._close()
+
+    # -- Hosting ------------------------------------------------------------------------
+    def enterHosting(self, mode: str = "lan", table: str = "") -> None:
+        self.app.end_game()
+        net = self._start_lobby()
+        c = self.hub.config
+        lan = mode == "lan" and c.discovery
+        open_table = mode == "lan" and self.host_open and lan
+        self.hosting = (mode, table, open_table)
+        rules = self.app.setup.rules()
+        title = f"Hosting {table}" if table else "Hosting an online game"
+        p = self._lobby(title)
+        p.text(f"Rules: {rules.name}, game to {rules.game_target}", 0.56, 0.042,
+               fg=(0.9, 0.92, 0.85, 1))
+        self.host_lines = [p.text("Opening the table...", 0.42 - i * 0.09, 0.048 if i else 0.07,
+                                  fg=(1, 1, 0.85, 1) if i else (1, 0.92, 0.6, 1))
+                           for i in range(6)]
+        self.waiting = p.text("", -0.42, 0.055, fg=(0.85, 1, 0.85, 1))
+        p.button("back", "Cancel", lambda: self.request("Lan" if mode == "lan" else "Online"),
+                 (0, -0.8), scale=0.055)
+        self._esc("Lan" if mode == "lan" else "Online")
+        self.hub.role = "host"
+        fut = net.host(rules, table or f"{c.name}'s table", lan=lan, open_table=open_table,
+                       listen=c.listen, port=c.port, upnp=mode == "online" and c.upnp,
+                       lan_interfaces=c.lan_interfaces)
+        self.hub.watch(fut, "could not open the table")
+
+    def _show_hosting(self, info) -> None:
+        mode, table, open_table = self.hosting
+        c = self.hub.config
+        lines = []
+        if open_table:
+            lines.append("Open table: players on this network see it in their list")
+        else:
+            lines.append(f"Join code:  {info.code}")
+        lines.append(f"Port {info.port}   -   addresses: {', '.join(info.addresses)}")
+        if mode == "online":
+            lines.append(f"UPnP: {info.upnp}")
+            lines.append(f"Relay: {c.relay}" if c.relay else
+                         "No relay: your opponent types the code and your address:port")
+        elif open_table:
+            lines.append("For host:port entry, host with a code instead (Needs a code)")
+        else:
+            lines.append("Listed on this network; joining needs the code")
+        for widget, text in zip(self.host_lines, lines + [""] * len(self.host_lines)):
+            widget.setText(text)
+        self.waiting.setText("Waiting for an opponent...")
+
+    def exitHosting(self) -> None:
+        self.host_lines = []
+        self._close()
+        if self.app.session is None:  # cancelled before anyone joined: close the table
+            self.hub.close()
+
+
+__all__ = ["LobbyScreens", "NetConfig", "NetHub", "default_name"]

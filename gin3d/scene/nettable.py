@@ -1,0 +1,302 @@
+"""A network match on the table: the usual HUD and input, plus the connection line and chat.
+
+``NetSession`` has the same face as the app's single-player ``Session`` (controller, hud,
+input, game, set_active, destroy), so the table, result and game-over screens serve both.
+Its controller is a ``NetTableController``; the app's frame task hands it every NetEvent.
+"""
+
+from __future__ import annotations
+
+from direct.gui.DirectGui import DGG, DirectEntry, DirectFrame, OnscreenText
+from panda3d.core import TextNode
+
+from ..net.api import NetEvent
+from .hud import Hud, button, suitify
+from .netcontroller import NetTableController
+from .tableinput import KEYS, TableInput
+
+EMOTES = (("hello", "Hello"), ("well_played", "Well played"), ("oops", "Oops"),
+          ("thinking", "Hmm..."), ("thanks", "Thanks"), ("good_game", "Good game"))
+EMOTE_TEXT = dict(EMOTES)
+CHAT_LINES = 6
+MATCH_KINDS = ("game", "your_turn", "hand_over", "game_over")
+ENDINGS = {"opponent left": "Your opponent left the table",
+           "you left": "You left the table",
+           "claimed": "The match was claimed",
+           "finished": "The match is over"}
+
+
+class ChatBox:
+    """The last few chat lines, a text entry (Enter sends) and the emotes as buttons."""
+
+    def __init__(self, base, send_text, send_emote, on_typing) -> None:
+        self.base = base
+        self.send_text = send_text
+        self.on_typing = on_typing
+        self.lines: list[str] = []
+        self.frame = DirectFrame(parent=base.a2dBottomLeft, frameColor=(0, 0, 0, 0.5),
+                                 relief=DGG.FLAT, frameSize=(0, 0.82, 0, 0.66),
+                                 pos=(0.03, 0, 0.16))
+        OnscreenText(parent=self.frame, text="Chat", pos=(0.03, 0.61), scale=0.038,
+                     fg=(1, 0.92, 0.6, 1), align=TextNode.ALeft)
+        self.text = OnscreenText(parent=self.frame, text="", pos=(0.03, 0.555), scale=0.034,
+                                 fg=(0.95, 0.95, 0.9, 1), align=TextNode.ALeft, wordwrap=22,
+                                 mayChange=True)
+        self.entry = DirectEntry(parent=self.frame, scale=0.036, width=21, pos=(0.03, 0, 0.2),
+                                 numLines=1, focus=0, command=self._send,
+                                 focusInCommand=lambda: self.on_typing(True),
+                                 focusOutCommand=lambda: self.on_typing(False),
+                                 frameColor=(0.95, 0.93, 0.86, 1), text_fg=(0.1, 0.08, 0.05, 1),
+                                 initialText="", cursorKeys=1)
+        self.emote_buttons = {}
+        for i, (name, label) in enumerate(EMOTES):
+            x = 0.145 + (i % 3) * 0.27
+            y = 0.115 - (i // 3) * 0.085
+            self.emote_buttons[name] = button(self.frame, label,
+                                              lambda n=name: send_emote(n), (x, 0, y),
+                                              scale=0.032, frameSize=(-3.9, 3.9, -0.55, 1.05))
+
+    def add(self, line: str) -> None:
+        self.lines.append(line)
+        # keep what fits: a long line wraps, so count wrapped lines from the newest back
+        shown: list[str] = []
+        used = 0
+        for text in reversed(self.lines):
+            need = 1 + len(text) // 26
+            if used + need > CHAT_LINES and shown:
+                break
+            shown.insert(0, text)
+            used += need
+        self.text.setText(suitify("\n".join(shown)))
+
+    def _send(self, text: str) -> None:
+        text = text.strip()
+        self.entry.enterText("")
+        self.entry["focus"] = 0
+        self.on_typing(False)
+        if text:
+            self.send_text(text)
+
+    def type_and_send(self, text: str) -> None:
+        """What pressing Enter after typing ``text`` does (scripts, tests)."""
+        self.entry.enterText(text)
+        self._send(self.entry.get())
+
+    def show(self) -> None:
+        self.frame.show()
+
+    def hide(self) -> None:
+        self.frame.hide()
+
+    def destroy(self) -> None:
+        self.frame.destroy()
+
+
+class StatusLine:
+    """The connection line: opponent, route, round trip, safety code, and the link's state."""
+
+    def __init__(self, base) -> None:
+        self.info = OnscreenText(parent=base.a2dBottomRight, text="", pos=(-0.04, 0.1),
+                                 scale=0.036, fg=(0.85, 0.95, 1, 1), shadow=(0, 0, 0, 0.9),
+                                 align=TextNode.ARight, mayChange=True)
+        self.state = OnscreenText(parent=base.a2dBottomRight, text="", pos=(-0.04, 0.05),
+                                  scale=0.04, fg=(1, 1, 0.85, 1), shadow=(0, 0, 0, 0.9),
+                                  align=TextNode.ARight, mayChange=True, wordwrap=44)
+
+    def set(self, info: str, state: str, alarm: bool = False) -> None:
+        self.info.setText(info)
+        self.state.setText(state)
+        self.state["fg"] = (1, 0.45, 0.35, 1) if alarm else (1, 1, 0.85, 1)
+
+    def show(self) -> None:
+        self.info.show()
+        self.state.show()
+
+    def hide(self) -> None:
+        self.info.hide()
+        self.state.hide()
+
+    def destroy(self) -> None:
+        self.info.destroy()
+        self.state.destroy()
+
+
+class NetSession:
+    """One network match on the table (the local player is drawn as seat 0)."""
+
+    def __init__(self, app, net, my_seat: int, opponent: str, route: str = "",
+                 safety_code: str = "") -> None:
+        self.app = app
+        self.net = net
+        self.names = ("You", opponent or "Opponent")
+        self.route = route
+        self.safety_code = safety_code
+        self.link_state = "connected"
+        self.alarm = ""  # a cheat or an ending: shown in red, input off
+        self.ended: str | None = None
+        self.rematch_asked = False
+        self.want_rematch = False
+        self.notes: list = []  # callables told about rematch news (the game-over screen)
+        self.controller = NetTableController(app, app.scene, net, self.names)
+        self.controller.seat = my_seat
+        self.hud = Hud(app, self.on_hud_action, lambda: app.request("Pause"))
+        self.input = TableInput(app, app.scene, self.controller, self.hud)
+        self.chat = ChatBox(app, self._send_chat, self._send_emote, self._typing)
+        self.status = StatusLine(app)
+        self.controller.on_message.append(self.hud.set_message)
+        self.controller.on_hand_over.append(lambda g: app.hand_over())
+        self.controller.on_game_over.append(lambda g: app.hand_over())
+        self.controller.on_change.append(self._prompt)
+        self.refresh_status()
+        self.input.refresh()
+
+    # -- what the app's screens read ---------------------------------------------------------
+    @property
+    def game(self):
+        return self.controller.game
+
+    def result_pending(self) -> bool:
+        return self.controller.showing_result
+
+    def again(self) -> None:
+        """The game-over screen's "Play again": ask the opponent for a rematch."""
+        self.want_rematch = True
+        self.net.answer_rematch(True)
+        self._note("Rematch asked: waiting for your opponent...")
+
+    def decline(self) -> None:
+        self.net.answer_rematch(False)
+
+    # -- events ------------------------------------------------------------------------------
+    def handle(self, ev) -> None:
+        """One NetEvent from the frame task."""
+        kind, data = ev.kind, ev.data
+        if kind in MATCH_KINDS:
+            if (self.want_rematch and kind == "game" and self.controller.showing_result
+                    and self.game is not None and self.game.over):
+                self.want_rematch = False
+                self.controller.start_rematch()
+                self.app.request("Table")
+            self.controller.handle(ev)
+        elif kind in ("chat", "emote"):
+            who = self.names[self._local(data["seat"])]
+            text = data["text"] if kind == "chat" else f"*{EMOTE_TEXT.get(data['name'], '?')}*"
+            self.chat.add(f"{who}: {text}")
+        elif kind == "status":
+            self.link_state = data["text"]
+        elif kind == "connected":
+            self.route = data.get("route", self.route)
+            self.link_state = "connected"
+        elif kind == "refused":
+            who = "The other player refused" if data["by_peer"] else "Refused from the other side"
+            self.chat.add(f"{who}: {data['reason']}")
+        elif kind == "error":
+            self.chat.add(f"(!) {data['message']}")
+        elif kind == "cheat":
+            self.alarm = f"{data['message']} - evidence saved to {data['evidence']}"
+        elif kind == "ended":
+            self.ended = data["reason"]
+            if not self.alarm and self.ended != "finished":
+                self.alarm = ENDINGS.get(self.ended, f"The match ended: {self.ended}")
+            self._note(ENDINGS.get(self.ended, self.ended))
+        elif kind == "rematch_asked":
+            self.rematch_asked = True
+        self.refresh_status()
+        self._prompt()
+
+    def _local(self, seat: int) -> int:
+        me = self.controller.seat or 0
+        return 0 if seat == me else 1
+
+    def _note(self, text: str) -> None:
+        for fn in list(self.notes):
+            fn(text)
+
+    def refresh_status(self) -> None:
+        try:
+            snap = self.net.status()
+        except (AttributeError, RuntimeError):
+            snap = {}
+        parts = [f"vs {self.names[1]}", snap.get("route") or self.route or "?"]
+        rtt = snap.get("round_trip_ms")
+        if rtt is not None:
+            parts.append(f"round trip {rtt:.0f} ms")
+        code = snap.get("safety_code") or self.safety_code
+        if code:
+            parts.append(f"safety code {code}")
+        if self.alarm:
+            state = self.alarm
+        elif self.link_state.startswith("waiting"):
+            state = "The line dropped: waiting for opponent..."
+        elif self.link_state == "opponent gone":
+            state = "Opponent gone (no line for a minute)"
+        else:
+            state = self.link_state
+        self.status.set("  -  ".join(parts), state, alarm=bool(self.alarm)
+                        or self.link_state != "connected")
+
+    def _prompt(self) -> None:
+        """While the line is down or the match is over, say so where the prompt goes."""
+        if self.alarm:
+            self.hud.set_prompt(self.alarm if len(self.alarm) < 60 else self.alarm[:57] + "...")
+        elif self.link_state.startswith("waiting"):
+            self.hud.set_prompt("Waiting for opponent...")
+        elif self.controller.current.phase == "deal" and not self.controller.queue.busy:
+            self.hud.set_prompt("Dealing (shuffling with your opponent)...")
+
+    # -- chat ---------------------------------------------------------------------------------
+    def _send_chat(self, text: str) -> None:
+        if self.ended is not None:
+            self.chat.add("(!) the match is over: nobody is listening")
+            return
+        self.chat.add(f"You: {text}")
+        self._watch(self.net.chat(text[:200]))
+
+    def _send_emote(self, name: str) -> None:
+        if self.ended is None:
+            self.chat.add(f"You: *{EMOTE_TEXT[name]}*")
+            self._watch(self.net.emote(name))
+
+    def _watch(self, fut) -> None:
+        def done(f) -> None:
+            if f.exception() is not None:  # on the network thread: report through the queue
+                self.net.events.put(NetEvent("error", {"message":
+                                                       f"chat not sent: {f.exception()}"}))
+        fut.add_done_callback(done)
+
+    def _typing(self, on: bool) -> None:
+        """While the chat entry has the keyboard, the table's keys are off."""
+        for key, name in KEYS.items():
+            if on:
+                self.app.ignore(key)
+            else:
+                self.app.accept(key, self.input.do, [name])
+
+    # -- the Session face ---------------------------------------------------------------------
+    def on_hud_action(self, name: str) -> None:
+        self.app.scene.play_sound("click")
+        self.input.do(name)
+
+    def set_active(self, on: bool) -> None:
+        self.input.enabled = on
+        if on:
+            self.hud.show()
+            self.chat.show()
+            self.status.show()
+            self.input.refresh()
+            self._prompt()
+        else:
+            self.hud.hide()
+            self.chat.hide()
+
+    def destroy(self) -> None:
+        self.controller.destroy()
+        self.app.queue.finish_all()
+        self.input.destroy()
+        self.hud.destroy()
+        self.chat.destroy()
+        self.status.destroy()
+        self.notes.clear()
+
+
+__all__ = ["ChatBox", "NetSession", "StatusLine", "EMOTES"]

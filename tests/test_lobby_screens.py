@@ -1,0 +1,194 @@
+"""LAN and Online screens on the offscreen app, with real matches over loopback (127.0.0.1).
+
+The app hosts from the LAN screen and a second NetService (a computer player, in this
+process) joins; or the app joins a table from its LAN list. Discovery (mDNS) stays off: the
+LAN list is fed one ``tables`` event naming a real table on 127.0.0.1, and hosting does not
+advertise, so nothing is sent beyond loopback. Every local move goes through the real input
+path (``InputDriver`` clicks card nodes); the table is checked against the seat's view.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+
+import pytest
+from scene_harness import Driver, check_scene, get_app
+
+from gin3d.engine import CardDealt, RuleSet
+from gin3d.net.api import NetEvent, NetService
+from gin3d.net.autoplay import GreedyPlayer
+from gin3d.net.discovery import Table
+from gin3d.net.protocol import PROTOCOL_VERSION
+from gin3d.net.session import Timing
+from gin3d.scene.lobby import NetConfig, NetHub
+
+RULES = RuleSet.preset("classic", game_target=100)
+TIMING = Timing(heartbeat=0.5, dead_after=10)
+
+
+@pytest.fixture(scope="module")
+def app():
+    app = get_app()
+    app.request("Menu")
+    app.net_hub.close(wait=True)
+    app.net_hub = NetHub(app, NetConfig(name="Ann", listen="127.0.0.1", port=0,
+                                        discovery=False, upnp=False, timing=TIMING))
+    app.setup.options = {}
+    yield app
+    app.request("Menu")
+    app.net_hub.close(wait=True)
+
+
+@pytest.fixture
+def peer():
+    service = NetService("Bob", timing=TIMING).start()
+    yield service
+    service.stop()
+
+
+def pump(app, until, what: str, timeout: float = 60.0) -> None:
+    """Run app frames until ``until()``; the bound only turns a hang into a failure."""
+    deadline = time.monotonic() + timeout
+    while not until():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"gave up waiting for {what} (screen {app.screens.state})")
+        app.taskMgr.step()
+
+
+def check_view(app) -> None:
+    """The table shows exactly what the local seat's view holds (we are drawn as seat 0)."""
+    ctl = app.session.controller
+    view = ctl.view(0)
+    z = app.scene.zones()
+    assert z["stock"] == view.stock_count
+    assert all(face is None for face in z["stock_faces"])
+    assert z["pile"] == list(view.pile)
+    assert sorted(z["hand0"]) == sorted(view.hand)
+    if view.knocker is None:
+        assert len(z["hand1"]) == view.opponent_count
+        faces = [c for c in z["hand1"] if c is not None]
+        assert Counter(faces) <= Counter(view.opponent_known), (faces, view.opponent_known)
+
+
+def play_one_hand(app) -> Driver:
+    """Our moves through clicks until the verified hand is over and its result shows."""
+    driver = Driver(app)
+    ctl = app.session.controller
+    for _ in range(200):
+        pump(app, lambda: ctl.waiting_for_human() or app.screens.state in
+             ("HandResult", "GameOver"), "our turn or the result")
+        if app.screens.state in ("HandResult", "GameOver"):
+            return driver
+        check_view(app)
+        driver.play_turn()
+    raise AssertionError("the hand did not end")
+
+
+def test_host_from_lan_screen_and_play_a_hand(app, peer):
+    app.request("Menu")
+    app.screens.panel.buttons["lan"]["command"]()
+    assert app.screens.state == "Lan"
+    p = app.screens.panel
+    assert p.entries["table"].get() == "Ann's table"
+    p.buttons["open"]["command"]()  # a table with a code (discovery is off anyway)
+    p.buttons["host"]["command"]()
+    assert app.screens.state == "Hosting"
+    hub = app.net_hub
+    pump(app, lambda: hub.service.match is not None and "Join code" in
+         app.screens.host_lines[0].getText(), "the hosting screen")
+    code = hub.service.match.code
+    lines = [t.getText() for t in app.screens.host_lines]
+    assert lines[0] == f"Join code:  {code}"
+    port = hub.service.match.port
+    assert f"Port {port}" in lines[1] and "127.0.0.1" in lines[1]
+    assert app.screens.waiting.getText() == "Waiting for an opponent..."
+    assert peer.join_code(code, f"127.0.0.1:{port}", player=GreedyPlayer()).result(20)
+    pump(app, lambda: app.screens.state == "Table", "the table")
+    session = app.session
+    assert session.controller.seat == 0 and session.names == ("You", "Bob")
+    pump(app, lambda: session.controller.current.phase != "deal", "the deal")
+    play_one_hand(app)
+    check_scene(app)  # the verified full hand (all cards open) against the table
+    game = session.game
+    assert game.hands[0].over and len(game.hands) == 1
+    assert session.controller.submitted, "no move went through the input path"
+    assert "direct" in session.status.info.getText()
+    assert "safety code" in session.status.info.getText()
+    app.request("Menu")
+
+
+def test_join_from_lan_list_as_guest_with_chat(app, peer):
+    info = peer.host(RULES, "Bob's table", player=GreedyPlayer(), lan=False,
+                     listen="127.0.0.1", port=0).result(10)
+    app.request("Lan")
+    listed = Table("Bob's table._gin3d._tcp.local.", "Bob's table", "127.0.0.1", info.port,
+                   PROTOCOL_VERSION, peer.match.identity.fingerprint, False)
+    other = Table("Old._gin3d._tcp.local.", "Old table", "127.0.0.1", 9, PROTOCOL_VERSION + 1,
+                  "0" * 64, True)
+    app.net_hub.local.put(NetEvent("tables", {"tables": [listed, other]}))
+    pump(app, lambda: len(app.screens.table_rows) == 4, "the LAN list")
+    texts = [w.getText() for w in app.screens.table_rows[::2]]
+    assert "Bob's table" in texts[0] and "needs a code" in texts[0]
+    assert "other version" in texts[1]
+    p = app.screens.panel
+    p.buttons["row0"]["command"]()  # no code typed yet: told, nothing happens
+    assert "needs its join code" in app.screens.note.getText()
+    assert app.net_hub.role is None
+    p.entries["code"].enterText(info.code)
+    seen_dealt = []
+
+    def listen(e):
+        if isinstance(e, CardDealt) and e.seat == 0 and len(seen_dealt) < 10:
+            seen_dealt.append(e.card)
+    app.scene.listeners.append(listen)
+    p.buttons["row0"]["command"]()
+    pump(app, lambda: app.screens.state == "Table", "the table")
+    session = app.session
+    assert session.controller.seat == 1  # the guest, drawn at the bottom as seat 0
+    session.chat.type_and_send("good luck!")
+    got = []
+    pump(app, lambda: got.extend(e for e in peer.poll() if e.kind == "chat") or got,
+         "the chat at the host")
+    assert got[0].data == {"seat": 1, "text": "good luck!"}
+    peer.chat("thanks, you too").result(5)
+    peer.emote("well_played").result(5)
+    pump(app, lambda: len(session.chat.lines) >= 3, "the chat on the table")
+    assert session.chat.lines[:3] == ["You: good luck!", "Bob: thanks, you too",
+                                      "Bob: *Well played*"]
+    assert "Bob: thanks, you too" in session.chat.text.getText()
+    play_one_hand(app)
+    check_scene(app)
+    hand = session.game.hand
+    assert hand.over and session.controller.submitted
+    # the record is in our numbering: what we were dealt face up is seat 0's deal there
+    ours = [e.card for e in hand.events if isinstance(e, CardDealt) and e.seat == 0]
+    assert sorted(c for c in seen_dealt if c is not None) == sorted(ours)
+    assert len(seen_dealt) == 10
+    peer.leave().result(5)
+    pump(app, lambda: session.ended == "opponent left", "the opponent leaving")
+    assert "opponent left" in session.status.state.getText().lower()
+    app.scene.listeners.remove(listen)
+    app.request("Menu")
+
+
+def test_online_join_with_a_wrong_code_shows_an_error(app, peer):
+    info = peer.host(RULES, player=GreedyPlayer(), lan=False, listen="127.0.0.1",
+                     port=0).result(10)
+    wrong = "ABCD-EFGHJK" if info.code != "ABCD-EFGHJK" else "ABCD-EFGHJM"
+    app.request("Online")
+    p = app.screens.panel
+    p.entries["code"].enterText("not a code")
+    p.buttons["join"]["command"]()
+    assert "is not a join code" in app.screens.note.getText()
+    p.entries["code"].enterText(wrong)
+    p.buttons["join"]["command"]()  # no address and no relay
+    assert "No relay" in app.screens.note.getText()
+    p.entries["address"].enterText(f"127.0.0.1:{info.port}")
+    p.buttons["join"]["command"]()
+    pump(app, lambda: "authenticate" in app.screens.note.getText(), "the error")
+    assert app.screens.state == "Online" and app.session is None
+    # the screen still works: Esc goes back to the menu
+    app.messenger.send("escape")
+    app.taskMgr.step()
+    assert app.screens.state == "Menu"
