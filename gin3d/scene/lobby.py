@@ -169,7 +169,9 @@ class LobbyScreens:
                 self._show_tables()
         elif kind == "hosting" and self.state == "Hosting":
             self._show_hosting(data["info"])
-        elif kind == "status" and data["text"] != "not connected":  # the error says why
+        elif kind == "status" and data["text"] != "not connected" and not (
+                self.state == "Hosting" and data["text"].startswith("waiting")):
+            # "not connected" follows an error that says why; hosting says it is waiting
             self._say(data["text"], error=data["text"].startswith("connection failed"))
         elif kind == "error":
             self._say(data["message"], error=True)
@@ -218,7 +220,7 @@ class LobbyScreens:
         self._show_tables()
 
     def _open_label(self) -> str:
-        return "Open table" if self.host_open else "Needs a code"
+        return "Open: no code" if self.host_open else "With a join code"
 
     def _toggle_open(self) -> None:
         self.host_open = not self.host_open
@@ -357,7 +359,7 @@ class LobbyScreens:
         c = self.hub.config
         lan = mode == "lan" and c.discovery
         open_table = mode == "lan" and self.host_open and lan
-        self.hosting = (mode, table, open_table)
+        self.hosting = (mode, lan, open_table)
         rules = self.app.setup.rules()
         title = f"Hosting {table}" if table else "Hosting an online game"
         p = self._lobby(title)
@@ -377,7 +379,7 @@ class LobbyScreens:
         self.hub.watch(fut, "could not open the table")
 
     def _show_hosting(self, info) -> None:
-        mode, table, open_table = self.hosting
+        mode, lan, open_table = self.hosting
         c = self.hub.config
         lines = []
         if open_table:
@@ -386,13 +388,16 @@ class LobbyScreens:
             lines.append(f"Join code:  {info.code}")
         lines.append(f"Port {info.port}   -   addresses: {', '.join(info.addresses)}")
         if mode == "online":
-            lines.append(f"UPnP: {info.upnp}")
+            lines.append(f"UPnP: {info.upnp}" if info.upnp != "not tried" else
+                         f"UPnP off: forward port {info.port} on your router, or use a relay")
             lines.append(f"Relay: {c.relay}" if c.relay else
                          "No relay: your opponent types the code and your address:port")
         elif open_table:
-            lines.append("For host:port entry, host with a code instead (Needs a code)")
-        else:
+            lines.append("(To join by host:port, host With a join code instead)")
+        elif lan:
             lines.append("Listed on this network; joining needs the code")
+        else:
+            lines.append("Not listed (LAN discovery is off): give the code and address:port")
         for widget, text in zip(self.host_lines, lines + [""] * len(self.host_lines)):
             widget.setText(text)
         self.waiting.setText("Waiting for an opponent...")

@@ -18,7 +18,7 @@ from .tableinput import KEYS, TableInput
 EMOTES = (("hello", "Hello"), ("well_played", "Well played"), ("oops", "Oops"),
           ("thinking", "Hmm..."), ("thanks", "Thanks"), ("good_game", "Good game"))
 EMOTE_TEXT = dict(EMOTES)
-CHAT_LINES = 6
+CHAT_LINES = 7
 MATCH_KINDS = ("game", "your_turn", "hand_over", "game_over")
 ENDINGS = {"opponent left": "Your opponent left the table",
            "you left": "You left the table",
@@ -34,27 +34,29 @@ class ChatBox:
         self.send_text = send_text
         self.on_typing = on_typing
         self.lines: list[str] = []
-        self.frame = DirectFrame(parent=base.a2dBottomLeft, frameColor=(0, 0, 0, 0.5),
-                                 relief=DGG.FLAT, frameSize=(0, 0.82, 0, 0.66),
-                                 pos=(0.03, 0, 0.16))
-        OnscreenText(parent=self.frame, text="Chat", pos=(0.03, 0.61), scale=0.038,
+        # top left, under the scores and sort buttons: clear of both hands and the melds
+        self.frame = DirectFrame(parent=base.a2dTopLeft, frameColor=(0, 0, 0, 0.5),
+                                 relief=DGG.FLAT, frameSize=(0, 0.72, -0.58, 0),
+                                 pos=(0.03, 0, -0.4))
+        OnscreenText(parent=self.frame, text="Chat", pos=(0.025, -0.05), scale=0.036,
                      fg=(1, 0.92, 0.6, 1), align=TextNode.ALeft)
-        self.text = OnscreenText(parent=self.frame, text="", pos=(0.03, 0.555), scale=0.034,
-                                 fg=(0.95, 0.95, 0.9, 1), align=TextNode.ALeft, wordwrap=22,
+        self.text = OnscreenText(parent=self.frame, text="", pos=(0.025, -0.1), scale=0.032,
+                                 fg=(0.95, 0.95, 0.9, 1), align=TextNode.ALeft, wordwrap=21,
                                  mayChange=True)
-        self.entry = DirectEntry(parent=self.frame, scale=0.036, width=21, pos=(0.03, 0, 0.2),
-                                 numLines=1, focus=0, command=self._send,
+        self.entry = DirectEntry(parent=self.frame, scale=0.032, width=20.5,
+                                 pos=(0.025, 0, -0.39), numLines=1, focus=0,
+                                 command=self._send,
                                  focusInCommand=lambda: self.on_typing(True),
                                  focusOutCommand=lambda: self.on_typing(False),
                                  frameColor=(0.95, 0.93, 0.86, 1), text_fg=(0.1, 0.08, 0.05, 1),
                                  initialText="", cursorKeys=1)
         self.emote_buttons = {}
         for i, (name, label) in enumerate(EMOTES):
-            x = 0.145 + (i % 3) * 0.27
-            y = 0.115 - (i // 3) * 0.085
+            x = 0.13 + (i % 3) * 0.23
+            y = -0.465 - (i // 3) * 0.07
             self.emote_buttons[name] = button(self.frame, label,
                                               lambda n=name: send_emote(n), (x, 0, y),
-                                              scale=0.032, frameSize=(-3.9, 3.9, -0.55, 1.05))
+                                              scale=0.03, frameSize=(-3.5, 3.5, -0.55, 1.05))
 
     def add(self, line: str) -> None:
         self.lines.append(line)
@@ -62,7 +64,7 @@ class ChatBox:
         shown: list[str] = []
         used = 0
         for text in reversed(self.lines):
-            need = 1 + len(text) // 26
+            need = 1 + len(text) // 24
             if used + need > CHAT_LINES and shown:
                 break
             shown.insert(0, text)
@@ -96,10 +98,10 @@ class StatusLine:
     """The connection line: opponent, route, round trip, safety code, and the link's state."""
 
     def __init__(self, base) -> None:
-        self.info = OnscreenText(parent=base.a2dBottomRight, text="", pos=(-0.04, 0.1),
+        self.info = OnscreenText(parent=base.a2dTopRight, text="", pos=(-0.06, -0.29),
                                  scale=0.036, fg=(0.85, 0.95, 1, 1), shadow=(0, 0, 0, 0.9),
                                  align=TextNode.ARight, mayChange=True)
-        self.state = OnscreenText(parent=base.a2dBottomRight, text="", pos=(-0.04, 0.05),
+        self.state = OnscreenText(parent=base.a2dTopRight, text="", pos=(-0.06, -0.345),
                                   scale=0.04, fg=(1, 1, 0.85, 1), shadow=(0, 0, 0, 0.9),
                                   align=TextNode.ARight, mayChange=True, wordwrap=44)
 

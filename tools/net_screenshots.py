@@ -1,0 +1,122 @@
+"""Save screenshots of the network screens: the LAN list, hosting with a code, online join by
+code (with a wrong code's error), online hosting, and a network match mid-hand with the
+status line and chat.
+
+    python tools/net_screenshots.py [out_dir] [--size 1280x720]
+
+Renders offscreen. Everything runs over loopback (127.0.0.1) with mDNS discovery and UPnP
+off: the LAN list shows one real table (a computer player hosting on 127.0.0.1) and one
+listed table of another version, given to the screen as a ``tables`` event. The local seat
+plays through the real input path (``InputDriver``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("out", nargs="?", default="out/net")
+    parser.add_argument("--size", default="1280x720")
+    parser.add_argument("--detail", default="full", choices=("auto", "full", "light"))
+    args = parser.parse_args(argv)
+    w, h = (int(v) for v in args.size.lower().split("x"))
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+
+    from panda3d.core import loadPrcFileData
+
+    loadPrcFileData("shots", f"window-type offscreen\naudio-library-name null\nwin-size {w} {h}"
+                             "\nsync-video 0\nnotify-level-display error\n"
+                             "notify-level-device fatal\n")
+    from gin3d.app import GinApp, Settings
+    from gin3d.engine import RuleSet
+    from gin3d.net.api import NetEvent, NetService
+    from gin3d.net.autoplay import GreedyPlayer
+    from gin3d.net.discovery import Table
+    from gin3d.net.protocol import PROTOCOL_VERSION
+    from gin3d.scene.autoplay import InputDriver
+    from gin3d.scene.lobby import NetConfig
+
+    config = NetConfig(name="Ann", listen="127.0.0.1", port=0, discovery=False, upnp=False)
+    app = GinApp(Settings(speed=0.0, sound=False, detail=args.detail), seed=1, net=config)
+    saved: list[str] = []
+
+    def shot(name: str) -> None:
+        for _ in range(2):
+            app.graphicsEngine.renderFrame()
+        path = out / f"{name}.png"
+        app.win.saveScreenshot(str(path))
+        saved.append(str(path))
+
+    def frames(until, what: str, timeout: float = 60.0) -> None:
+        deadline = time.monotonic() + timeout
+        while not until():
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"gave up waiting for {what}")
+            app.taskMgr.step()
+
+    rules = RuleSet.preset("classic")
+    bob = NetService("Bob").start()
+    try:
+        info = bob.host(rules, "Bob's table", player=GreedyPlayer(), lan=False,
+                        listen="127.0.0.1", port=0).result(20)
+        # 1. the LAN list
+        app.request("Lan")
+        tables = [Table("bob", "Bob's table", "127.0.0.1", info.port, PROTOCOL_VERSION,
+                        bob.match.identity.fingerprint, False),
+                  Table("kitchen", "Kitchen table", "127.0.0.1", 47470, PROTOCOL_VERSION,
+                        "1" * 64, True),
+                  Table("attic", "Attic (old build)", "127.0.0.1", 47471, PROTOCOL_VERSION + 1,
+                        "2" * 64, True)]
+        app.net_hub.local.put(NetEvent("tables", {"tables": tables}))
+        frames(lambda: len(app.screens.table_rows) == 6, "the LAN list")
+        shot("1_lan_list")
+        # 2. hosting with a code
+        app.screens.panel.buttons["open"]["command"]()
+        app.screens.panel.buttons["host"]["command"]()
+        frames(lambda: "Join code" in app.screens.host_lines[0].getText(), "the hosting screen")
+        shot("2_hosting_code")
+        app.request("Online")
+        app.screens.panel.buttons["host"]["command"]()
+        frames(lambda: "UPnP" in app.screens.host_lines[2].getText(), "the online host screen")
+        shot("2b_online_hosting")
+        app.request("Online")
+        # 3. online join by code: a wrong code's error
+        p = app.screens.panel
+        p.entries["code"].enterText("ABCD-EFGHJK")
+        p.entries["address"].enterText(f"127.0.0.1:{info.port}")
+        p.buttons["join"]["command"]()
+        frames(lambda: "authenticate" in app.screens.note.getText(), "the wrong-code error")
+        shot("3_online_wrong_code")
+        # 4. the right code: a match on the table, mid-hand, with the status line and chat
+        p.entries["code"].enterText(info.code)
+        p.buttons["join"]["command"]()
+        frames(lambda: app.screens.state == "Table", "the table")
+        session = app.session
+        ctl = session.controller
+        session.chat.type_and_send("good luck!")
+        bob.chat("thanks, have fun").result(5)
+        bob.emote("hello").result(5)
+        driver = InputDriver(app)
+        for _ in range(6):
+            frames(lambda: ctl.waiting_for_human(), "our turn")
+            driver.play_turn()
+        frames(lambda: ctl.waiting_for_human() and len(session.chat.lines) >= 3, "our turn")
+        session.refresh_status()
+        shot("4_table_mid_hand")
+    finally:
+        app.net_hub.close(wait=True)
+        bob.stop()
+    print("\n".join(saved))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
