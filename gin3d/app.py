@@ -252,15 +252,6 @@ class Screens(LobbyScreens, FSM):
         self.app.scene.place_camera()
         self._close()
 
-    def enterComing(self, what: str) -> None:
-        p = self._panel(what, width=0.9, height=0.4)
-        p.text(f"{what} is coming in a later version.", 0.05, 0.05)
-        p.button("back", "Back", lambda: self.request("Menu"), (0, -0.22))
-        self._esc("Menu")
-
-    def exitComing(self) -> None:
-        self._close()
-
     # -- the tutorial ---------------------------------------------------------------------
     def enterTutorial(self) -> None:
         from .scene.tutorial_view import TutorialScreen

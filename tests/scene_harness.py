@@ -22,12 +22,15 @@ def get_app():
         import builtins
 
         from gin3d.app import GinApp, Settings
+        from gin3d.scene.lobby import NetConfig
 
         other = getattr(builtins, "base", None)
         if other is not None:  # a plain ShowBase left by another test module (assets)
             other.destroy()
         loadPrcFileData("gin3d-tests-size", "win-size 1280 720\n")
-        _APP = GinApp(Settings(speed=0.0, sound=False), seed=0)
+        # network screens stay on loopback: no LAN discovery (mDNS), no UPnP, port 0
+        net = NetConfig(listen="127.0.0.1", port=0, discovery=False, upnp=False)
+        _APP = GinApp(Settings(speed=0.0, sound=False), seed=0, net=net)
     return _APP
 
 

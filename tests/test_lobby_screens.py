@@ -115,6 +115,15 @@ def test_host_from_lan_screen_and_play_a_hand(app, peer):
     assert session.controller.submitted, "no move went through the input path"
     assert "direct" in session.status.info.getText()
     assert "safety code" in session.status.info.getText()
+    title = app.screens.panel.title.getText()
+    assert title == "Drawn hand" or title.endswith("won the hand"), title
+    # the next hand was dealt meanwhile; it shows once we press Next hand
+    pump(app, lambda: session.controller.held, "the next deal")
+    assert app.scene.zones()["stock"] == len(game.hand.stock)  # still the finished hand
+    app.screens.panel.buttons["next"]["command"]()
+    assert app.screens.state == "Table"
+    pump(app, lambda: session.controller.current.hand_number == 1, "the second hand")
+    check_view(app)
     app.request("Menu")
 
 
@@ -192,3 +201,30 @@ def test_online_join_with_a_wrong_code_shows_an_error(app, peer):
     app.messenger.send("escape")
     app.taskMgr.step()
     assert app.screens.state == "Menu"
+
+
+def test_status_line_tells_line_drops_departures_and_cheating(app):
+    """The status line and prompt for what the service may report during a match (the events
+    a real NetService emits; this one never connects)."""
+    net = NetService("Ann")
+    session = app.start_net_game(NetHub(app, NetConfig(discovery=False, upnp=False)), 1,
+                                 "Bob", "relay", "123 456")
+    session.net = net
+    session.handle(NetEvent("status", {"text": "waiting for opponent…"}))
+    assert "waiting for opponent" in session.status.state.getText()
+    assert session.hud.prompt.getText() == "Waiting for opponent..."
+    session.handle(NetEvent("status", {"text": "connected"}))
+    assert session.status.state.getText() == "connected"
+    assert "relay" in session.status.info.getText() and "123 456" in session.status.info.getText()
+    session.handle(NetEvent("cheat", {"message": "your opponent's client cheated: bad deck",
+                                      "evidence": "gin3d-evidence-x-seat1-1.json"}))
+    text = session.status.state.getText()
+    assert "cheated" in text and "gin3d-evidence-x-seat1-1.json" in text
+    session.handle(NetEvent("ended", {"reason": "opponent left", "detail": ""}))
+    assert "cheated" in session.status.state.getText()  # the cheat stays the headline
+    session.handle(NetEvent("emote", {"seat": 0, "name": "good_game"}))
+    assert session.chat.lines[-1] == "Bob: *Good game*"
+    session.chat.type_and_send("still there?")
+    assert "nobody is listening" in session.chat.lines[-1]
+    app.request("Menu")
+    assert app.session is None

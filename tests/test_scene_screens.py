@@ -32,7 +32,11 @@ def test_menu_setup_and_back(app):
     press(app, "escape")
     assert app.screens.state == "Menu"
     app.screens.panel.buttons["lan"]["command"]()
-    assert app.screens.state == "Coming"
+    assert app.screens.state == "Lan"
+    press(app, "escape")
+    assert app.screens.state == "Menu"
+    app.screens.panel.buttons["online"]["command"]()
+    assert app.screens.state == "Online"
     press(app, "escape")
     assert app.screens.state == "Menu"
     app.setup.preset = "classic"
