@@ -213,8 +213,11 @@ def test_status_line_tells_line_drops_departures_and_cheating(app):
     session.handle(NetEvent("status", {"text": "waiting for opponent…"}))
     assert "waiting for opponent" in session.status.state.getText()
     assert session.hud.prompt.getText() == "Waiting for opponent..."
+    assert session.status.claim.isHidden()
+    session.handle(NetEvent("status", {"text": "opponent gone"}))
+    assert "claim" in session.status.state.getText() and not session.status.claim.isHidden()
     session.handle(NetEvent("status", {"text": "connected"}))
-    assert session.status.state.getText() == "connected"
+    assert session.status.state.getText() == "connected" and session.status.claim.isHidden()
     assert "relay" in session.status.info.getText() and "123 456" in session.status.info.getText()
     session.handle(NetEvent("cheat", {"message": "your opponent's client cheated: bad deck",
                                       "evidence": "gin3d-evidence-x-seat1-1.json"}))

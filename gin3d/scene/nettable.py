@@ -97,7 +97,10 @@ class ChatBox:
 class StatusLine:
     """The connection line: opponent, route, round trip, safety code, and the link's state."""
 
-    def __init__(self, base) -> None:
+    def __init__(self, base, on_claim) -> None:
+        self.claim = button(base.a2dTopRight, "Claim the match", on_claim, (-0.3, 0, -0.44),
+                            scale=0.04)
+        self.claim.hide()
         self.info = OnscreenText(parent=base.a2dTopRight, text="", pos=(-0.06, -0.29),
                                  scale=0.036, fg=(0.85, 0.95, 1, 1), shadow=(0, 0, 0, 0.9),
                                  align=TextNode.ARight, mayChange=True)
@@ -117,10 +120,12 @@ class StatusLine:
     def hide(self) -> None:
         self.info.hide()
         self.state.hide()
+        self.claim.hide()
 
     def destroy(self) -> None:
         self.info.destroy()
         self.state.destroy()
+        self.claim.destroy()
 
 
 class NetSession:
@@ -144,7 +149,7 @@ class NetSession:
         self.hud = Hud(app, self.on_hud_action, lambda: app.request("Pause"))
         self.input = TableInput(app, app.scene, self.controller, self.hud)
         self.chat = ChatBox(app, self._send_chat, self._send_emote, self._typing)
-        self.status = StatusLine(app)
+        self.status = StatusLine(app, self._claim)
         self.controller.on_message.append(self.hud.set_message)
         self.controller.on_hand_over.append(lambda g: app.hand_over())
         self.controller.on_game_over.append(lambda g: app.hand_over())
@@ -231,11 +236,19 @@ class NetSession:
         elif self.link_state.startswith("waiting"):
             state = "The line dropped: waiting for opponent..."
         elif self.link_state == "opponent gone":
-            state = "Opponent gone (no line for a minute)"
+            state = "Opponent gone (no line for a minute): you may claim the match"
         else:
             state = self.link_state
         self.status.set("  -  ".join(parts), state, alarm=bool(self.alarm)
                         or self.link_state != "connected")
+        if self.link_state == "opponent gone" and self.ended is None:
+            self.status.claim.show()
+        else:
+            self.status.claim.hide()
+
+    def _claim(self) -> None:
+        """After "opponent gone": end the match as won by forfeit."""
+        self._watch(self.net.claim())
 
     def _prompt(self) -> None:
         """While the line is down or the match is over, say so where the prompt goes."""
