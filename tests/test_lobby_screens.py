@@ -231,3 +231,75 @@ def test_status_line_tells_line_drops_departures_and_cheating(app):
     assert "nobody is listening" in session.chat.lines[-1]
     app.request("Menu")
     assert app.session is None
+
+
+def test_whole_network_game_then_rematch(app, peer):
+    """Online: the app hosts a short game, plays it to the end through clicks, and both
+    players agree to a rematch, which deals a new game on the same table."""
+    app.setup.target = 50
+    try:
+        app.request("Online")
+        app.screens.panel.buttons["host"]["command"]()
+        hub = app.net_hub
+        pump(app, lambda: "Join code" in app.screens.host_lines[0].getText(), "hosting")
+        match = hub.service.match
+        peer.join_code(match.code, f"127.0.0.1:{match.port}", player=GreedyPlayer()).result(20)
+        pump(app, lambda: app.screens.state == "Table", "the table")
+    finally:
+        app.setup.target = None
+    session = app.session
+    for _ in range(30):
+        play_one_hand(app)
+        check_scene(app)
+        if app.screens.state == "GameOver":
+            break
+        pump(app, lambda: session.controller.held, "the next deal")
+        app.screens.panel.buttons["next"]["command"]()
+    assert app.screens.state == "GameOver"
+    game = session.game
+    assert game.over and game.rules.game_target == 50
+    assert max(game.totals()) >= 50
+    winner = session.names[game.winner]
+    assert app.screens.panel.title.getText() == f"{winner} won the game!"
+    assert app.screens.panel.buttons["again"]["text"] == "Rematch"
+    answered = []
+
+    def peer_says_yes():
+        for ev in peer.poll():
+            if ev.kind == "rematch_asked":
+                peer.answer_rematch(True)
+                answered.append(ev)
+        return answered
+
+    pump(app, peer_says_yes, "the peer's rematch question")
+    app.screens.panel.buttons["again"]["command"]()
+    pump(app, lambda: app.screens.state == "Table", "the rematch")
+    pump(app, lambda: session.controller.current.phase != "deal"
+         and session.controller.current.scores == (0, 0), "the new game's deal")
+    check_view(app)
+    assert session.game is None or not session.game.over
+    app.request("Menu")
+
+
+def test_hosting_on_a_busy_port_moves_to_a_free_one(app):
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        busy = taken.getsockname()[1]
+        app.net_hub.config.port = busy
+        try:
+            app.request("Online")
+            app.screens.panel.buttons["host"]["command"]()
+            pump(app, lambda: "Join code" in app.screens.host_lines[0].getText(), "hosting")
+        finally:
+            app.net_hub.config.port = 0
+        port = app.net_hub.service.match.port
+        assert port != busy and f"Port {port}" in app.screens.host_lines[1].getText()
+        assert "port busy" in app.screens.note.getText()
+    app.messenger.send("escape")  # Esc: back to Online, and the table is closed
+    app.taskMgr.step()
+    assert app.screens.state == "Online" and app.net_hub.service is not None
+    app.request("Menu")
+    assert app.net_hub.service is None

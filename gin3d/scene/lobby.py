@@ -373,10 +373,25 @@ class LobbyScreens:
                  (0, -0.8), scale=0.055)
         self._esc("Lan" if mode == "lan" else "Online")
         self.hub.role = "host"
-        fut = net.host(rules, table or f"{c.name}'s table", lan=lan, open_table=open_table,
-                       listen=c.listen, port=c.port, upnp=mode == "online" and c.upnp,
-                       lan_interfaces=c.lan_interfaces)
-        self.hub.watch(fut, "could not open the table")
+        request = dict(rules=rules, table_name=table or f"{c.name}'s table", lan=lan,
+                       open_table=open_table, listen=c.listen,
+                       upnp=mode == "online" and c.upnp, lan_interfaces=c.lan_interfaces)
+        fut = net.host(port=c.port, **request)
+        if c.port:  # the usual port is taken (another game on this machine): any free one
+            fut.add_done_callback(lambda f: self._host_elsewhere(f, net, request))
+        else:
+            self.hub.watch(fut, "could not open the table")
+
+    def _host_elsewhere(self, fut, net: NetService, request: dict) -> None:
+        """(On the network thread.) Host on a free port if the configured one was busy."""
+        exc = fut.exception()
+        if isinstance(exc, OSError) and self.hub.service is net:
+            self.hub.local.put(NetEvent("status", {"text": f"port busy ({exc.strerror}): "
+                                                           "hosting on a free port"}))
+            self.hub.watch(net.host(port=0, **request), "could not open the table")
+        elif exc is not None:
+            self.hub.local.put(NetEvent("error", {"message":
+                                                  f"could not open the table: {exc}"}))
 
     def _show_hosting(self, info) -> None:
         mode, lan, open_table = self.hosting
