@@ -213,6 +213,8 @@ class LobbyScreens:
         entry(p, "code", "", (-0.05, y2 - 0.1), width=8)
         p.button("join", "Join", self._join_address, (0.92, y2 - 0.088), scale=0.05,
                  frameSize=(-2.4, 2.4, -0.55, 1.05))
+        p.text("The code is the one on the host's screen (also for listed tables that need "
+               "one).", y2 - 0.19, 0.036, x=-1.1, align=TextNode.ALeft, fg=(0.85, 0.85, 0.8, 1))
         p.button("back", "Back", lambda: self.request("Menu"), (0, -0.8), scale=0.055)
         self._esc("Menu")
         if self.hub.config.discovery:

@@ -100,6 +100,12 @@ class NetTableController:
         self.record.reset()
         self._release()
 
+    def stop(self) -> None:
+        """The match ended (left, cheated, claimed): no more local moves."""
+        self.turn_view = None
+        self.planned = []
+        self._changed()
+
     def set_paused(self, paused: bool) -> None:
         """The pause menu only stops local input; the match itself goes on."""
         self.paused = paused

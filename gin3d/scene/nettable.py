@@ -201,8 +201,10 @@ class NetSession:
             self.chat.add(f"(!) {data['message']}")
         elif kind == "cheat":
             self.alarm = f"{data['message']} - evidence saved to {data['evidence']}"
+            self.controller.stop()
         elif kind == "ended":
             self.ended = data["reason"]
+            self.controller.stop()
             if not self.alarm and self.ended != "finished":
                 self.alarm = ENDINGS.get(self.ended, f"The match ended: {self.ended}")
             self._note(ENDINGS.get(self.ended, self.ended))
