@@ -56,7 +56,7 @@ class Hud:
 
     ACTIONS = (
         ("take", "Take"), ("pass", "Pass"), ("knock", "Knock"), ("gin", "Gin!"),
-        ("bestlayoff", "Best layoff"), ("done", "Done"),
+        ("bestlayoff", "Best layoff"), ("done", "Done"), ("hint", "Hint (h)"),
     )
 
     def __init__(self, base, on_action: Callable[[str], None], on_menu: Callable[[], None]

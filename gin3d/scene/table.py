@@ -112,7 +112,7 @@ class TableScene:
         w, h = max(1, win.getXSize()), max(1, win.getYSize())
         aspect = w / h
         wide = 16 / 9
-        vfov = 46.0
+        vfov = 48.5
         if aspect < wide:  # narrower than 16:9: keep the 16:9 width in view
             half_h = math.atan(math.tan(math.radians(vfov / 2)) * wide)
             vfov = math.degrees(2 * math.atan(math.tan(half_h) / aspect))
