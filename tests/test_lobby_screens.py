@@ -227,6 +227,13 @@ def test_status_line_tells_line_drops_departures_and_cheating(app):
     assert "cheated" in session.status.state.getText()  # the cheat stays the headline
     session.handle(NetEvent("emote", {"seat": 0, "name": "good_game"}))
     assert session.chat.lines[-1] == "Bob: *Good game*"
+    # while the chat entry has the keyboard the table's keys are off; a click away restores them
+    session.chat.entry["focus"] = 1
+    for _ in range(2):
+        app.taskMgr.step()
+    assert session.chat.typing and not app.isAccepting("s")
+    app.messenger.send("mouse1")
+    assert not session.chat.typing and app.isAccepting("s")
     session.chat.type_and_send("still there?")
     assert "nobody is listening" in session.chat.lines[-1]
     app.request("Menu")

@@ -8,6 +8,7 @@ Its controller is a ``NetTableController``; the app's frame task hands it every 
 from __future__ import annotations
 
 from direct.gui.DirectGui import DGG, DirectEntry, DirectFrame, OnscreenText
+from direct.showbase.DirectObject import DirectObject
 from panda3d.core import TextNode
 
 from ..net.api import NetEvent
@@ -46,10 +47,14 @@ class ChatBox:
         self.entry = DirectEntry(parent=self.frame, scale=0.032, width=20.5,
                                  pos=(0.025, 0, -0.39), numLines=1, focus=0,
                                  command=self._send,
-                                 focusInCommand=lambda: self.on_typing(True),
-                                 focusOutCommand=lambda: self.on_typing(False),
+                                 focusInCommand=lambda: self._focus(True),
+                                 focusOutCommand=lambda: self._focus(False),
                                  frameColor=(0.95, 0.93, 0.86, 1), text_fg=(0.1, 0.08, 0.05, 1),
                                  initialText="", cursorKeys=1)
+        self.typing = False
+        # a click on the table (GUI clicks do not reach "mouse1") gives the keys back
+        self.listener = DirectObject()
+        self.listener.accept("mouse1", self._click_away)
         self.emote_buttons = {}
         for i, (name, label) in enumerate(EMOTES):
             x = 0.13 + (i % 3) * 0.23
@@ -71,11 +76,20 @@ class ChatBox:
             used += need
         self.text.setText(suitify("\n".join(shown)))
 
+    def _focus(self, on: bool) -> None:
+        self.typing = on
+        self.on_typing(on)
+
+    def _click_away(self) -> None:
+        if self.typing:
+            self.entry["focus"] = 0
+            self._focus(False)
+
     def _send(self, text: str) -> None:
         text = text.strip()
         self.entry.enterText("")
         self.entry["focus"] = 0
-        self.on_typing(False)
+        self._focus(False)
         if text:
             self.send_text(text)
 
@@ -91,6 +105,7 @@ class ChatBox:
         self.frame.hide()
 
     def destroy(self) -> None:
+        self.listener.ignoreAll()
         self.frame.destroy()
 
 
