@@ -310,3 +310,41 @@ def test_hosting_on_a_busy_port_moves_to_a_free_one(app):
     assert app.screens.state == "Online" and app.net_hub.service is not None
     app.request("Menu")
     assert app.net_hub.service is None
+
+
+def test_online_join_by_code_alone_through_a_relay(app):
+    """With a relay configured the code is enough: the match runs relayed (127.0.0.1)."""
+    import asyncio
+    import threading
+
+    from gin3d.net.relay import Relay
+
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_forever, name="test-relay", daemon=True)
+    thread.start()
+    relay = Relay("127.0.0.1", 0)
+    asyncio.run_coroutine_threadsafe(relay.start(), loop).result(10)
+    host = NetService("Bob", relay=("127.0.0.1", relay.port), timing=TIMING).start()
+    try:
+        info = host.host(RULES, player=GreedyPlayer(), lan=False, listen="127.0.0.1",
+                         port=0).result(10)
+        app.net_hub.config.relay = f"127.0.0.1:{relay.port}"
+        app.request("Online")
+        p = app.screens.panel
+        shown = [w.getText() for w in p.widgets if hasattr(w, "getText")]
+        assert f"Relay: 127.0.0.1:{relay.port}" in shown
+        p.entries["code"].enterText(info.code.lower())  # typed loosely: still the code
+        p.buttons["join"]["command"]()
+        pump(app, lambda: app.screens.state == "Table", "the relayed table")
+        session = app.session
+        pump(app, lambda: session.controller.waiting_for_human(), "our first turn")
+        check_view(app)
+        assert session.route == "relay" and " relay " in f" {session.status.info.getText()} "
+        app.request("Menu")
+    finally:
+        app.net_hub.config.relay = None
+        app.net_hub.close(wait=True)
+        host.stop()
+        asyncio.run_coroutine_threadsafe(relay.close(), loop).result(10)
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join(10)
