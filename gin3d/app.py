@@ -88,6 +88,10 @@ class Session:
         self.app.scene.play_sound("click")
         self.input.do(name)
 
+    @property
+    def rules(self) -> RuleSet:
+        return self.game.rules
+
     def result_pending(self) -> bool:
         """Whether the table shows a finished hand whose result screen belongs on top."""
         return self.game.hand.over
@@ -501,7 +505,7 @@ class Screens(LobbyScreens, FSM):
     def enterRules(self, back: str = "Menu") -> None:
         self.back_to = back
         session = self.app.session
-        rules = session.game.rules if session is not None else self.app.setup.rules()
+        rules = session.rules if session is not None else self.app.setup.rules()
         p = self._panel(f"Rules: {rules.name}", width=1.15, height=0.88)
         lines = [
             "Melds: 3-4 of a rank, or 3+ in a row of one suit (ace low). Deadwood: the rest.",

@@ -108,6 +108,10 @@ def test_host_from_lan_screen_and_play_a_hand(app, peer):
     session = app.session
     assert session.controller.seat == 0 and session.names == ("You", "Bob")
     pump(app, lambda: session.controller.current.phase != "deal", "the deal")
+    app.request("Pause")  # the pause menu's Rules show the match's rules mid-hand
+    app.request("Rules", "Pause")
+    assert app.screens.panel.title.getText() == f"Rules: {RULES.name}"
+    app.request("Table")
     play_one_hand(app)
     check_scene(app)  # the verified full hand (all cards open) against the table
     game = session.game

@@ -177,6 +177,11 @@ class NetSession:
     def game(self):
         return self.controller.game
 
+    @property
+    def rules(self):
+        """The match's rules (the host's), as the deal's views carry them."""
+        return self.controller.current.rules
+
     def result_pending(self) -> bool:
         return self.controller.showing_result
 
