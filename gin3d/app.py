@@ -193,6 +193,11 @@ class GinApp(ShowBase):
         self.settings.speed = speed
         self.queue.speed = speed
 
+    def userExit(self) -> None:
+        """Quit: say goodbye to a network opponent first (they see "opponent left")."""
+        self.net_hub.close(wait=True)
+        super().userExit()
+
     def _on_window(self, win) -> None:
         if win is self.win:
             self.scene.fit_lens()
