@@ -125,7 +125,6 @@ class LobbyScreens:
     """States ``Lan``, ``Online`` and ``Hosting`` of the app's screen FSM (a mixin)."""
 
     host_open = True  # LAN: an open table (anyone on the LAN joins) or one with a code
-    lan_tables: list = []
 
     # -- shared -------------------------------------------------------------------------
     @property
@@ -188,7 +187,10 @@ class LobbyScreens:
     # -- LAN ----------------------------------------------------------------------------
     def enterLan(self) -> None:
         self.app.end_game()
+        fresh = self.hub.service is None
         net = self._start_lobby()
+        if fresh or not hasattr(self, "lan_tables"):  # a new service: its browser starts over
+            self.lan_tables = []
         p = self._lobby("LAN play")
         self._name_row(p, 0.66)
         p.text("Tables on this network", 0.54, 0.05, x=-1.1, align=TextNode.ALeft,
