@@ -22,6 +22,9 @@ LINE_LIMIT = 200
 _LINE = re.compile(r"GIN3D-RELAY/1 (host|guest) ([0-9a-f]{64})\Z")
 
 
+GO = b"GO\n"  # host -> guest through the relay: start TLS now
+
+
 class RelayError(ConnectionError):
     """The relay refused or could not pair (the message says why)."""
 
@@ -148,6 +151,21 @@ async def relay_connect(relay_host: str, relay_port: int, role: str, room: str,
     if text != "PAIRED":
         writer.close()
         raise RelayError(f"the relay said: {text[:100]}")
+    # The guest (TLS client) may speak only once the host is ready for TLS: a ClientHello that
+    # reached the host together with "PAIRED" would sit in this StreamReader's buffer, where
+    # start_tls never sees it, and the handshake would hang. The host says GO and goes
+    # straight into start_tls (no await in between reads the socket).
+    if role == "host":
+        writer.write(GO)
+    else:
+        try:
+            go = await asyncio.wait_for(reader.readuntil(b"\n"), 30)
+        except (asyncio.TimeoutError, asyncio.IncompleteReadError, OSError) as exc:
+            writer.close()
+            raise RelayError(f"the host did not start: {exc or 'timed out'}") from None
+        if go != GO:
+            writer.close()
+            raise RelayError("the host's side of the relay spoke out of turn")
     return reader, writer
 
 
