@@ -52,7 +52,10 @@ def pump(app, until, what: str, timeout: float = 60.0) -> None:
     deadline = time.monotonic() + timeout
     while not until():
         if time.monotonic() > deadline:
-            raise AssertionError(f"gave up waiting for {what} (screen {app.screens.state})")
+            note = getattr(app.screens, "note", None)
+            said = note.getText() if note is not None and not note.isEmpty() else ""
+            raise AssertionError(f"gave up waiting for {what} (screen {app.screens.state}, "
+                                 f"saying {said!r})")
         app.taskMgr.step()
 
 
