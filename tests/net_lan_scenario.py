@@ -61,10 +61,55 @@ async def lan() -> dict:
     return {"host": hosted, "guest": joined}
 
 
+def lan_api() -> dict:
+    """The app's way: NetService hosts an open LAN table, another NetService lists and joins."""
+    import queue
+    import time
+
+    from gin3d.net.api import NetService
+
+    host = NetService("Ann").start()
+    guest = NetService("Bob").start()
+    try:
+        info = host.host(RULES, "Ann's table", player=GreedyPlayer(), listen="127.0.0.1",
+                         port=0, lan_interfaces=["127.0.0.1"]).result(20)
+        guest.browse(["127.0.0.1"]).result(20)
+        lists, ended, deadline = [], None, time.monotonic() + 90
+        while ended is None and time.monotonic() < deadline:
+            if any(e.kind == "rematch_asked" for e in host.poll()):
+                host.answer_rematch(False)
+            try:
+                ev = guest.events.get(timeout=0.2)
+            except queue.Empty:
+                continue
+            if ev.kind == "tables":
+                lists.append([t.name for t in ev.data["tables"]])
+                if ev.data["tables"] and guest.match is None:
+                    guest.join_table(ev.data["tables"][0], player=GreedyPlayer()).result(20)
+            elif ev.kind == "rematch_asked":
+                guest.answer_rematch(False)
+            elif ev.kind == "ended":
+                ended = ev.data["reason"]
+        while lists and lists[-1] and time.monotonic() < deadline:  # the goodbye may lag
+            try:
+                ev = guest.events.get(timeout=1)
+            except queue.Empty:
+                continue
+            if ev.kind == "tables":
+                lists.append([t.name for t in ev.data["tables"]])
+        return {"lists": lists, "ended": ended, "port": info.port,
+                "same": host.match.session.log.head == guest.match.session.log.head}
+    finally:
+        guest.stop()
+        host.stop()
+
+
 def main() -> None:
     role = sys.argv[1]
     if role == "lan":
         out = asyncio.run(lan())
+    elif role == "lan-api":
+        out = lan_api()
     elif role == "host":
         out = asyncio.run(host(sys.argv[2], [sys.argv[2]]))
     else:

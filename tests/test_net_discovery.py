@@ -68,6 +68,19 @@ def test_lan_table_found_and_joined_in_a_private_namespace():
     assert out["host"]["head"] == out["guest"]["head"]
 
 
+@pytest.mark.skipif(not _can_unshare(), reason="needs root and unshare for a private netns")
+def test_app_lists_lan_tables_live_and_joins_one():
+    setup = ("ip link set lo up && ip link set lo multicast on && "
+             "ip route add 224.0.0.0/4 dev lo && ")
+    proc = subprocess.run(["unshare", "-n", "sh", "-c", setup + f"exec {sys.executable} "
+                           f"{SCENARIO} lan-api"], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    out = _last_json(proc.stdout)
+    assert out["lists"][0] == ["Ann's table"]
+    assert out["lists"][-1] == []  # the table left the list once taken
+    assert out["ended"] == "finished" and out["same"]
+
+
 @pytest.mark.skipif(os.environ.get("GIN3D_NETNS_TEST") != "1" or not _can_unshare(),
                     reason="set GIN3D_NETNS_TEST=1 (root) for the two-namespace veth test")
 def test_two_hosts_on_a_veth_pair_find_each_other():

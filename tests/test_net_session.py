@@ -206,6 +206,8 @@ def test_vanished_opponent_can_be_claimed_and_the_match_saved(tmp_path):
 
         async def vanish(session, view):
             await session.send_chat("brb")
+            while not session.peer_session.chat:
+                await asyncio.sleep(0)  # let the chat arrive before the line goes
             session.link.close()  # the line drops and never comes back
             await gone.wait()
             host = session.peer_session
@@ -213,7 +215,7 @@ def test_vanished_opponent_can_be_claimed_and_the_match_saved(tmp_path):
             host.claim()
             session.vanished = path
 
-        timing = Timing(heartbeat=0.05, dead_after=1, grace=0.2)
+        timing = Timing(heartbeat=0.05, dead_after=10, grace=0.2)
         h = MatchSession(0, ScriptedPlayer(), MATCH, rules=SHORT, timing=timing,
                          callbacks=Callbacks(on_status=status))
         guest_player = ScriptedPlayer(vanish, _discard_turn)
@@ -234,3 +236,13 @@ def test_vanished_opponent_can_be_claimed_and_the_match_saved(tmp_path):
     assert saved["match"] == MATCH and saved["moves"] == h.log.entries
     assert saved["chat"] == [[1, "brb"]]
     assert saved["current_hand"]["my_cards"]
+
+
+def test_the_real_computer_players_plug_in_as_seats():
+    from gin3d.ai import LEVELS, make_player
+
+    levels = list(LEVELS)
+    h, g, results = asyncio.run(play_pair(make_player(levels[0], seed=1),
+                                          make_player(levels[-1], seed=2), rules=SHORT))
+    _finished(h, g, results, 30)
+    assert not h.refusals and not g.refusals

@@ -146,3 +146,64 @@ def test_garbage_and_strangers_are_turned_away():
         await guest.close()
 
     asyncio.run(scenario())
+
+
+class _Proxy:
+    """A plain TCP forwarder that can be shut down with its connections (a host 'moving')."""
+
+    def __init__(self, target: int) -> None:
+        self.target = target
+        self.writers = []
+
+    async def start(self):
+        self.server = await asyncio.start_server(self._conn, LOOP, 0)
+        self.port = self.server.sockets[0].getsockname()[1]
+        return self
+
+    async def _conn(self, reader, writer):
+        up_reader, up_writer = await asyncio.open_connection(LOOP, self.target)
+        self.writers += [writer, up_writer]
+
+        async def pump(src, dst):
+            with contextlib.suppress(OSError, ConnectionError):
+                while data := await src.read(65536):
+                    dst.write(data)
+                    await dst.drain()
+            dst.close()
+
+        await asyncio.gather(pump(reader, up_writer), pump(up_reader, writer))
+
+    def close(self):
+        self.server.close()
+        for w in self.writers:
+            w.close()
+
+
+def test_match_resumes_at_a_new_address():
+    from net_harness import ScriptedPlayer
+
+    async def scenario():
+        host = await _host()
+        first = await _Proxy(host.port).start()
+        second = await _Proxy(host.port).start()
+        moved = []
+
+        async def move(session, view):  # mid-game the old address dies; a new one is given
+            first.close()
+            guest.direct = (LOOP, second.port)
+            moved.append(view.hand_number)
+
+        guest = JoinedMatch(ScriptedPlayer(move, lambda v: v.phase == "discard"), host.code,
+                            direct=(LOOP, first.port))
+        await guest.start()
+        ended = await asyncio.gather(host.wait(), guest.wait())
+        heads = host.session.log.head, guest.session.log.head
+        second.close()
+        await host.close()
+        await guest.close()
+        return ended, heads, moved, second
+
+    ended, heads, moved, second = asyncio.run(scenario())
+    assert moved and [e.reason for e in ended] == ["finished", "finished"]
+    assert heads[0] == heads[1]
+    assert second.writers  # the game went on through the new address

@@ -85,8 +85,10 @@ class NetService:
     """Network play for the app: lobby (LAN list, host, join) and the match (moves, chat)."""
 
     def __init__(self, name: str = "", relay: tuple[str, int] | str | None = None,
-                 timing: Timing | None = None, evidence_dir: str | None = None) -> None:
+                 timing: Timing | None = None, evidence_dir: str | None = None,
+                 save_dir: str | None = None) -> None:
         self.name = name
+        self.save_dir = save_dir  # every match keeps a resume file here (finish it later)
         self.relay = parse_address(relay, 47471) if isinstance(relay, str) else relay
         self.timing = timing or Timing()
         self.evidence_dir = evidence_dir
@@ -190,7 +192,7 @@ class NetService:
             on_cheat=lambda message, path: emit("cheat", message=message, evidence=path),
             rematch=self._ask_rematch)
         return MatchOptions(callbacks=cb, timing=self.timing, evidence_dir=self.evidence_dir,
-                            name=self.name, relay=self.relay)
+                            name=self.name, relay=self.relay, save_dir=self.save_dir)
 
     def _seat(self, player):
         if player is None:
@@ -257,7 +259,45 @@ class NetService:
         asyncio.ensure_future(self._watch(match))
         return match.route
 
+    def resume(self, path: str | Path, address: str | None = None, player=None,
+               listen: str = "0.0.0.0", port: int = DEFAULT_PORT
+               ) -> concurrent.futures.Future:
+        """Finish a saved match: the host's save hosts again (same code), the guest's joins
+        (``address`` and/or the relay). Play goes on from the last hand both finished."""
+        return self._call(self._resume_saved(Path(path), address, player, listen, port))
+
+    async def _resume_saved(self, path, address, player, listen, port):
+        import json
+
+        saved = json.loads(path.read_text())
+        if saved.get("role") == "host":
+            if self.match is not None and not self.match.done:
+                raise RuntimeError("a match is already open; leave it first")
+            match = HostedMatch(self._seat(player), listen=listen, port=port,
+                                options=self._options(), saved=saved)
+            await match.start()
+            self.match = match
+            self._emit("hosting", info=HostInfo(match.code, match.port, [listen], "not tried"))
+            asyncio.ensure_future(self._watch(match))
+            return match.code
+        direct = parse_address(address, DEFAULT_PORT) if address else None
+        options = self._options()
+        match = JoinedMatch(self._seat(player), "", direct=direct, options=options, saved=saved)
+        await match.start()
+        self.match = match
+        self._emit("connected", route=match.route, opponent=match.peer_name,
+                   safety_code=match.safety_code)
+        asyncio.ensure_future(self._watch(match))
+        return match.route
+
     async def _watch(self, match) -> None:
+        try:
+            await self._follow(match)
+        except Exception as exc:  # a background task: tell the app rather than lose it
+            self._emit("error", message=f"network error: {exc}")
+            self._emit("ended", reason="error", detail=str(exc))
+
+    async def _follow(self, match) -> None:
         await match.ready.wait()
         if isinstance(match, HostedMatch):
             self._emit("connected", route=match.route, opponent=match.peer_name,
@@ -273,6 +313,16 @@ class NetService:
         """The local human's move (answer to ``your_turn``)."""
         if self.loop is not None and self.human is not None:
             self.loop.call_soon_threadsafe(self.human.submit, action)
+
+    def reconnect_to(self, address: str) -> None:
+        """Guest: the host moved (new address); the next reconnect attempts go there."""
+        direct = parse_address(address, DEFAULT_PORT)
+
+        def change() -> None:
+            if isinstance(self.match, JoinedMatch):
+                self.match.direct = direct
+        if self.loop is not None:
+            self.loop.call_soon_threadsafe(change)
 
     def chat(self, text: str) -> concurrent.futures.Future:
         return self._call(self._session_call("send_chat", text))

@@ -99,11 +99,13 @@ class TableAdvertiser:
             server=f"gin3d-{self.fingerprint[:12]}.local.")
         self.azc = AsyncZeroconf(interfaces=self.interfaces or zc.InterfaceChoice.All,
                                  ip_version=zc.IPVersion.V4Only)
-        await self.azc.async_register_service(self.info)
+        # the first await registers; the task it returns finishes the announcements
+        await (await self.azc.async_register_service(self.info))
 
     async def close(self) -> None:
         if self.azc is not None:
-            await self.azc.async_unregister_service(self.info)
+            # wait for the goodbye packets to go out, or browsers keep the table listed
+            await (await self.azc.async_unregister_service(self.info))
             await self.azc.async_close()
             self.azc = None
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from gin3d.engine import RuleSet
 
@@ -44,15 +45,19 @@ class MatchOptions:
     relay: tuple[str, int] | None = None  # (host, port) of a gin3d-relay
     retry: float = 0.5  # seconds between reconnect attempts
     version: int = PROTOCOL_VERSION
+    save_dir: str | None = None  # keep a resume file here, rewritten after every hand
 
 
 class _Base:
-    def __init__(self, player: Player, options: MatchOptions | None) -> None:
+    def __init__(self, player: Player, options: MatchOptions | None,
+                 saved: dict | None = None) -> None:
         self.player = player
         self.options = options or MatchOptions()
-        self.identity = Identity.generate(self.options.name or "gin3d")
+        self.saved = saved
+        self.identity = (Identity.from_dict(saved["identity"]) if saved
+                         else Identity.generate(self.options.name or "gin3d"))
         self.session: MatchSession | None = None
-        self.peer_fingerprint: str | None = None
+        self.peer_fingerprint: str | None = saved["peer_fingerprint"] if saved else None
         self.peer_name = ""
         self.failures: list[str] = []  # connection attempts that did not authenticate
         self.route = ""  # how the current link runs: "direct" or "relay"
@@ -73,8 +78,18 @@ class _Base:
 
     def _new_session(self, seat: int, peer: Peer, rules: RuleSet | None) -> MatchSession:
         o = self.options
-        return MatchSession(seat, self.player, peer.match_id, rules=rules, callbacks=o.callbacks,
-                            timing=o.timing, evidence_dir=o.evidence_dir)
+        role = "host" if seat == 0 else "guest"
+        autosave = (str(Path(o.save_dir) / f"gin3d-match-{peer.match_id[:12]}-{role}.json")
+                    if o.save_dir else None)
+        session = MatchSession(seat, self.player, peer.match_id, rules=rules,
+                               callbacks=o.callbacks, timing=o.timing,
+                               evidence_dir=o.evidence_dir, autosave=autosave)
+        session.save_extra = {"identity": self.identity.to_dict(), "code": self.code,
+                              "peer_fingerprint": peer.peer_fingerprint,
+                              "role": role}
+        if self.saved is not None:
+            session.load(self.saved)
+        return session
 
     async def wait(self) -> MatchEnded:
         """Until the match ends; returns how it ended."""
@@ -97,10 +112,16 @@ class HostedMatch(_Base):
 
     def __init__(self, player: Player, rules: RuleSet | None = None, code: str | None = None,
                  listen: str = "127.0.0.1", port: int = 0,
-                 options: MatchOptions | None = None, open_table: bool = False) -> None:
-        super().__init__(player, options)
+                 options: MatchOptions | None = None, open_table: bool = False,
+                 saved: dict | None = None) -> None:
+        super().__init__(player, options, saved)
+        if saved is not None:
+            if saved.get("role") != "host":
+                raise ValueError("this save is from the guest's side: join with it instead")
+            rules, code, open_table = RuleSet.from_dict(saved["rules"]), saved["code"], False
         self.rules = rules or RuleSet()
-        self.code = normalize_code(code) if code else make_code()
+        self.code = code if code and code.startswith("open:") else (
+            normalize_code(code) if code else make_code())
         if open_table:  # a LAN table anyone may join: the password is public
             from .transport import open_table_code
 
@@ -164,8 +185,10 @@ class HostedMatch(_Base):
                     asyncio.IncompleteReadError) as exc:
                 peer.link.close()
                 self._note_failure(f"resume failed: {exc}")
-                if not fresh:
-                    return
+                if fresh:  # the match never started: the table is open again
+                    self.session = None
+                    self.peer_fingerprint = self.saved["peer_fingerprint"] if self.saved else None
+                return
             if fresh:
                 self._run_task = self._spawn(self.session.run())
                 self.ready.set()
@@ -180,10 +203,14 @@ class JoinedMatch(_Base):
     """Join a table by address (``direct``) and/or through the relay, with the join code."""
 
     def __init__(self, player: Player, code: str, direct: tuple[str, int] | None = None,
-                 options: MatchOptions | None = None, open_fingerprint: str | None = None
-                 ) -> None:
-        super().__init__(player, options)
-        if open_fingerprint is not None:
+                 options: MatchOptions | None = None, open_fingerprint: str | None = None,
+                 saved: dict | None = None) -> None:
+        super().__init__(player, options, saved)
+        if saved is not None:
+            if saved.get("role") != "guest":
+                raise ValueError("this save is from the host's side: host with it instead")
+            self.code = saved["code"]
+        elif open_fingerprint is not None:
             from .transport import open_table_code
 
             self.code = open_table_code(open_fingerprint)

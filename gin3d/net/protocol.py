@@ -27,6 +27,10 @@ class ProtocolError(ValueError):
     """A frame or message that breaks the protocol; it is refused and changes nothing."""
 
 
+class FrameError(ProtocolError):
+    """The stream's framing is lost (a length over the limit): the link cannot go on."""
+
+
 # -- field checkers ------------------------------------------------------------------------
 _HEX64 = re.compile(r"[0-9a-f]{64}\Z")
 _HEXKEY = re.compile(r"[0-9a-f]{1,64}\Z")
@@ -103,6 +107,13 @@ def _all_keys(v: Any) -> None:
         _scalar(k)
 
 
+def _heads(v: Any) -> None:
+    if not isinstance(v, list) or not 1 <= len(v) <= 500:
+        raise ProtocolError("expected 1..500 log heads")
+    for h in v:
+        _hex64(h)
+
+
 def _rules(v: Any) -> None:
     if not isinstance(v, dict) or len(v) > 40:
         raise ProtocolError("expected a rules object")
@@ -151,6 +162,7 @@ SCHEMAS: dict[str, dict[str, Callable[[Any], None]]] = {
     "emote": {"seq": _SEQ, "name": _emote},
     "refused": {"seq": _SEQ, "reason": _text(300)},
     "rematch": {"seq": _SEQ, "yes": _bool},
+    "restore": {"seq": _SEQ, "game": _int_in(0, 10_000), "heads": _heads},
     "bye": {"seq": _SEQ, "reason": _text(300)},
 }
 SEQUENCED = frozenset(t for t, s in SCHEMAS.items() if "seq" in s)
@@ -221,7 +233,7 @@ async def read_frame(reader) -> bytes:
     header = await reader.readexactly(HEADER.size)
     (size,) = HEADER.unpack(header)
     if size > MAX_FRAME:
-        raise ProtocolError(f"frame of {size} bytes is over the {MAX_FRAME}-byte limit")
+        raise FrameError(f"frame of {size} bytes is over the {MAX_FRAME}-byte limit")
     return await reader.readexactly(size)
 
 

@@ -17,7 +17,6 @@ import hashlib
 import inspect
 import json
 import secrets
-import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -44,15 +43,17 @@ from gin3d.engine import (
 from gin3d.engine.hand import LAST_CHANCE
 from gin3d.engine.scoring import GameScore
 
+from .evidence import write_evidence
 from .fairdeal import Deal, DealError, DealerSecrets, card_points, check_deck, verify_peer
 from .movelog import MoveLog
-from .protocol import SEQUENCED, ProtocolError, key_hex, key_int
+from .protocol import SEQUENCED, FrameError, ProtocolError, key_hex, key_int
 from .tracker import HandTracker
 
 WAITING = "waiting for opponent…"
 CONNECTED = "connected"
 GONE = "opponent gone"
 CHEATED = "your opponent's client cheated"
+SAVE_FORMAT = "gin3d-net-save/1"
 
 
 class Player(Protocol):
@@ -128,6 +129,7 @@ class MatchSession:
     timing: Timing = field(default_factory=Timing)
     evidence_dir: str | None = None
     max_refusals: int = 20
+    autosave: str | None = None  # rewrite this resume file after every verified hand
 
     def __post_init__(self) -> None:
         if self.seat not in (0, 1):
@@ -156,6 +158,9 @@ class MatchSession:
         self._last_seen = time.monotonic()
         self._opened_by_me: set[int] = set()
         self._game_no = 0
+        self._seeds: list[str] = []  # each game's seed (hex), for saves
+        self._resume: dict | None = None  # set by load(): where a saved match goes on
+        self.save_extra: dict = {}  # what the connection layer adds to saves (identity...)
         self._main: asyncio.Task | None = None
         self.link_lost = asyncio.Event()
         self.deal_times: list[float] = []  # seconds from the first shuffle to my cards open
@@ -219,10 +224,10 @@ class MatchSession:
         while self.link is link:
             try:
                 msg = await link.recv()
+            except FrameError as exc:  # framing lost: this link cannot be read any further
+                self._drop(link, str(exc))
+                return
             except ProtocolError as exc:
-                if "limit" in str(exc):  # framing lost: this link cannot be read any further
-                    self._drop(link, str(exc))
-                    return
                 await self._refuse(f"bad message: {exc}")
                 continue
             except (ConnectionError, asyncio.IncompleteReadError, OSError, EOFError) as exc:
@@ -319,24 +324,32 @@ class MatchSession:
             raise ValueError("the match can be claimed only once the opponent is gone")
         self._end(MatchEnded("claimed", "opponent did not come back"))
 
+    def snapshot(self) -> dict:
+        """The match so far, as saved (see ``savegame.snapshot``)."""
+        from .savegame import snapshot
+
+        return snapshot(self)
+
     def save(self, path: str | Path) -> Path:
-        """Write the match so far (rules, verified decks, moves, chat) to finish it later."""
+        """Write ``snapshot()`` to ``path`` (atomically): to review, or to finish later."""
         path = Path(path)
-        data = {
-            "match": self.match_id, "seat": self.seat,
-            "rules": self.rules.to_dict() if self.rules else None,
-            "moves": self.log.entries,
-            "games": [{"decks": [list(map(int, h.deck)) for h in g.hands],
-                       "totals": g.totals()} for g in self.games],
-            "current_hand": None if self.tracker is None else {
-                "number": self.tracker.hand_number, "dealer": self.tracker.dealer,
-                "actions": [str(a) for a in self.tracker.actions],
-                "my_cards": [str(c) for c in self.tracker.hand.hands[self.seat]],
-            },
-            "chat": self.chat,
-        }
-        path.write_text(json.dumps(data, indent=1))
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_text(json.dumps(self.snapshot(), indent=1))
+        tmp.replace(path)
         return path
+
+    def load(self, data: dict) -> None:
+        """Resume a saved match (before ``run``): finished hands are rebuilt and checked with
+        the engine; play goes on with the first hand both saves have not finished."""
+        from .savegame import load_match
+
+        if data.get("format") != SAVE_FORMAT or data.get("match") != self.match_id:
+            raise ValueError("this save is not from this match")
+        if data.get("seat") != self.seat:
+            raise ValueError("this save is from the other seat")
+        self.rules, self.games, self._seeds, self._game_no, self._resume, self.log = (
+            load_match(data, self.match_id))
+        self.chat = [tuple(c) for c in data.get("chat", [])]
 
     def _end(self, ended: MatchEnded) -> None:
         if self.ended is None:
@@ -382,8 +395,18 @@ class MatchSession:
 
     async def _play_match(self) -> None:
         while True:
-            seed = await self._fix_seed()
-            await self._play_game(seed)
+            if self._resume is not None:
+                resume, self._resume = self._resume, None
+                seed = bytes.fromhex(resume["seed"])
+                await self._agree_resume(resume)
+                if resume["game"] is None or not resume["game"].over:
+                    await self._play_game(seed, resume)
+                elif resume["game"] not in self.games:
+                    self.games.append(resume["game"])
+            else:
+                seed = await self._fix_seed()
+                self._seeds.append(seed.hex())
+                await self._play_game(seed)
             self._game_no += 1
             want = self.callbacks.rematch() if self.callbacks.rematch else False
             if inspect.isawaitable(want):
@@ -427,12 +450,32 @@ class MatchSession:
         scores, target = self._scores()
         return self.tracker.view(scores, target)
 
-    async def _play_game(self, seed: bytes) -> None:
+    async def _agree_resume(self, resume: dict) -> None:
+        """Both saves must agree on the hands both finished; the later one drops the rest."""
+        from .savegame import truncate
+
+        await self._send({"t": "restore", "game": self._game_no, "heads": resume["heads"]})
+        theirs = await self._expect("restore")
+        if theirs["game"] != self._game_no:
+            raise MatchEnded("saves differ", f"we are in game {self._game_no}, the other "
+                             f"player in game {theirs['game']}")
+        k = min(len(theirs["heads"]), len(resume["heads"])) - 1
+        if theirs["heads"][k] != resume["heads"][k]:
+            raise MatchEnded("saves differ", "the two saved move logs do not agree")
+        truncate(self, resume, k)
+
+    async def _play_game(self, seed: bytes, resume: dict | None = None) -> None:
         points = card_points(seed)
         dealer, _ = cut_for_deal(seed.hex())
         self.game = None
         decks: list[list[int]] = []
         hand_no = 0
+        if resume is not None and resume["game"] is not None:
+            self.game = resume["game"]
+            decks = self.game._decks
+            hand_no = len(self.game.hands)
+            last = self.game.hand
+            dealer = next_dealer(self.rules, last.dealer, last.winner)
         while True:
             self.tracker = HandTracker(self.rules, dealer, hand_no, self.seat)
             self._opened_by_me = set()
@@ -450,6 +493,8 @@ class MatchSession:
             deck = await self._reveal(hand_no)
             decks.append(deck)
             full = self._verify_hand(deck, decks, seed, dealer)
+            if self.autosave:
+                self.save(self.autosave)
             self.callbacks.fire("on_hand_over", full, tuple(self.game.totals()))
             if self.game.over:
                 self.games.append(self.game)
@@ -670,33 +715,6 @@ class MatchSession:
         return self.game.hand
 
     def _cheated(self, why: str, peer: dict | None = None):
-        path = self._write_evidence(why, peer)
+        path = write_evidence(self, why, peer)
         self.callbacks.fire("on_cheat", f"{CHEATED}: {why}", str(path))
         raise MatchEnded(CHEATED, f"{why} (evidence: {path})")
-
-    def _write_evidence(self, why: str, peer: dict | None) -> Path:
-        folder = Path(self.evidence_dir or tempfile.gettempdir())
-        folder.mkdir(parents=True, exist_ok=True)
-        path = folder / (f"gin3d-evidence-{self.match_id[:12]}-seat{self.seat}-"
-                          f"{int(time.time())}.json")
-        deal = self.deal
-        data = {
-            "verdict": CHEATED, "reason": why, "match": self.match_id, "seat": self.seat,
-            "rules": self.rules.to_dict() if self.rules else None,
-            "hand": None if self.tracker is None else self.tracker.hand_number,
-            "actions": [] if self.tracker is None else [str(a) for a in self.tracker.actions],
-            "decks": [] if deal is None else [[x.hex() for x in d] for d in deal.decks],
-            "card_points": [] if deal is None else [x.hex() for x in deal.points],
-            "my_secrets": None if deal is None else {
-                k: (v if k == "perm" else [key_hex(x) for x in v] if k == "keys" else key_hex(v))
-                for k, v in deal.mine.to_wire().items()},
-            "peer_published_keys": {} if deal is None else {
-                str(s): key_hex(k) for s, k in deal.peer_keys.items()},
-            "peer_reveal": None if peer is None else {
-                "master": key_hex(peer["master"]), "perm": peer["perm"],
-                "keys": [key_hex(k) for k in peer["keys"]]},
-            "move_log": self.log.entries,
-        }
-        path.write_text(json.dumps(data, indent=1))
-        return path
-

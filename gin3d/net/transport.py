@@ -103,6 +103,24 @@ class Identity:
     def fingerprint(self) -> str:
         return fingerprint(self.cert_der)
 
+    def to_dict(self) -> dict:
+        """For a save file (so a resumed match keeps its match id and pinned fingerprints)."""
+        key = self.key.private_bytes(serialization.Encoding.PEM,
+                                     serialization.PrivateFormat.PKCS8,
+                                     serialization.NoEncryption())
+        return {"key": key.decode(), "cert": _b64(self.cert_der)}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Identity:
+        key = serialization.load_pem_private_key(data["key"].encode(), password=None)
+        if not isinstance(key, ec.EllipticCurvePrivateKey):
+            raise ValueError("the saved identity is not an EC key")
+        der = _unb64(data["cert"])
+        cert = x509.load_der_x509_certificate(der)
+        if cert.public_key().public_numbers() != key.public_key().public_numbers():
+            raise ValueError("the saved certificate does not belong to the saved key")
+        return cls(key, der)
+
     def server_context(self) -> ssl.SSLContext:
         ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
         ctx.minimum_version = ssl.TLSVersion.TLSv1_3

@@ -1,0 +1,46 @@
+"""Evidence of cheating: everything needed to check a refused transcript, in one JSON file.
+
+Written when a peer's end-of-hand reveal does not match what it did: the four decks, the
+card points, both sides' secrets, the keys published during the hand, the actions and the
+move log, so anyone can rerun ``fairdeal.verify_peer`` and see the same failure.
+"""
+
+from __future__ import annotations
+
+import json
+import tempfile
+import time
+from pathlib import Path
+
+from .protocol import key_hex
+
+
+def write_evidence(session, why: str, peer: dict | None) -> Path:
+    """Write the evidence for ``session``'s current hand; return the file's path."""
+    from .session import CHEATED
+
+    folder = Path(session.evidence_dir or tempfile.gettempdir())
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / (f"gin3d-evidence-{session.match_id[:12]}-seat{session.seat}-"
+                     f"{int(time.time())}.json")
+    deal = session.deal
+    tracker = session.tracker
+    data = {
+        "verdict": CHEATED, "reason": why, "match": session.match_id, "seat": session.seat,
+        "rules": session.rules.to_dict() if session.rules else None,
+        "hand": None if tracker is None else tracker.hand_number,
+        "actions": [] if tracker is None else [str(a) for a in tracker.actions],
+        "decks": [] if deal is None else [[x.hex() for x in d] for d in deal.decks],
+        "card_points": [] if deal is None else [x.hex() for x in deal.points],
+        "my_secrets": None if deal is None else {
+            "master": key_hex(deal.mine.master), "perm": list(deal.mine.perm),
+            "keys": [key_hex(k) for k in deal.mine.slot_keys]},
+        "peer_published_keys": {} if deal is None else {
+            str(s): key_hex(k) for s, k in deal.peer_keys.items()},
+        "peer_reveal": None if peer is None else {
+            "master": key_hex(peer["master"]), "perm": peer["perm"],
+            "keys": [key_hex(k) for k in peer["keys"]]},
+        "move_log": session.log.entries,
+    }
+    path.write_text(json.dumps(data, indent=1))
+    return path
