@@ -12,6 +12,7 @@ renderer: >= 60 fps mean, 99th percentile <= 25 ms, first frame <= 3 s.
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import subprocess
 import sys
@@ -111,7 +112,9 @@ def main(argv: list[str] | None = None) -> int:
     knock = measure(lambda: app.queue.busy, args.frames * 4)
 
     e_mean, e_p99 = stats(empty)
-    print(f"size {w}x{h}, GPU sync by frame read-back each frame")
+    print(f"size {w}x{h}, GPU sync by frame read-back each frame, renderer "
+          f"{app.win.getGsg().getDriverRenderer()}, detail {app.scene.detail}, "
+          f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
     print(f"empty scene : mean {e_mean:6.2f} ms ({1000 / e_mean:5.1f} fps)  p99 {e_p99:6.2f} ms"
           f"  [{len(empty)} frames]")
     for name, times in (("deal", deal), ("knock spread", knock)):

@@ -7,17 +7,26 @@ two seats (``None`` = local input), which is the hook LAN, online and the tutori
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from dataclasses import dataclass, field
 
 from direct.fsm.FSM import FSM
 from direct.gui.OnscreenText import OnscreenText
+from direct.interval.IntervalGlobal import LerpFunctionInterval
 from direct.showbase.ShowBase import ShowBase
 from panda3d.core import TextNode
 
 from .engine import Game, RuleSet
-from .players import computer_player, default_level, levels
+from .players import (
+    computer_player,
+    default_level,
+    levels,
+    opponent_name,
+    portrait,
+    think_range,
+)
 from .scene.animation import AnimationQueue
 from .scene.controller import TableController
 from .scene.hud import Hud, register_suit_graphics
@@ -40,6 +49,7 @@ class Settings:
     style: str = "classic"
     back: str = "back_blue"
     sound: bool = True
+    detail: str = "auto"  # auto | full | light (light: software renderers)
 
 
 @dataclass
@@ -60,10 +70,12 @@ class GameSetup:
 class Session:
     """One game on the table: the controller, the HUD and the local input."""
 
-    def __init__(self, app: GinApp, game: Game, players: list, names: tuple[str, str]) -> None:
+    def __init__(self, app: GinApp, game: Game, players: list, names: tuple[str, str],
+                 think: tuple[float, float] = (0.6, 1.2)) -> None:
         self.app = app
         self.game = game
-        self.controller = TableController(app, app.scene, game, players, names=names)
+        self.controller = TableController(app, app.scene, game, players, think=think,
+                                          names=names)
         self.hud = Hud(app, self.on_hud_action, lambda: app.request("Pause"))
         self.input = TableInput(app, app.scene, self.controller, self.hud)
         self.controller.on_message.append(self.hud.set_message)
@@ -83,8 +95,10 @@ class Session:
             self.hud.hide()
 
     def destroy(self) -> None:
-        self.input.destroy()
+        # stop the loop first, so finishing the queued animations cannot start new moves
         self.controller.destroy()
+        self.app.queue.finish_all()
+        self.input.destroy()
         self.hud.destroy()
 
 
@@ -102,7 +116,7 @@ class GinApp(ShowBase):
         self.sounds = Sounds(self.loader)
         self.sounds.enabled = self.settings.sound
         self.scene = TableScene(self, self.queue, self.sounds, back=self.settings.back,
-                                style=self.settings.style)
+                                style=self.settings.style, detail=self.settings.detail)
         register_suit_graphics(self.scene.factory.atlas)
         self.session: Session | None = None
         self.screens = Screens(self)
@@ -124,25 +138,25 @@ class GinApp(ShowBase):
 
     def start_game(self, players: list, rules: RuleSet, seed: int | str | None = None,
                    names: tuple[str, str] = ("You", "Computer"), decks=None,
-                   first_dealer: int | None = None) -> Session:
+                   first_dealer: int | None = None,
+                   think: tuple[float, float] = (0.6, 1.2)) -> Session:
         """Start a game on the table with two seats (``None`` = local input) and go there."""
         self.end_game()
         seed = seed if seed is not None else (self.seed if self.seed is not None
                                               else random.randrange(1 << 30))
         game = Game(rules, seed=seed, decks=decks, first_dealer=first_dealer)
-        self.session = Session(self, game, players, names)
+        self.session = Session(self, game, players, names, think)
         self.screens.request("Table")
         return self.session
 
     def start_single_player(self) -> Session:
         setup = self.setup
-        level_names = dict(levels())
         return self.start_game([None, computer_player(setup.level)], setup.rules(),
-                               names=("You", level_names.get(setup.level, "Computer")))
+                               names=("You", opponent_name(setup.level)),
+                               think=think_range(setup.level))
 
     def end_game(self) -> None:
         if self.session is not None:
-            self.queue.finish_all()
             self.session.destroy()
             self.session = None
 
@@ -165,6 +179,8 @@ class Screens(FSM):
         super().__init__("screens")
         self.app = app
         self.panel: Panel | None = None
+        self.portrait = None
+        self.counter = None
         self.back_to = "Menu"
 
     def _panel(self, *args, **kw) -> Panel:
@@ -198,8 +214,19 @@ class Screens(FSM):
             ("quit", "Quit", self.app.userExit),
         ], top=0.38, step=0.125, scale=0.058)
         self._esc(None)
+        self.app.taskMgr.add(self._sway, "menu-camera-sway")
+
+    def _sway(self, task):
+        """The menu's live table: the camera drifts slowly around the felt."""
+        t = task.time * 0.12
+        cam = self.app.camera
+        cam.setPos(18 * math.sin(t), -58 + 6 * (1 - math.cos(t)), 44 - 4 * math.sin(t * 0.7))
+        cam.lookAt(0, -1.5, 0)
+        return task.cont
 
     def exitMenu(self) -> None:
+        self.app.taskMgr.remove("menu-camera-sway")
+        self.app.scene.place_camera()
         self._close()
 
     def enterComing(self, what: str) -> None:
@@ -228,7 +255,7 @@ class Screens(FSM):
 
     # -- new game setup -----------------------------------------------------------------
     def enterSetup(self) -> None:
-        p = self._panel("New game", width=1.0, height=0.85)
+        p = self._panel("New game", width=1.05, height=0.94)
         s = self.app.setup
         lv = levels()
         rows = [
@@ -240,20 +267,25 @@ class Screens(FSM):
                   (lambda k=k: self._toggle(k))) for k, label in OPTIONS]
         self.setup_rows = []
         for i, (key, label, value, cmd) in enumerate(rows):
-            y = 0.52 - i * 0.12
-            p.text(label, y, 0.05, x=-0.85, align=TextNode.ALeft)
+            y = 0.62 - i * 0.11
+            p.text(label, y, 0.05, x=-0.9, align=TextNode.ALeft)
             b = p.button(key, value(), lambda cmd=cmd: (cmd(), self._refresh_setup()),
-                         (0.35, y + 0.012), scale=0.05, frameSize=(-5.5, 5.5, -0.55, 1.05))
+                         (0.35, y + 0.012), scale=0.05, frameSize=(-6.5, 6.5, -0.55, 1.05))
             self.setup_rows.append((b, value))
-        self.setup_note = p.text("", -0.4, 0.04, fg=(1, 0.8, 0.6, 1))
-        p.button("start", "Deal", self.app.start_single_player, (0.35, -0.66), scale=0.07,
+        self.portrait = p.text("", -0.2, 0.036, fg=(0.9, 0.92, 0.85, 1))
+        self.portrait["wordwrap"] = 52
+        self.setup_note = p.text("", -0.58, 0.04, fg=(1, 0.8, 0.6, 1))
+        p.button("start", "Deal", self.app.start_single_player, (0.35, -0.78), scale=0.07,
                  frameSize=(-3, 3, -0.55, 1.05))
-        p.button("back", "Back", lambda: self.request("Menu"), (-0.45, -0.66), scale=0.06)
+        p.button("back", "Back", lambda: self.request("Menu"), (-0.45, -0.78), scale=0.06)
+        self._refresh_setup()
         self._esc("Menu")
 
     def _refresh_setup(self) -> None:
         for b, value in self.setup_rows:
             b["text"] = value()
+        if self.portrait is not None:
+            self.portrait.setText(portrait(self.app.setup.level))
 
     def _cycle_level(self) -> None:
         keys = [k for k, _ in levels()]
@@ -289,6 +321,7 @@ class Screens(FSM):
             s.rules()
 
     def exitSetup(self) -> None:
+        self.portrait = None
         self._close()
 
     # -- the table ------------------------------------------------------------------------
@@ -298,6 +331,9 @@ class Screens(FSM):
         session.set_active(True)
         session.controller.set_paused(False)
         self._esc("Pause")
+        if session.game.hand.over and not self.app.queue.busy:
+            # back from the pause menu while a result was showing: show it again
+            self.app.taskMgr.doMethodLater(0, lambda task: self.app.hand_over(), "reshow-result")
 
     def exitTable(self) -> None:
         if self.app.session is not None:
@@ -349,18 +385,40 @@ class Screens(FSM):
             p.text(f"Deadwood: {kd} - {od}{laid}", 0.0, 0.042)
             self.app.sounds.play("hand_won" if winner == 0 else "hand_lost")
         run = game.score.running() if hasattr(game.score, "running") else game.totals()
-        p.text(f"Score: {names[0]} {run[0]} - {names[1]} {run[1]}   (game to "
-               f"{game.rules.game_target})", -0.08, 0.045, fg=(0.85, 1, 0.85, 1))
+        gained = hand.result.points if hand.result is not None else 0
+        before = list(run)
+        if hand.winner is not None:
+            before[hand.winner] -= gained
+        score = p.text("", -0.08, 0.045, fg=(0.85, 1, 0.85, 1))
+
+        def show(f: float) -> None:
+            now = [round(b + (r - b) * f) for b, r in zip(before, run)]
+            score.setText(f"Score: {names[0]} {now[0]} - {names[1]} {now[1]}   (game to "
+                          f"{game.rules.game_target})")
+
+        self._count_up(show)
         p.button("next", "Next hand", self._next_hand, (0, -0.21), scale=0.06)
         self.app.accept("enter", self._next_hand)
         self.app.accept("n", self._next_hand)
         self._esc("Pause")
+
+    def _count_up(self, show) -> None:
+        """Points count up on the result screens (instant at animation speed 0)."""
+        dur = self.app.queue.seconds(1.0)
+        show(0.0)
+        if dur <= 0:
+            show(1.0)
+            return
+        self.counter = LerpFunctionInterval(show, duration=dur, fromData=0.0, toData=1.0,
+                                            blendType="easeOut")
+        self.counter.start()
 
     def _next_hand(self) -> None:
         if self.app.session is not None and self.app.session.controller.next_hand():
             self.request("Table")
 
     def exitHandResult(self) -> None:
+        self._stop_counter()
         self.app.ignore("enter")
         self.app.ignore("n")
         self._close()
@@ -384,6 +442,7 @@ class Screens(FSM):
         labels = (("points", "Hand points"), ("game_bonus", "Game bonus"), ("boxes", "Boxes"),
                   ("shutout", "Shutout"), ("total", "Total"))
         boxes = game.score.boxes() if hasattr(game.score, "boxes") else (0, 0)
+        totals = []
         for i, (key, label) in enumerate(labels):
             yy = y - 0.1 * (i + 1)
             p.text(label, yy, 0.045, x=-0.85, align=TextNode.ALeft)
@@ -391,9 +450,16 @@ class Screens(FSM):
                 value = rows[seat][key] if rows else (game.totals()[seat] if key == "total"
                                                       else 0)
                 suffix = f" ({boxes[seat]} won)" if key == "boxes" else ""
-                p.text(f"{value}{suffix}", yy, 0.045, x=x)
+                cell = p.text(f"{value}{suffix}", yy, 0.045, x=x)
+                if key == "total":
+                    totals.append((cell, value))
+        self._count_up(lambda f: [c.setText(str(round(v * f))) for c, v in totals])
         p.text(f"Margin: {game.score.margin if hasattr(game.score, 'margin') else 0}",
                y - 0.68, 0.055, fg=(1, 1, 0.8, 1))
+        last = game.hand.result
+        if last is not None:
+            p.text(f"Last hand: {names[game.hand.winner]} - {last.breakdown()}", y - 0.8, 0.042,
+                   fg=(0.85, 1, 0.85, 1))
         p.button("again", "Play again", self._again, (-0.3, -0.62), scale=0.065)
         p.button("menu", "Main menu", lambda: self.request("Menu"), (0.35, -0.62), scale=0.06)
         self._esc("Menu")
@@ -402,7 +468,13 @@ class Screens(FSM):
         self.app.start_single_player()
 
     def exitGameOver(self) -> None:
+        self._stop_counter()
         self._close()
+
+    def _stop_counter(self) -> None:
+        if self.counter is not None:
+            self.counter.finish()
+            self.counter = None
 
     # -- rules and settings ---------------------------------------------------------------
     def enterRules(self, back: str = "Menu") -> None:

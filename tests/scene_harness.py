@@ -6,9 +6,9 @@ from collections import Counter
 
 from panda3d.core import loadPrcFileData
 
-loadPrcFileData("gin3d-tests", "window-type offscreen\naudio-library-name null\n"
-                               "win-size 1280 720\nsync-video 0\nnotify-level-display error\n"
-                               "notify-level-device fatal\n")
+PRC = ("window-type offscreen\naudio-library-name null\nwin-size 1280 720\nsync-video 0\n"
+       "notify-level-display error\nnotify-level-device fatal\n")
+loadPrcFileData("gin3d-tests", PRC)
 
 from gin3d.scene.autoplay import InputDriver as Driver  # noqa: E402,F401
 
@@ -24,9 +24,9 @@ def get_app():
         from gin3d.app import GinApp, Settings
 
         other = getattr(builtins, "base", None)
-        if other is not None:  # a plain ShowBase left by another test module (assets)
+        if other is not None:  # another test module's plain ShowBase: one per process
             other.destroy()
-        loadPrcFileData("gin3d-tests-size", "win-size 1280 720\n")
+        loadPrcFileData("gin3d-tests-app", PRC)  # the newest page wins over other modules'
         _APP = GinApp(Settings(speed=0.0, sound=False), seed=0)
     return _APP
 

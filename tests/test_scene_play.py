@@ -120,3 +120,13 @@ def test_drag_reorders_and_drops_on_pile(app):
     inp.release(pile)
     assert (0, card) in ctl.game.hand.discards or ctl.game.hand.knocker == 0
     check_scene(app)
+
+
+def test_hint_names_a_legal_move(app):
+    pytest.importorskip("gin3d.ai.hint")
+    app.start_game([None, SimplePlayer()], RuleSet.preset("classic"), seed=5)
+    session = app.session
+    Driver(app).key("h")
+    advice = session.input.last_hint
+    assert advice is not None and advice.action in session.controller.legal()
+    assert session.hud.message.getText().startswith("Hint:")

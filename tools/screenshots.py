@@ -21,6 +21,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("out", nargs="?", default="out")
     parser.add_argument("--size", default="1280x720")
     parser.add_argument("--seed", type=int, default=245)
+    parser.add_argument("--detail", default="full", choices=("auto", "full", "light"),
+                        help="full: textured table model (what a GPU shows); light: the "
+                             "software-renderer path")
     args = parser.parse_args(argv)
     w, h = (int(v) for v in args.size.lower().split("x"))
     out = Path(args.out)
@@ -36,7 +39,7 @@ def main(argv: list[str] | None = None) -> int:
     from gin3d.players import SimplePlayer
     from gin3d.scene.autoplay import InputDriver
 
-    app = GinApp(Settings(speed=1.0, sound=False), seed=args.seed)
+    app = GinApp(Settings(speed=1.0, sound=False, detail=args.detail), seed=args.seed)
     saved: list[str] = []
 
     def shot(name: str) -> None:
@@ -75,6 +78,11 @@ def main(argv: list[str] | None = None) -> int:
             break
         driver.play_turn()
     shot("3_mid_hand")
+    app.request("Pause")
+    shot("3b_pause")
+    app.screens.panel.buttons["rules"]["command"]()
+    shot("3c_rules")
+    app.request("Table")
     knocked: list = []
     ctl.on_applied.append(
         lambda action, events: knocked.extend(e for e in events if isinstance(e, Knocked)))

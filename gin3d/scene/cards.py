@@ -88,16 +88,19 @@ class Atlas:
     backs: dict[str, tuple[float, float, float, float]]
 
     @classmethod
-    def load(cls, loader, style: str = "classic") -> Atlas:
+    def load(cls, loader, style: str = "classic", detail: str = "full") -> Atlas:
         meta_path = asset_path("textures", "cards_atlas.json")
         image = asset_path("textures", f"cards_{style}.png")
         if not meta_path.exists() or not image.exists():
             raise FileNotFoundError(f"card atlas missing: {meta_path.name} / {image.name}")
         meta = json.loads(meta_path.read_text())
         tex = preload.take(style) or loader.loadTexture(panda_filename(image))
-        # nearest-mip, no anisotropy: far cheaper on software renderers, still crisp
-        tex.setMinfilter(SamplerState.FT_linear_mipmap_nearest)
         tex.setMagfilter(SamplerState.FT_linear)
+        if detail == "full":
+            tex.setMinfilter(SamplerState.FT_linear_mipmap_linear)
+            tex.setAnisotropicDegree(4)
+        else:  # nearest-mip, no anisotropy: far cheaper on software renderers, still crisp
+            tex.setMinfilter(SamplerState.FT_linear_mipmap_nearest)
         tex.setWrapU(SamplerState.WM_clamp)
         tex.setWrapV(SamplerState.WM_clamp)
         return cls(tex, {k: tuple(v) for k, v in meta["cards"].items()},
@@ -146,8 +149,9 @@ class Atlas:
 class CardFactory:
     """Makes card nodes sharing one geometry per face (instanced) and one atlas texture."""
 
-    def __init__(self, loader, back: str = "back_blue", style: str = "classic") -> None:
-        self.atlas = Atlas.load(loader, style)
+    def __init__(self, loader, back: str = "back_blue", style: str = "classic",
+                 detail: str = "full") -> None:
+        self.atlas = Atlas.load(loader, style, detail)
         self.back_name = back
         self.fronts: dict[int | None, NodePath] = {}
         for c in CARDS:

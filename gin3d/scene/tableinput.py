@@ -35,8 +35,9 @@ KEYS = {
     "s": "stock", "d": "take", "t": "take", "p": "pass", "k": "knock", "g": "gin",
     "b": "bestlayoff", "f": "done", "enter": "confirm", "space": "confirm", "arrow_left": "left",
     "arrow_right": "right", ",": "moveleft", ".": "moveright", "1": "sort:melds",
-    "2": "sort:rank", "3": "sort:suit", "n": "next",
+    "2": "sort:rank", "3": "sort:suit", "n": "next", "h": "hint",
 }
+GLOW_HINT = (0.55, 0.8, 1.0, 0.95)
 
 
 class TableInput:
@@ -51,6 +52,7 @@ class TableInput:
         self.selected = None  # a Card of the local hand
         self.knock_mode = False
         self.pressed: CardNode | None = None
+        self.last_hint = None
         self.press_pos: tuple[float, float] | None = None
         self.dragging = False
         self.hovered: CardNode | None = None
@@ -230,6 +232,8 @@ class TableInput:
             return True
         if name == "next":
             return self.ctl.next_hand()
+        if name == "hint":
+            return self.show_hint()
         legal = self.ctl.legal()
         view = self.ctl.view(0)
         hand = [n.card for n in self.scene.hands[0]]
@@ -292,6 +296,30 @@ class TableInput:
                 return self._submit(fits[0]) if fits else False
         return False
 
+    def show_hint(self) -> bool:
+        """Ask the AI's hint for the local seat: say why in the message line, light the card."""
+        if not self.ctl.legal():
+            return False
+        try:
+            from ..ai.hint import hint
+        except ImportError:
+            return False
+        advice = hint(self.ctl.view(0), budget_s=0.4)
+        self.last_hint = advice
+        if self.hud is not None:
+            self.hud.set_message(f"Hint: {advice.reason}")
+        action = advice.action
+        card = getattr(action, "card", None)
+        if isinstance(action, DrawStock) and self.scene.stock:
+            self.scene.stock[-1].set_glow(True, GLOW_HINT)
+        elif isinstance(action, DrawDiscard) and self.scene.pile:
+            self.scene.pile[-1].set_glow(True, GLOW_HINT)
+        elif card is not None:
+            for n in self.scene.hands[0]:
+                if n.card == card:
+                    n.set_glow(True, GLOW_HINT)
+        return True
+
     def _sync_sort(self) -> None:
         if self.hud is not None:
             self.hud.set_sort(self.scene.sort_mode)
@@ -310,7 +338,7 @@ class TableInput:
             self.selected = None if self.selected not in hand_cards else self.selected
         if view.phase != "discard":
             self.knock_mode = False
-        buttons: set[str] = set()
+        buttons: set[str] = {"hint"} if legal else set()
         prompt = ""
         top = view.top
         if not legal:
@@ -383,7 +411,8 @@ class TableInput:
             self.hud.show_buttons(buttons)
             known = [c for c in view.hand]
             self.hud.set_deadwood(deadwood_of_mask(mask_of(known)) if known else None)
-            self.hud.set_scores(self.ctl.names, view.scores, view.target, view.dealer)
+            self.hud.set_scores(self.ctl.names, view.scores, view.target, view.dealer,
+                                view.knock_limit)
             self.hud.set_sort(scene.sort_mode)
         self.prompt = prompt
         self.buttons = buttons

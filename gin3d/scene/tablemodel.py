@@ -19,6 +19,7 @@ from panda3d.core import (
 from .assets import asset_path, panda_filename
 
 TABLE_W, TABLE_D = 110.0, 78.0
+EGG_SCALE = 10.0  # models/table.egg: 1 unit = 10 cm, felt 11 x 7 units
 
 
 def _box(name: str, x0, y0, z0, x1, y1, z1, colour) -> GeomNode:
@@ -75,19 +76,14 @@ def _felt(name: str, w: float, d: float, steps: int = 16) -> GeomNode:
     return node
 
 
-def build_table(loader, parent: NodePath) -> NodePath:
-    """The table under ``parent``; its top surface is at z = 0."""
+def build_table(loader, parent: NodePath, detail: str = "full") -> NodePath:
+    """The table under ``parent``; its top surface is at z = 0. ``full`` loads the textured
+    ``models/table.egg``; ``light`` (or a missing model) builds a vertex-coloured one."""
     egg = asset_path("models", "table.egg")
-    if egg.exists():
+    if egg.exists() and detail == "full":
         model = loader.loadModel(panda_filename(egg))
         model.reparentTo(parent)
-        bounds = model.getTightBounds()
-        if bounds:
-            lo, hi = bounds
-            width = hi.x - lo.x
-            if width > 0:
-                model.setScale(TABLE_W * 1.25 / width)
-            model.setZ(-hi.z * model.getScale().x)
+        model.setScale(EGG_SCALE)  # the felt top is z = 0 in the model too
         return model
     table = parent.attachNewNode("table")
     table.attachNewNode(_felt("felt", TABLE_W, TABLE_D))
