@@ -93,6 +93,17 @@ def play(game: Game, steps: int | None = None, on_action=None) -> Game:
     return game
 
 
+def state(game: Game) -> dict:
+    """Everything that defines where a game stands."""
+    h = game.hand
+    return {
+        "hands": [list(h.hands[0]), list(h.hands[1])], "stock": list(h.stock),
+        "pile": list(h.pile), "phase": h.phase, "turn": h.turn, "dealer": h.dealer,
+        "hand_number": h.hand_number, "table": h.table_melds, "score": list(game.score.hands),
+        "totals": game.totals(), "events": list(game.events), "actions": list(game.actions),
+    }
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--save", required=True)

@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
-from ship_autoplay import SEATS, next_action, play
+from ship_autoplay import SEATS, next_action, play, state
 
 from gin3d.engine import Game, RuleSet, parse_action
 from gin3d.saves import (
@@ -26,17 +26,6 @@ from gin3d.saves import (
 
 ROOT = Path(__file__).resolve().parent.parent
 HELPER = Path(__file__).resolve().parent / "ship_autoplay.py"
-
-
-def state(game: Game) -> dict:
-    """Everything that defines where a game stands."""
-    h = game.hand
-    return {
-        "hands": [list(h.hands[0]), list(h.hands[1])], "stock": list(h.stock),
-        "pile": list(h.pile), "phase": h.phase, "turn": h.turn, "dealer": h.dealer,
-        "hand_number": h.hand_number, "table": h.table_melds, "score": list(game.score.hands),
-        "totals": game.totals(), "events": list(game.events), "actions": list(game.actions),
-    }
 
 
 def reference(rules: RuleSet, seed, steps: int) -> Game:
