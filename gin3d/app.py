@@ -1,0 +1,438 @@
+"""The application: a ShowBase with the screen FSM (menu, setup, table, results, pause...).
+
+One ``TableScene`` lives for the whole run: it is the live backdrop of the menus and the
+table of every game. ``GinApp.start_game(players, rules, seed)`` starts a game on it with any
+two seats (``None`` = local input), which is the hook LAN, online and the tutorial use.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, field
+
+from direct.fsm.FSM import FSM
+from direct.showbase.ShowBase import ShowBase
+from panda3d.core import TextNode
+
+from .engine import Game, RuleSet
+from .players import computer_player, default_level, levels
+from .scene.animation import AnimationQueue
+from .scene.controller import TableController
+from .scene.hud import Hud, register_suit_graphics
+from .scene.screens import Panel
+from .scene.sound import Sounds
+from .scene.table import TableScene
+from .scene.tableinput import TableInput
+
+SPEEDS = (("Slow", 0.6), ("Normal", 1.0), ("Fast", 1.8), ("Instant", 0.0))
+STYLES = ("classic", "four_colour", "large_index")
+BACKS = ("back_blue", "back_red")
+TARGETS = (100, 150, 200, 250, 50)
+OPTIONS = (("last_chance", "Last chance"), ("allow_throw_back", "Throw-back"),
+           ("straight_gin", "Straight gin"), ("no_upcard", "No upcard"))
+
+
+@dataclass
+class Settings:
+    speed: float = 1.0
+    style: str = "classic"
+    back: str = "back_blue"
+    sound: bool = True
+
+
+@dataclass
+class GameSetup:
+    level: str = field(default_factory=default_level)
+    preset: str = "classic"
+    options: dict = field(default_factory=dict)
+    target: int | None = None
+
+    def rules(self) -> RuleSet:
+        changes = dict(self.options)
+        if self.target is not None:
+            changes["game_target"] = self.target
+            changes["match_target"] = max(500, self.target)
+        return RuleSet.preset(self.preset, **changes)
+
+
+class Session:
+    """One game on the table: the controller, the HUD and the local input."""
+
+    def __init__(self, app: GinApp, game: Game, players: list, names: tuple[str, str]) -> None:
+        self.app = app
+        self.game = game
+        self.controller = TableController(app, app.scene, game, players, names=names)
+        self.hud = Hud(app, self.on_hud_action, lambda: app.request("Pause"))
+        self.input = TableInput(app, app.scene, self.controller, self.hud)
+        self.controller.on_message.append(self.hud.set_message)
+        self.controller.on_hand_over.append(lambda g: app.hand_over())
+        self.controller.on_game_over.append(lambda g: app.hand_over())
+
+    def on_hud_action(self, name: str) -> None:
+        self.app.scene.play_sound("click")
+        self.input.do(name)
+
+    def set_active(self, on: bool) -> None:
+        self.input.enabled = on
+        if on:
+            self.hud.show()
+            self.input.refresh()
+        else:
+            self.hud.hide()
+
+    def destroy(self) -> None:
+        self.input.destroy()
+        self.controller.destroy()
+        self.hud.destroy()
+
+
+class GinApp(ShowBase):
+    """The window, the one table scene and the screen state machine."""
+
+    def __init__(self, settings: Settings | None = None, seed: int | None = None) -> None:
+        self.launch_time = time.perf_counter()
+        super().__init__()
+        self.settings = settings or Settings()
+        self.setup = GameSetup()
+        self.seed = seed
+        self.disableMouse()
+        self.queue = AnimationQueue(self.settings.speed)
+        self.sounds = Sounds(self.loader)
+        self.sounds.enabled = self.settings.sound
+        self.scene = TableScene(self, self.queue, self.sounds, back=self.settings.back,
+                                style=self.settings.style)
+        register_suit_graphics(self.scene.factory.atlas)
+        self.session: Session | None = None
+        self.screens = Screens(self)
+        self.accept("window-event", self._on_window)
+        self.screens.request("Menu")
+
+    # -- hooks for other screens and scripts ------------------------------------------------
+    def request(self, state: str, *args) -> None:
+        self.screens.request(state, *args)
+
+    def start_game(self, players: list, rules: RuleSet, seed: int | str | None = None,
+                   names: tuple[str, str] = ("You", "Computer"), decks=None,
+                   first_dealer: int | None = None) -> Session:
+        """Start a game on the table with two seats (``None`` = local input) and go there."""
+        self.end_game()
+        seed = seed if seed is not None else (self.seed if self.seed is not None
+                                              else random.randrange(1 << 30))
+        game = Game(rules, seed=seed, decks=decks, first_dealer=first_dealer)
+        self.session = Session(self, game, players, names)
+        self.screens.request("Table")
+        return self.session
+
+    def start_single_player(self) -> Session:
+        setup = self.setup
+        level_names = dict(levels())
+        return self.start_game([None, computer_player(setup.level)], setup.rules(),
+                               names=("You", level_names.get(setup.level, "Computer")))
+
+    def end_game(self) -> None:
+        if self.session is not None:
+            self.queue.finish_all()
+            self.session.destroy()
+            self.session = None
+
+    def hand_over(self) -> None:
+        self.screens.request("GameOver" if self.session.game.over else "HandResult")
+
+    def set_speed(self, speed: float) -> None:
+        self.settings.speed = speed
+        self.queue.speed = speed
+
+    def _on_window(self, win) -> None:
+        if win is self.win:
+            self.scene.fit_lens()
+
+
+class Screens(FSM):
+    """Menu → setup → table → hand result → game over; pause, rules, settings; Esc goes back."""
+
+    def __init__(self, app: GinApp) -> None:
+        super().__init__("screens")
+        self.app = app
+        self.panel: Panel | None = None
+        self.back_to = "Menu"
+
+    def _panel(self, *args, **kw) -> Panel:
+        self._close()
+        self.panel = Panel(self.app, *args, **kw)
+        return self.panel
+
+    def _close(self) -> None:
+        if self.panel is not None:
+            self.panel.destroy()
+            self.panel = None
+
+    def _esc(self, target: str | None) -> None:
+        self.app.ignore("escape")
+        if target:
+            self.app.accept("escape", self.request, [target])
+
+    # -- main menu -------------------------------------------------------------------------
+    def enterMenu(self) -> None:
+        self.app.end_game()
+        p = self._panel("gin3d", width=0.62, height=0.82, pos=(-0.95, 0))
+        p.title.setScale(0.12)
+        p.text("Gin Rummy on a 3D table", 0.56, 0.045, fg=(0.9, 0.95, 0.85, 1))
+        p.column([
+            ("play", "Play vs computer", lambda: self.request("Setup")),
+            ("lan", "LAN", lambda: self.request("Coming", "LAN play")),
+            ("online", "Online", lambda: self.request("Coming", "Online play")),
+            ("tutorial", "Tutorial", lambda: self.request("Coming", "The tutorial")),
+            ("settings", "Settings", lambda: self.request("Settings", "Menu")),
+            ("rules", "Rules", lambda: self.request("Rules", "Menu")),
+            ("quit", "Quit", self.app.userExit),
+        ], top=0.38, step=0.125, scale=0.058)
+        self._esc(None)
+
+    def exitMenu(self) -> None:
+        self._close()
+
+    def enterComing(self, what: str) -> None:
+        p = self._panel(what, width=0.9, height=0.4)
+        p.text(f"{what} is coming in a later version.", 0.05, 0.05)
+        p.button("back", "Back", lambda: self.request("Menu"), (0, -0.22))
+        self._esc("Menu")
+
+    def exitComing(self) -> None:
+        self._close()
+
+    # -- new game setup -----------------------------------------------------------------
+    def enterSetup(self) -> None:
+        p = self._panel("New game", width=1.0, height=0.85)
+        s = self.app.setup
+        lv = levels()
+        rows = [
+            ("level", "Opponent", lambda: dict(lv).get(s.level, s.level), self._cycle_level),
+            ("preset", "Rules", lambda: s.preset, self._cycle_preset),
+            ("target", "Game to", lambda: str(s.rules().game_target), self._cycle_target),
+        ]
+        rows += [(k, label, (lambda k=k: "on" if s.options.get(k) else "off"),
+                  (lambda k=k: self._toggle(k))) for k, label in OPTIONS]
+        self.setup_rows = []
+        for i, (key, label, value, cmd) in enumerate(rows):
+            y = 0.52 - i * 0.12
+            p.text(label, y, 0.05, x=-0.85, align=TextNode.ALeft)
+            b = p.button(key, value(), lambda cmd=cmd: (cmd(), self._refresh_setup()),
+                         (0.35, y + 0.012), scale=0.05, frameSize=(-5.5, 5.5, -0.55, 1.05))
+            self.setup_rows.append((b, value))
+        self.setup_note = p.text("", -0.4, 0.04, fg=(1, 0.8, 0.6, 1))
+        p.button("start", "Deal", self.app.start_single_player, (0.35, -0.66), scale=0.07,
+                 frameSize=(-3, 3, -0.55, 1.05))
+        p.button("back", "Back", lambda: self.request("Menu"), (-0.45, -0.66), scale=0.06)
+        self._esc("Menu")
+
+    def _refresh_setup(self) -> None:
+        for b, value in self.setup_rows:
+            b["text"] = value()
+
+    def _cycle_level(self) -> None:
+        keys = [k for k, _ in levels()]
+        s = self.app.setup
+        s.level = keys[(keys.index(s.level) + 1) % len(keys)] if s.level in keys else keys[0]
+
+    def _cycle_preset(self) -> None:
+        names = ("classic", "pagat", "oklahoma")
+        s = self.app.setup
+        s.preset = names[(names.index(s.preset) + 1) % len(names)]
+        s.target = None
+        self._check_options()
+
+    def _cycle_target(self) -> None:
+        s = self.app.setup
+        now = s.rules().game_target
+        s.target = TARGETS[(TARGETS.index(now) + 1) % len(TARGETS)] if now in TARGETS else 100
+
+    def _toggle(self, key: str) -> None:
+        s = self.app.setup
+        s.options[key] = not s.options.get(key, False)
+        self._check_options()
+
+    def _check_options(self) -> None:
+        s = self.app.setup
+        try:
+            s.rules()
+            self.setup_note.setText("")
+        except ValueError as err:  # e.g. no upcard with Oklahoma's upcard rules
+            self.setup_note.setText(f"Not with these rules: {err}")
+            for k in list(s.options):
+                s.options[k] = False
+            s.rules()
+
+    def exitSetup(self) -> None:
+        self._close()
+
+    # -- the table ------------------------------------------------------------------------
+    def enterTable(self) -> None:
+        self._close()
+        session = self.app.session
+        session.set_active(True)
+        session.controller.set_paused(False)
+        self._esc("Pause")
+
+    def exitTable(self) -> None:
+        if self.app.session is not None:
+            self.app.session.set_active(False)
+
+    def enterPause(self) -> None:
+        session = self.app.session
+        if session is None:
+            self.request("Menu")
+            return
+        session.controller.set_paused(True)
+        p = self._panel("Paused", width=0.6, height=0.62)
+        p.column([
+            ("resume", "Resume", lambda: self.request("Table")),
+            ("settings", "Settings", lambda: self.request("Settings", "Pause")),
+            ("rules", "Rules", lambda: self.request("Rules", "Pause")),
+            ("resign", "Resign", self._resign),
+            ("quit", "Quit to menu", lambda: self.request("Menu")),
+        ], top=0.3, step=0.13)
+        self._esc("Table")
+
+    def _resign(self) -> None:
+        self.app.end_game()
+        self.request("Menu")
+
+    def exitPause(self) -> None:
+        self._close()
+
+    # -- results ----------------------------------------------------------------------------
+    def enterHandResult(self) -> None:
+        session = self.app.session
+        game = session.game
+        hand = game.hand
+        names = session.controller.names
+        p = self._panel("", width=0.95, height=0.34, pos=(0, -0.5))
+        if hand.result is None:
+            p.title.setText("Drawn hand")
+            p.text("The stock ran down to two cards: nobody scores; the same dealer deals.",
+                   0.08, 0.042)
+            self.app.sounds.play("click")
+        else:
+            r = hand.result
+            winner = hand.winner
+            p.title.setText(f"{names[winner]} won the hand")
+            p.text(r.breakdown(), 0.09, 0.058, fg=(1, 1, 0.8, 1))
+            kd = f"{names[hand.knocker]} {r.knocker_deadwood}"
+            od = f"{names[1 - hand.knocker]} {r.other_deadwood}"
+            laid = f", {len(r.layoffs)} laid off" if r.layoffs else ""
+            p.text(f"Deadwood: {kd} - {od}{laid}", 0.0, 0.042)
+            self.app.sounds.play("hand_won" if winner == 0 else "hand_lost")
+        run = game.score.running() if hasattr(game.score, "running") else game.totals()
+        p.text(f"Score: {names[0]} {run[0]} - {names[1]} {run[1]}   (game to "
+               f"{game.rules.game_target})", -0.09, 0.045, fg=(0.85, 1, 0.85, 1))
+        p.button("next", "Next hand", self._next_hand, (0, -0.24), scale=0.06)
+        self.app.accept("enter", self._next_hand)
+        self.app.accept("n", self._next_hand)
+        self._esc("Pause")
+
+    def _next_hand(self) -> None:
+        if self.app.session is not None and self.app.session.controller.next_hand():
+            self.request("Table")
+
+    def exitHandResult(self) -> None:
+        self.app.ignore("enter")
+        self.app.ignore("n")
+        self._close()
+        session = self.app.session
+        if session is not None:
+            for key in ("enter", "n"):  # give the table its keys back
+                self.app.accept(key, session.input.do, [{"enter": "confirm"}.get(key, "next")])
+
+    def enterGameOver(self) -> None:
+        session = self.app.session
+        game = session.game
+        names = session.controller.names
+        winner = game.winner
+        p = self._panel(f"{names[winner]} won the game!", width=1.0, height=0.78)
+        self.app.sounds.play("game_won" if winner == 0 else "hand_lost")
+        rows = game.score.breakdown() if hasattr(game.score, "breakdown") else None
+        y = 0.45
+        p.text(names[0], y, 0.05, x=0.25, fg=(1, 0.92, 0.6, 1))
+        p.text(names[1], y, 0.05, x=0.65, fg=(1, 0.92, 0.6, 1))
+        labels = (("points", "Hand points"), ("game_bonus", "Game bonus"), ("boxes", "Boxes"),
+                  ("shutout", "Shutout"), ("total", "Total"))
+        boxes = game.score.boxes() if hasattr(game.score, "boxes") else (0, 0)
+        for i, (key, label) in enumerate(labels):
+            yy = y - 0.1 * (i + 1)
+            extra = f" ({boxes[0]} hands)" if key == "boxes" else ""
+            p.text(label + extra, yy, 0.045, x=-0.85, align=TextNode.ALeft)
+            for seat, x in ((0, 0.25), (1, 0.65)):
+                value = rows[seat][key] if rows else (game.totals()[seat] if key == "total"
+                                                      else 0)
+                suffix = f" ({boxes[seat]})" if key == "boxes" and seat == 1 else ""
+                p.text(f"{value}{suffix}", yy, 0.045, x=x)
+        p.text(f"Margin: {game.score.margin if hasattr(game.score, 'margin') else 0}",
+               y - 0.68, 0.055, fg=(1, 1, 0.8, 1))
+        p.button("again", "Play again", self._again, (-0.3, -0.62), scale=0.065)
+        p.button("menu", "Main menu", lambda: self.request("Menu"), (0.35, -0.62), scale=0.06)
+        self._esc("Menu")
+
+    def _again(self) -> None:
+        self.app.start_single_player()
+
+    def exitGameOver(self) -> None:
+        self._close()
+
+    # -- rules and settings ---------------------------------------------------------------
+    def enterRules(self, back: str = "Menu") -> None:
+        self.back_to = back
+        session = self.app.session
+        rules = session.game.rules if session is not None else self.app.setup.rules()
+        p = self._panel(f"Rules: {rules.name}", width=1.15, height=0.88)
+        lines = [
+            "Melds: 3-4 of a rank, or 3+ in a row of one suit (ace low). Deadwood: the rest.",
+            "Your turn: draw (stock or pile), then discard. Knock when your deadwood is low",
+            "enough; gin is 0. The other player lays off on the knocker's melds.",
+            "",
+            *rules.describe(),
+        ]
+        for i, line in enumerate(lines):
+            p.text(line, 0.6 - i * 0.075, 0.04)
+        p.button("back", "Back", lambda: self.request(self.back_to), (0, -0.78), scale=0.06)
+        self._esc(back)
+
+    def exitRules(self) -> None:
+        self._close()
+
+    def enterSettings(self, back: str = "Menu") -> None:
+        self.back_to = back
+        p = self._panel("Settings", width=0.9, height=0.6)
+        st = self.app.settings
+        rows = [
+            ("speed", "Animation speed",
+             lambda: next((n for n, v in SPEEDS if v == st.speed), f"{st.speed}x"),
+             self._cycle_speed),
+            ("sound", "Sound", lambda: "on" if st.sound else "off", self._toggle_sound),
+        ]
+        self.setup_rows = []
+        for i, (key, label, value, cmd) in enumerate(rows):
+            y = 0.25 - i * 0.14
+            p.text(label, y, 0.05, x=-0.75, align=TextNode.ALeft)
+            b = p.button(key, value(), lambda cmd=cmd: (cmd(), self._refresh_setup()),
+                         (0.4, y + 0.012), scale=0.05, frameSize=(-4, 4, -0.55, 1.05))
+            self.setup_rows.append((b, value))
+        p.button("back", "Back", lambda: self.request(self.back_to), (0, -0.45), scale=0.06)
+        self._esc(back)
+
+    def _cycle_speed(self) -> None:
+        values = [v for _, v in SPEEDS]
+        st = self.app.settings
+        i = values.index(st.speed) if st.speed in values else 0
+        self.app.set_speed(values[(i + 1) % len(values)])
+
+    def _toggle_sound(self) -> None:
+        st = self.app.settings
+        st.sound = not st.sound
+        self.app.sounds.enabled = st.sound
+
+    def exitSettings(self) -> None:
+        self._close()
+
+
+__all__ = ["GinApp", "GameSetup", "Settings", "Session"]

@@ -1,0 +1,114 @@
+"""Seat players without Panda3D: the ``Player`` protocol and a simple legal computer player.
+
+A seat is fed by anything with ``choose(view) -> Action``. ``computer_player(level)`` returns the
+AI branch's player for that level when ``gin3d.ai`` is available, else ``SimplePlayer``.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from .engine import (
+    BigGin,
+    Discard,
+    DrawDiscard,
+    DrawStock,
+    FinishLayoff,
+    Knock,
+    LayOff,
+    Pass,
+    PlayerView,
+    best_layoff,
+    deadwood_of_mask,
+    mask_of,
+)
+from .engine.actions import Action
+
+
+class Player(Protocol):
+    """Anything that picks one of ``view.legal`` for its seat."""
+
+    def choose(self, view: PlayerView) -> Action: ...
+
+
+def best_discard(hand: tuple, banned=None) -> tuple[int, object]:
+    """(deadwood after the discard, the card) for the discard that leaves the least deadwood."""
+    mask = mask_of(hand)
+    options = [
+        (deadwood_of_mask(mask & ~(1 << c)), -c.value, c) for c in hand if c != banned
+    ]
+    dead, _, card = min(options)
+    return dead, card
+
+
+class SimplePlayer:
+    """Greedy legal play: take the pile card when it lowers deadwood, discard to the least
+    deadwood, knock (or gin) as soon as the rules allow, lay off the engine's best plan."""
+
+    name = "Simple"
+
+    def choose(self, view: PlayerView) -> Action:
+        legal = view.legal
+        if not legal:
+            raise ValueError("no legal action: it is not this seat's turn")
+        if any(isinstance(a, BigGin) for a in legal):
+            return BigGin()
+        if view.phase in ("upcard", "draw", "last_chance"):
+            return self._draw(view)
+        if view.phase == "discard":
+            knocks = [a for a in legal if isinstance(a, Knock)]
+            if knocks:
+                mask = mask_of(view.hand)
+                return min(knocks, key=lambda a: deadwood_of_mask(mask & ~(1 << a.card)))
+            _, card = best_discard(view.hand, banned=view.taken)
+            action = Discard(card)
+            return action if action in legal else next(a for a in legal if isinstance(a, Discard))
+        if view.phase == "layoff":
+            _, plan = best_layoff(view.table_melds, view.hand)
+            if plan:
+                card, meld = plan[0]
+                action = LayOff(card, meld)
+                if action in legal:
+                    return action
+            return FinishLayoff()
+        return legal[0]
+
+    def _draw(self, view: PlayerView) -> Action:
+        legal = view.legal
+        if DrawDiscard() in legal and view.top is not None:
+            now = deadwood_of_mask(mask_of(view.hand))
+            after, _ = best_discard((*view.hand, view.top), banned=view.top)
+            if after < now or (view.phase == "last_chance"):
+                return DrawDiscard()
+        if DrawStock() in legal:
+            return DrawStock()
+        return Pass() if Pass() in legal else legal[0]
+
+
+def computer_player(level: str | None = None, seed: int | None = None) -> Player:
+    """The computer opponent: the AI branch's ``make_player`` when present, else SimplePlayer."""
+    try:
+        from .ai import make_player  # type: ignore[attr-defined]
+    except ImportError:
+        return SimplePlayer()
+    return make_player(level, seed=seed) if level is not None else make_player(
+        default_level(), seed=seed)
+
+
+def levels() -> list[tuple[str, str]]:
+    """(level id, display name) of the computer levels on offer."""
+    try:
+        from .ai import LEVELS  # type: ignore[attr-defined]
+    except ImportError:
+        return [("simple", "Simple")]
+    out = []
+    for key, value in (LEVELS.items() if isinstance(LEVELS, dict) else enumerate(LEVELS)):
+        name = getattr(value, "name", None) or (value.get("name") if isinstance(value, dict)
+                                                 else str(value))
+        out.append((str(key), str(name)))
+    return out
+
+
+def default_level() -> str:
+    names = [k for k, _ in levels()]
+    return names[len(names) // 2] if names else "simple"

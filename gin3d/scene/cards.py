@@ -1,0 +1,215 @@
+"""Card nodes: a thin two-sided card textured from the card atlas, with a pick solid and a glow.
+
+A ``CardNode`` is one physical card on the table. Its face may be unknown to this seat
+(``card is None``: the opponent's hidden cards and the stock); the face is set when the card
+is seen. Card geometry lies in the XY plane (width X, height Y), face up towards +Z.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+import numpy as np
+
+from panda3d.core import (
+    BitMask32,
+    CollisionNode,
+    CollisionPolygon,
+    Geom,
+    GeomNode,
+    GeomTriangles,
+    GeomVertexData,
+    GeomVertexFormat,
+    GeomVertexWriter,
+    NodePath,
+    Point3,
+    SamplerState,
+    Texture,
+    TransparencyAttrib,
+)
+
+from ..engine import CARDS, Card
+from .assets import asset_path, panda_filename
+
+CARD_W = 6.4
+CARD_H = 8.96
+THICK = 0.025
+PICK_MASK = BitMask32.bit(4)
+CORNER = 0.045  # fraction of the width cut by the rounded-corner approximation
+
+
+def _quad(name: str, uv: tuple[float, float, float, float], up: bool, scale: float = 1.0,
+          colour: tuple[float, float, float, float] | None = None) -> GeomNode:
+    """A card-shaped octagon (cut corners) with atlas UVs; faces +Z when ``up`` else -Z."""
+    fmt = GeomVertexFormat.getV3n3cpt2() if colour else GeomVertexFormat.getV3n3t2()
+    vdata = GeomVertexData(name, fmt, Geom.UHStatic)
+    vw, nw, tw = (GeomVertexWriter(vdata, n) for n in ("vertex", "normal", "texcoord"))
+    cw = GeomVertexWriter(vdata, "color") if colour else None
+    w, h = CARD_W * scale / 2, CARD_H * scale / 2
+    c = CARD_W * scale * CORNER
+    outline = [(-w + c, -h), (w - c, -h), (w, -h + c), (w, h - c), (w - c, h), (-w + c, h),
+               (-w, h - c), (-w, -h + c)]
+    u0, v0, u1, v1 = uv
+    z = THICK / 2 if up else -THICK / 2
+    for x, y in outline:
+        fx = (x + w) / (2 * w)
+        if not up:
+            fx = 1 - fx  # the back is seen mirrored
+        vw.addData3(x, y, z)
+        nw.addData3(0, 0, 1 if up else -1)
+        tw.addData2(u0 + fx * (u1 - u0), v0 + (y + h) / (2 * h) * (v1 - v0))
+        if cw:
+            cw.addData4(*colour)
+    tris = GeomTriangles(Geom.UHStatic)
+    for i in range(1, 7):
+        if up:
+            tris.addVertices(0, i, i + 1)
+        else:
+            tris.addVertices(0, i + 1, i)
+    geom = Geom(vdata)
+    geom.addPrimitive(tris)
+    node = GeomNode(name)
+    node.addGeom(geom)
+    return node
+
+
+@dataclass
+class Atlas:
+    """The card atlas texture and each card's UV rectangle (u0, v0, u1, v1)."""
+
+    texture: Texture
+    cards: dict[str, tuple[float, float, float, float]]
+    backs: dict[str, tuple[float, float, float, float]]
+
+    @classmethod
+    def load(cls, loader, style: str = "classic") -> Atlas:
+        meta_path = asset_path("textures", "cards_atlas.json")
+        image = asset_path("textures", f"cards_{style}.png")
+        if not meta_path.exists() or not image.exists():
+            raise FileNotFoundError(f"card atlas missing: {meta_path.name} / {image.name}")
+        meta = json.loads(meta_path.read_text())
+        tex = loader.loadTexture(panda_filename(image))
+        tex.setMinfilter(SamplerState.FT_linear_mipmap_linear)
+        tex.setMagfilter(SamplerState.FT_linear)
+        tex.setAnisotropicDegree(4)
+        tex.setWrapU(SamplerState.WM_clamp)
+        tex.setWrapV(SamplerState.WM_clamp)
+        return cls(tex, {k: tuple(v) for k, v in meta["cards"].items()},
+                   {k: tuple(v) for k, v in meta["backs"].items()}, str(image))
+
+    image_path: str = ""
+
+    def suit_icon_uv(self, suit: int) -> tuple[float, float, float, float]:
+        """The middle of the suit's ace: its big pip, for suit symbols in text."""
+        u0, v0, u1, v1 = self.cards["A" + "SHDC"[suit]]
+        du, dv = (u1 - u0), (v1 - v0)
+        return (u0 + du * 0.29, v0 + dv * 0.35, u0 + du * 0.71, v0 + dv * 0.65)
+
+    def suit_icons(self) -> list[Texture]:
+        """One small texture per suit (S H D C) cut from the aces: the pip on a transparent
+        ground, black suits drawn light so they read on dark panels."""
+        w, h = self.texture.getXSize(), self.texture.getYSize()
+        ram = self.texture.getRamImageAs("RGBA")
+        if not ram:
+            raise RuntimeError("the card atlas has no RAM image to cut suit icons from")
+        rgba = np.frombuffer(memoryview(ram), np.uint8).reshape(h, w, 4)  # row 0 = bottom
+        out = []
+        for suit in range(4):
+            u0, v0, u1, v1 = self.suit_icon_uv(suit)
+            part = rgba[int(v0 * h):int(v1 * h), int(u0 * w):int(u1 * w), :3] / 255.0
+            red = suit in (1, 2)
+            if red:
+                ink = np.clip((part[..., 0] - part[..., 1]) * 1.6, 0, 1)
+                colour = (1.0, 0.42, 0.38)
+            else:
+                ink = 1.0 - part.min(axis=2)
+                colour = (0.97, 0.97, 0.95)
+            icon = np.empty(part.shape[:2] + (4,), np.uint8)
+            for i, c in enumerate(colour):
+                icon[..., i] = int(c * 255)
+            icon[..., 3] = np.clip(ink * 1.4 * 255, 0, 255).astype(np.uint8)
+            tex = Texture(f"suit-{suit}")
+            tex.setup2dTexture(icon.shape[1], icon.shape[0], Texture.T_unsigned_byte,
+                               Texture.F_rgba8)
+            tex.setRamImageAs(np.ascontiguousarray(icon).tobytes(), "RGBA")
+            tex.setMinfilter(SamplerState.FT_linear_mipmap_linear)
+            out.append(tex)
+        return out
+
+
+class CardFactory:
+    """Makes card nodes sharing one geometry per face (instanced) and one atlas texture."""
+
+    def __init__(self, loader, back: str = "back_blue", style: str = "classic") -> None:
+        self.atlas = Atlas.load(loader, style)
+        self.back_name = back
+        self.fronts: dict[int | None, NodePath] = {}
+        for c in CARDS:
+            self.fronts[int(c)] = NodePath(_quad(f"front-{c}", self.atlas.cards[str(c)], True))
+        back_uv = self.atlas.backs[back]
+        self.fronts[None] = NodePath(_quad("front-unknown", back_uv, True))
+        self.back = NodePath(_quad("back", back_uv, False))
+        self.glow = NodePath(_quad("glow", (0, 0, 0, 0), True, 1.13, (1.0, 0.85, 0.25, 0.9)))
+        self.glow.setTextureOff(1)
+        self.glow.setLightOff(1)
+        self.glow.setTransparency(TransparencyAttrib.MAlpha)
+        self.glow.setDepthWrite(False)
+        self.glow.setBin("fixed", 0)
+        self.glow.setZ(-THICK)
+
+    def make(self, parent: NodePath, slot: int) -> CardNode:
+        return CardNode(self, parent, slot)
+
+
+class CardNode:
+    """One physical card: a NodePath with front, back, glow and a pick polygon."""
+
+    def __init__(self, factory: CardFactory, parent: NodePath, slot: int) -> None:
+        self.factory = factory
+        self.slot = slot
+        self.np = parent.attachNewNode(f"card-{slot}")
+        self.np.setTexture(factory.atlas.texture)
+        self.body = self.np.attachNewNode("body")  # lifted for arcs; the node carries the pose
+        self.face_np = factory.fronts[None].instanceTo(self.body)
+        factory.back.instanceTo(self.body)
+        self.glow_np = factory.glow.copyTo(self.body)  # own node: shown/tinted per card
+        self.glow_np.hide()
+        w, h = CARD_W / 2, CARD_H / 2
+        solid = CollisionPolygon(Point3(-w, -h, 0), Point3(w, -h, 0), Point3(w, h, 0),
+                                 Point3(-w, h, 0))
+        cnode = CollisionNode(f"pick-{slot}")
+        cnode.addSolid(solid)
+        cback = CollisionPolygon(Point3(-w, h, 0), Point3(w, h, 0), Point3(w, -h, 0),
+                                 Point3(-w, -h, 0))
+        cnode.addSolid(cback)
+        cnode.setIntoCollideMask(PICK_MASK)
+        cnode.setFromCollideMask(BitMask32.allOff())
+        self.pick_np = self.body.attachNewNode(cnode)
+        self.pick_np.setPythonTag("card_node", self)
+        self.card: Card | None = None
+        self.zone = "deck"
+        self.glowing = False
+
+    def set_face(self, card: Card | None) -> None:
+        """Show ``card`` on the front (None: the face is unknown to this seat)."""
+        if card is not None and self.card == card:
+            return
+        self.card = None if card is None else CARDS[int(card)]
+        self.face_np.removeNode()
+        self.face_np = self.factory.fronts[None if card is None else int(card)].instanceTo(
+            self.body)
+
+    def set_glow(self, on: bool, colour: tuple[float, float, float, float] | None = None) -> None:
+        self.glowing = on
+        if on:
+            self.glow_np.show()
+            if colour:
+                self.glow_np.setColorScale(*colour)
+            else:
+                self.glow_np.clearColorScale()
+        else:
+            self.glow_np.hide()
+
+    def __repr__(self) -> str:
+        return f"CardNode({self.slot}, {self.card}, {self.zone})"

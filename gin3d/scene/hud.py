@@ -1,0 +1,136 @@
+"""The in-game HUD: prompt line, message line, scores, deadwood count and action buttons.
+
+Text may contain the suit symbols ♠♥♦♣; they are drawn as small pictures cut from the card
+atlas (Panda3D's bundled fonts have no suit glyphs), registered as TextNode graphics.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from direct.gui.DirectGui import DGG, DirectButton, DirectFrame, OnscreenText
+from panda3d.core import CardMaker, NodePath, TextNode, TextPropertiesManager, TransparencyAttrib
+
+SUIT_CHARS = "\u2660\u2665\u2666\u2663"
+SUIT_KEYS = "shdc"
+_registered = False
+
+BUTTON_STYLE = dict(
+    frameColor=((0.95, 0.9, 0.75, 0.95), (1, 0.95, 0.6, 1), (1, 1, 0.85, 1), (0.5, 0.5, 0.5, 0.5)),
+    text_fg=(0.12, 0.08, 0.04, 1), relief=DGG.FLAT, pad=(0.6, 0.35), text_scale=0.8,
+)
+
+
+def register_suit_graphics(atlas) -> None:
+    """Make ``\\5s\\5`` (etc.) draw that suit's pip from the atlas inside any TextNode."""
+    global _registered
+    if _registered:
+        return
+    mgr = TextPropertiesManager.getGlobalPtr()
+    for key, tex in zip(SUIT_KEYS, atlas.suit_icons()):
+        cm = CardMaker(f"suit-{key}")
+        cm.setFrame(0.02, 0.74, -0.1, 0.72)
+        np = NodePath(cm.generate())
+        np.setTexture(tex)
+        np.setTransparency(TransparencyAttrib.MAlpha)
+        mgr.setGraphic(key, np)
+    _registered = True
+
+
+def suitify(text: str) -> str:
+    """Replace suit symbols with the registered suit graphics."""
+    for ch, key in zip(SUIT_CHARS, SUIT_KEYS):
+        text = text.replace(ch, f"\5{key}\5")
+    return text
+
+
+def button(parent, text: str, command: Callable, pos, scale: float = 0.05, **kw) -> DirectButton:
+    style = dict(BUTTON_STYLE)
+    style.update(kw)
+    return DirectButton(parent=parent, text=suitify(text), command=command, pos=pos, scale=scale,
+                        **style)
+
+
+class Hud:
+    """Everything drawn over the table while a game is on."""
+
+    ACTIONS = (
+        ("take", "Take"), ("pass", "Pass"), ("knock", "Knock"), ("gin", "Gin!"),
+        ("bestlayoff", "Best layoff"), ("done", "Done"),
+    )
+
+    def __init__(self, base, on_action: Callable[[str], None], on_menu: Callable[[], None]
+                 ) -> None:
+        self.base = base
+        self.root = DirectFrame(parent=base.aspect2d, frameColor=(0, 0, 0, 0))
+        self.top = DirectFrame(parent=base.a2dTopCenter, frameColor=(0, 0, 0, 0.45),
+                               frameSize=(-1.0, 1.0, -0.17, 0.0))
+        self.prompt = OnscreenText(parent=self.top, text="", pos=(0, -0.075), scale=0.055,
+                                   fg=(1, 1, 0.92, 1), shadow=(0, 0, 0, 0.8), mayChange=True)
+        self.message = OnscreenText(parent=self.top, text="", pos=(0, -0.14), scale=0.042,
+                                    fg=(0.85, 0.95, 0.85, 1), mayChange=True)
+        self.scores = OnscreenText(parent=base.a2dTopLeft, text="", pos=(0.04, -0.08),
+                                   scale=0.048, fg=(1, 1, 1, 1), shadow=(0, 0, 0, 0.9),
+                                   align=TextNode.ALeft, mayChange=True)
+        self.target = OnscreenText(parent=base.a2dTopLeft, text="", pos=(0.04, -0.2),
+                                   scale=0.04, fg=(0.9, 0.9, 0.75, 1), shadow=(0, 0, 0, 0.9),
+                                   align=TextNode.ALeft, mayChange=True)
+        self.deadwood = OnscreenText(parent=base.a2dBottomRight, text="", pos=(-0.06, 0.62),
+                                     scale=0.05, fg=(1, 1, 0.85, 1), shadow=(0, 0, 0, 0.9),
+                                     align=TextNode.ARight, mayChange=True)
+        self.buttons: dict[str, DirectButton] = {}
+        for i, (name, label) in enumerate(self.ACTIONS):
+            self.buttons[name] = button(base.a2dRightCenter, label,
+                                        lambda n=name: on_action(n), (-0.22, 0, 0.3 - i * 0.11),
+                                        scale=0.055)
+        self.sort_buttons: dict[str, DirectButton] = {}
+        OnscreenText(parent=base.a2dBottomLeft, text="Sort", pos=(0.07, 0.52), scale=0.04,
+                     fg=(1, 1, 1, 0.8), align=TextNode.ALeft)
+        for i, (mode, label) in enumerate((("melds", "Melds"), ("rank", "Rank"),
+                                           ("suit", "Suit"))):
+            self.sort_buttons[mode] = button(base.a2dBottomLeft, label,
+                                             lambda m=mode: on_action(f"sort:{m}"),
+                                             (0.14, 0, 0.45 - i * 0.085), scale=0.042)
+        self.menu_button = button(base.a2dTopRight, "Menu (Esc)", on_menu, (-0.2, 0, -0.08),
+                                  scale=0.045)
+        self.extra: list = []
+        self.all = [self.root, self.top, self.scores, self.target, self.deadwood,
+                    *self.buttons.values(), *self.sort_buttons.values(), self.menu_button]
+
+    def set_prompt(self, text: str) -> None:
+        self.prompt.setText(suitify(text))
+
+    def set_message(self, text: str) -> None:
+        self.message.setText(suitify(text))
+
+    def set_scores(self, names, scores, target: int, dealer: int | None = None) -> None:
+        marks = [" (dealer)" if dealer == s else "" for s in (0, 1)]
+        self.scores.setText(f"{names[0]} {scores[0]}{marks[0]}\n{names[1]} {scores[1]}{marks[1]}")
+        self.target.setText(f"Game to {target}")
+
+    def set_deadwood(self, value: int | None) -> None:
+        self.deadwood.setText("" if value is None else f"Deadwood {value}")
+
+    def show_buttons(self, names: set[str]) -> None:
+        for name, b in self.buttons.items():
+            if name in names:
+                b.show()
+            else:
+                b.hide()
+
+    def set_sort(self, mode: str) -> None:
+        for m, b in self.sort_buttons.items():
+            b["frameColor"] = ((1, 0.85, 0.4, 1) if m == mode else (0.95, 0.9, 0.75, 0.95))
+
+    def show(self) -> None:
+        for w in (self.root, self.top, self.scores, self.target, self.deadwood, self.menu_button,
+                  *self.sort_buttons.values()):
+            w.show()
+
+    def hide(self) -> None:
+        for w in self.all:
+            w.hide()
+
+    def destroy(self) -> None:
+        for w in self.all:
+            w.destroy()

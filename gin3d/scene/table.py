@@ -1,0 +1,442 @@
+"""The table scene: card nodes in zones, and every engine event turned into an animation.
+
+The scene only ever learns what the local seat (seat 0) may see: events arrive redacted, so
+an opponent card's face is set when it is shown (discarded, laid out), never before.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from direct.interval.IntervalGlobal import (
+    Func,
+    LerpPosQuatInterval,
+    LerpPosInterval,
+    Parallel,
+    Sequence,
+    Wait,
+)
+from panda3d.core import NodePath
+
+from ..engine import (
+    Card,
+    CardDealt,
+    CardDrawn,
+    Discarded,
+    HandRevealed,
+    HandStarted,
+    Knocked,
+    LaidOff,
+    UpcardTurned,
+    best_melds,
+)
+from . import layout
+from .animation import AnimationQueue
+from .cards import CardFactory, CardNode
+from .tablemodel import build_lights, build_table
+
+MELD_TINTS = ((1.0, 0.97, 0.86, 1), (0.9, 0.96, 1.0, 1), (0.94, 1.0, 0.9, 1), (1.0, 0.92, 0.95, 1))
+SORTS = ("melds", "rank", "suit", "custom")
+
+
+def card_sort_key(mode: str):
+    if mode == "rank":
+        return lambda c: (c.rank, c.suit)
+    return lambda c: (c.suit, c.rank)
+
+
+class TableScene:
+    """Card nodes, zones and the animations that move cards between them."""
+
+    def __init__(self, base, queue: AnimationQueue, sounds=None, back: str = "back_blue",
+                 style: str = "classic") -> None:
+        self.base = base
+        self.queue = queue
+        self.sounds = sounds
+        self.root = base.render.attachNewNode("table-scene")
+        base.setBackgroundColor(0.07, 0.06, 0.06, 1)
+        self.table = build_table(base.loader, self.root)
+        self.lights = build_lights(base.render)
+        self.factory = CardFactory(base.loader, back=back, style=style)
+        self.anchor_stock = self._anchor("stock", layout.STOCK_POS)
+        self.anchor_pile = self._anchor("pile", layout.PILE_POS)
+        self.anchor_hand = self._anchor("hand", layout.HAND_POS, (0, layout.HAND_PITCH, 0))
+        self.anchor_opp = self._anchor("opponent", layout.OPP_POS)
+        self.anchor_melds = [self._anchor(f"melds-{s}", p) for s, p in
+                             enumerate(layout.MELDS_POS)]
+        self.cards = [self.factory.make(self.anchor_stock, i) for i in range(52)]
+        self.stock: list[CardNode] = []
+        self.pile: list[CardNode] = []
+        self.hands: list[list[CardNode]] = [[], []]
+        self.table_melds: list[list[CardNode]] = []  # the knocker's melds (layoffs join them)
+        self.knocker: int | None = None
+        self.spreads: list[list[list[CardNode]]] = [[], []]  # per seat: melds then deadwood
+        self.knock_card: CardNode | None = None
+        self.sort_mode = "melds"
+        self.custom_order: list[Card] = []
+        self.hand_groups: list[list[CardNode]] = []
+        self.dealing = False
+        self.listeners: list[Callable[[object], None]] = []
+        for i, node in enumerate(self.cards):
+            self.stock.append(node)
+            node.zone = "stock"
+            pos, hpr = layout.stock_pose(i)
+            node.np.setPosHpr(pos, hpr)
+        self.place_camera()
+
+    def _anchor(self, name: str, pos, hpr=(0, 0, 0)) -> NodePath:
+        np = self.root.attachNewNode(f"anchor-{name}")
+        np.setPos(*pos)
+        np.setHpr(*hpr)
+        return np
+
+    def place_camera(self) -> None:
+        self.base.camera.setPos(*layout.CAMERA_POS)
+        self.base.camera.lookAt(*layout.CAMERA_LOOK)
+        self.base.camLens.setNearFar(1.0, 1000.0)
+        self.fit_lens()
+
+    def fit_lens(self) -> None:
+        """Keep the table framed for any window shape (wide: fixed height; tall: fixed width)."""
+        win = self.base.win
+        if win is None:
+            return
+        w, h = max(1, win.getXSize()), max(1, win.getYSize())
+        aspect = w / h
+        vfov = 46.0 if aspect >= 1.45 else 46.0 * 1.45 / aspect
+        self.base.camLens.setFov(vfov * aspect, vfov)
+        self.base.camLens.setAspectRatio(aspect)
+
+    # -- animation helpers --------------------------------------------------------------
+    def s(self, t: float) -> float:
+        return self.queue.seconds(t)
+
+    def _move(self, node: CardNode, parent: NodePath, pos, hpr, t: float, arc: float = 0.0,
+              delay: float = 0.0):
+        """An interval moving ``node`` under ``parent`` to pos/hpr (optionally lifted in an arc
+        on the way); with speed 0 it is a plain placement."""
+        dur = self.s(t)
+        if dur <= 0:
+            return Func(self._place, node, parent, pos, hpr)
+        move = LerpPosQuatInterval(node.np, dur, pos, hpr=hpr, blendType="easeInOut")
+        parts = [Func(node.np.wrtReparentTo, parent)]
+        if delay:
+            parts.insert(0, Wait(self.s(delay)))
+        if arc:
+            lift = Sequence(
+                LerpPosInterval(node.body, dur / 2, (0, 0, arc), blendType="easeOut"),
+                LerpPosInterval(node.body, dur / 2, (0, 0, 0), blendType="easeIn"),
+            )
+            parts.append(Parallel(move, lift))
+        else:
+            parts.append(move)
+        return Sequence(*parts)
+
+    @staticmethod
+    def _place(node: CardNode, parent: NodePath, pos, hpr) -> None:
+        node.np.reparentTo(parent)
+        node.np.setPosHpr(pos, hpr)
+        node.body.setPos(0, 0, 0)
+
+    def _sound(self, name: str):
+        return Func(self.play_sound, name)
+
+    def play_sound(self, name: str) -> None:
+        if self.sounds is not None:
+            self.sounds.play(name)
+
+    # -- zones ----------------------------------------------------------------------------
+    def node_for(self, seat: int, card: Card | None) -> CardNode:
+        """The node in ``seat``'s hand showing ``card``; an unknown one gets that face."""
+        hand = self.hands[seat]
+        for node in hand:
+            if card is not None and node.card == card:
+                return node
+        for node in hand:
+            if node.card is None:
+                if card is not None:
+                    node.set_face(card)
+                return node
+        raise ValueError(f"{card} is not in seat {seat}'s hand on the table")
+
+    def hand_cards(self, seat: int = 0) -> list[Card]:
+        return [n.card for n in self.hands[seat]]
+
+    def order_hand(self) -> list[list[CardNode]]:
+        """The local hand's display groups for the current sort mode (melds tinted)."""
+        nodes = self.hands[0]
+        known = [n for n in nodes if n.card is not None]
+        arr = best_melds([n.card for n in known]) if len(known) <= 11 else None
+        meld_of: dict[Card, int] = {}
+        if arr is not None:
+            for i, meld in enumerate(arr.melds):
+                for c in meld:
+                    meld_of[c] = i
+        by_card = {n.card: n for n in known}
+        if self.sort_mode == "melds" and arr is not None:
+            groups = [[by_card[c] for c in sorted(m, key=lambda c: (c.rank, c.suit))]
+                      for m in sorted(arr.melds, key=lambda m: (min(c.rank for c in m)))]
+            dead = sorted(arr.deadwood, key=lambda c: (c.rank, c.suit))
+            if dead:
+                groups.append([by_card[c] for c in dead])
+        elif self.sort_mode == "custom":
+            order = [c for c in self.custom_order if c in by_card]
+            order += [c for c in by_card if c not in order]
+            self.custom_order = order
+            groups = [[by_card[c] for c in order]]
+        else:
+            groups = [[by_card[c] for c in sorted(by_card, key=card_sort_key(self.sort_mode))]]
+        unknown = [n for n in nodes if n.card is None]
+        if unknown:
+            groups.append(unknown)
+        for node in nodes:
+            i = meld_of.get(node.card)
+            if i is None:
+                node.np.clearColorScale()
+            else:
+                node.np.setColorScale(*MELD_TINTS[i % len(MELD_TINTS)])
+        self.hand_groups = groups
+        return groups
+
+    def hand_layout_interval(self, t: float = 0.25, lift: Card | None = None):
+        """Slide the local hand into its arranged order."""
+        groups = self.order_hand()
+        flat = [n for g in groups for n in g]
+        poses = layout.hand_poses([len(g) for g in groups])
+        self.hands[0] = flat
+        moves = []
+        for node, (pos, hpr) in zip(flat, poses):
+            if lift is not None and node.card == lift:
+                pos = (pos[0], pos[1] + 1.2, pos[2])
+            moves.append(self._move(node, self.anchor_hand, pos, hpr, t))
+        return Parallel(*moves)
+
+    def relayout_hand(self, t: float = 0.25, lift: Card | None = None) -> None:
+        """Re-arrange the local hand now (used for sorting, selection and after changes)."""
+        ival = self.hand_layout_interval(t, lift)
+        if self.queue.speed <= 0 or t <= 0:
+            ival.finish()
+        else:
+            ival.start()
+
+    def opp_layout_interval(self, t: float = 0.25):
+        poses = layout.opponent_poses(len(self.hands[1]))
+        return Parallel(*[self._move(n, self.anchor_opp, p, h, t)
+                          for n, (p, h) in zip(self.hands[1], poses)])
+
+    def stock_top_pose(self):
+        return layout.stock_pose(len(self.stock))
+
+    # -- events -------------------------------------------------------------------------
+    def show_event(self, event) -> None:
+        """Queue the animation for one (redacted) event."""
+        handler = getattr(self, f"_on_{type(event).__name__}", None)
+        if handler is not None:
+            handler(event)
+        for fn in self.listeners:
+            self.queue.call(lambda fn=fn, e=event: fn(e))
+
+    def _on_HandStarted(self, e: HandStarted) -> None:
+        self.queue.add(self._gather)
+        self.queue.add(self._shuffle)
+
+    def _gather(self):
+        """Every card back to one face-down deck; zones emptied."""
+        for n in self.cards:
+            n.set_glow(False)
+            n.np.clearColorScale()
+        self.stock = list(self.cards)
+        self.pile, self.hands, self.table_melds = [], [[], []], []
+        self.spreads = [[], []]
+        self.knock_card = None
+        self.knocker = None
+        self.dealing = True
+        moves = []
+        for i, n in enumerate(self.stock):
+            n.zone = "stock"
+            pos, hpr = layout.deck_pose(i)
+            moves.append(self._move(n, self.anchor_stock, pos, hpr, 0.45))
+        return Sequence(Parallel(*moves), Func(self._forget_faces))
+
+    def _forget_faces(self) -> None:
+        for n in self.cards:
+            n.set_face(None)
+
+    def _shuffle(self):
+        if self.queue.speed <= 0:
+            return None
+        half = self.stock[len(self.stock) // 2:]
+        ivals = []
+        for k in range(2):
+            out = Parallel(*[LerpPosInterval(n.np, self.s(0.16), n.np.getPos() + (7.2, 0, 0))
+                             for n in half])
+            back = Parallel(*[LerpPosInterval(n.np, self.s(0.16), n.np.getPos()) for n in half])
+            ivals += [out, back]
+        return Sequence(self._sound("shuffle"), *ivals)
+
+    def _on_CardDealt(self, e: CardDealt) -> None:
+        def deal():
+            node = self.stock.pop()
+            seat = e.seat
+            self.hands[seat].append(node)
+            node.zone = f"hand{seat}"
+            if seat == 0:
+                node.set_face(e.card)
+                idx = len(self.hands[0]) - 1
+                pos, hpr = layout.hand_poses([10])[min(idx, 9)]
+                return Sequence(self._sound("deal"),
+                                self._move(node, self.anchor_hand, pos, hpr, 0.2))
+            idx = len(self.hands[1]) - 1
+            pos, hpr = layout.opponent_poses(10)[min(idx, 9)]
+            return Sequence(self._sound("deal"), self._move(node, self.anchor_opp, pos, hpr, 0.2))
+        self.queue.add(deal)
+
+    def _on_UpcardTurned(self, e: UpcardTurned) -> None:
+        def turn():
+            node = self.stock.pop()
+            node.set_face(e.card)
+            node.zone = "pile"
+            self.pile.append(node)
+            self.dealing = False
+            pos, hpr = layout.pile_pose(0)
+            return Sequence(self._sound("flip"), self._move(node, self.anchor_pile, pos, hpr, 0.35),
+                            self.hand_layout_interval(0.3), self.opp_layout_interval(0.2))
+        self.queue.add(turn)
+
+    def _on_CardDrawn(self, e: CardDrawn) -> None:
+        def draw():
+            node = self.stock.pop() if e.source == "stock" else self.pile.pop()
+            seat = e.seat
+            self.hands[seat].append(node)
+            node.zone = f"hand{seat}"
+            if seat == 0:
+                node.set_face(e.card)
+                sound = "draw" if e.source == "stock" else "place"
+                return Sequence(self._sound(sound), self.hand_layout_interval(0.35))
+            if e.source == "stock":
+                node.set_face(None)
+            return Sequence(self._sound("draw"), self.opp_layout_interval(0.35))
+        self.queue.add(draw)
+
+    def _on_Discarded(self, e: Discarded) -> None:
+        def discard():
+            node = self.node_for(e.seat, e.card)
+            self.hands[e.seat].remove(node)
+            node.np.clearColorScale()
+            node.set_glow(False)
+            node.zone = "pile"
+            self.pile.append(node)
+            pos, hpr = layout.pile_pose(len(self.pile) - 1)
+            rest = self.hand_layout_interval(0.25) if e.seat == 0 else self.opp_layout_interval()
+            return Sequence(Parallel(self._move(node, self.anchor_pile, pos, hpr, 0.4, arc=5.0), rest),
+                            self._sound("place"))
+        self.queue.add(discard)
+
+    def _on_Knocked(self, e: Knocked) -> None:
+        def knock():
+            self.knocker = e.seat
+            parts = []
+            if e.card is not None:
+                node = self.node_for(e.seat, e.card)
+                self.hands[e.seat].remove(node)
+                node.np.clearColorScale()
+                node.zone = "pile"
+                self.pile.append(node)
+                self.knock_card = node
+                pos, hpr = layout.pile_pose(len(self.pile) - 1, face_up=False)
+                parts.append(self._move(node, self.anchor_pile, pos, hpr, 0.45, arc=3.0))
+                parts.append(self._sound("knock"))
+            groups = [list(m) for m in e.melds] + ([list(e.deadwood)] if e.deadwood else [])
+            spread = self._take_for_spread(e.seat, groups)
+            self.table_melds = spread[: len(e.melds)]
+            self.spreads[e.seat] = spread
+            parts.append(Wait(self.s(0.2)))
+            parts.append(self._spread_interval(e.seat))
+            if e.kind in ("gin", "big_gin"):
+                parts.append(self._sound("gin"))
+            return Sequence(*parts)
+        self.queue.add(knock)
+
+    def _take_for_spread(self, seat: int, groups: list[list[Card]]) -> list[list[CardNode]]:
+        out = []
+        for g in groups:
+            nodes = []
+            for c in g:
+                node = self.node_for(seat, c)
+                self.hands[seat].remove(node)
+                node.np.clearColorScale()
+                node.set_glow(False)
+                node.zone = f"spread{seat}"
+                nodes.append(node)
+            out.append(nodes)
+        return out
+
+    def _spread_interval(self, seat: int, t: float = 0.45):
+        groups = self.spreads[seat]
+        poses = layout.spread_poses([len(g) for g in groups], seat)
+        flat = [n for g in groups for n in g]
+        moves = [self._move(n, self.anchor_melds[seat], p, h, t, delay=0.04 * i)
+                 for i, (n, (p, h)) in enumerate(zip(flat, poses))]
+        rest = (self.hand_layout_interval(0.3) if seat == 0 else self.opp_layout_interval(0.3))
+        return Parallel(Parallel(*moves), rest)
+
+    def _on_LaidOff(self, e: LaidOff) -> None:
+        def lay():
+            node = self.node_for(e.seat, e.card)
+            self.hands[e.seat].remove(node)
+            node.np.clearColorScale()
+            node.set_glow(False)
+            node.zone = f"spread{self.knocker}"
+            meld = self.table_melds[e.meld]
+            meld.append(node)
+            meld.sort(key=lambda n: (n.card.rank, n.card.suit))
+            return Sequence(self._sound("place"), self._spread_interval(self.knocker, 0.4))
+        self.queue.add(lay)
+
+    def _on_HandRevealed(self, e: HandRevealed) -> None:
+        def reveal():
+            groups = [list(m) for m in e.melds] + ([list(e.deadwood)] if e.deadwood else [])
+            self.spreads[e.seat] = self._take_for_spread(e.seat, groups)
+            return Sequence(self._sound("flip"), self._spread_interval(e.seat))
+        self.queue.add(reveal)
+
+    # -- what the scene shows (for tests and the HUD) ------------------------------------
+    def zones(self) -> dict:
+        """Every zone's contents as the scene graph holds them."""
+        return {
+            "stock": len(self.stock),
+            "stock_faces": [n.card for n in self.stock],
+            "pile": [n.card for n in self.pile],
+            "hand0": [n.card for n in self.hands[0]],
+            "hand1": [n.card for n in self.hands[1]],
+            "table_melds": [[n.card for n in m] for m in self.table_melds],
+            "spread0": [[n.card for n in g] for g in self.spreads[0]],
+            "spread1": [[n.card for n in g] for g in self.spreads[1]],
+            "parents": {n.slot: n.np.getParent().getName() for n in self.cards},
+        }
+
+    def set_sort(self, mode: str) -> None:
+        if mode not in SORTS:
+            raise ValueError(f"unknown sort {mode!r} (choose from {', '.join(SORTS)})")
+        self.sort_mode = mode
+        if mode == "custom":
+            self.custom_order = [n.card for n in self.hands[0]]
+        self.relayout_hand()
+
+    def move_in_hand(self, card: Card, index: int) -> None:
+        """Free reordering: put ``card`` at position ``index`` of the local hand."""
+        order = [n.card for n in self.hands[0] if n.card is not None]
+        if card not in order:
+            raise ValueError(f"{card} is not in your hand")
+        order.remove(card)
+        order.insert(max(0, min(index, len(order))), card)
+        self.sort_mode = "custom"
+        self.custom_order = order
+        self.relayout_hand()
+
+    def destroy(self) -> None:
+        self.queue.clear()
+        for np in self.lights:
+            self.base.render.clearLight(np)
+            np.removeNode()
+        self.root.removeNode()

@@ -1,0 +1,429 @@
+"""Local input on the table: mouse (click, drag, hover) and keyboard, turned into actions.
+
+Every path ends in ``TableController.submit``; anything not legal now is simply ignored
+(illegal targets neither glow nor react). ``press``/``move``/``release`` take mouse
+coordinates, so tests drive the very same handlers the mouse does.
+"""
+
+from __future__ import annotations
+
+from panda3d.core import Point3
+
+from ..engine import (
+    BigGin,
+    Discard,
+    DrawDiscard,
+    DrawStock,
+    FinishLayoff,
+    Knock,
+    LayOff,
+    Pass,
+    best_layoff,
+    deadwood_of_mask,
+    mask_of,
+)
+from . import layout
+from .cards import CardNode
+from .picking import Picker
+
+DRAG_START = 0.025  # mouse units the pointer must move before a press becomes a drag
+GLOW_DRAW = (1.0, 0.85, 0.3, 0.9)
+GLOW_LAYOFF = (0.45, 1.0, 0.55, 0.9)
+GLOW_KNOCK = (1.0, 0.5, 0.3, 0.95)
+
+KEYS = {
+    "s": "stock", "d": "take", "t": "take", "p": "pass", "k": "knock", "g": "gin",
+    "b": "bestlayoff", "f": "done", "enter": "confirm", "space": "confirm", "arrow_left": "left",
+    "arrow_right": "right", ",": "moveleft", ".": "moveright", "1": "sort:melds",
+    "2": "sort:rank", "3": "sort:suit", "n": "next",
+}
+
+
+class TableInput:
+    """Maps clicks, drags and keys on the table to the local seat's actions."""
+
+    def __init__(self, base, scene, controller, hud=None) -> None:
+        self.base = base
+        self.scene = scene
+        self.ctl = controller
+        self.hud = hud
+        self.picker = Picker(base, scene.root)
+        self.selected = None  # a Card of the local hand
+        self.knock_mode = False
+        self.pressed: CardNode | None = None
+        self.press_pos: tuple[float, float] | None = None
+        self.dragging = False
+        self.hovered: CardNode | None = None
+        self.enabled = True
+        self._last_mouse = None
+        self.events = ["mouse1", "mouse1-up", *KEYS]
+        base.accept("mouse1", self._mouse_down)
+        base.accept("mouse1-up", self._mouse_up)
+        for key, name in KEYS.items():
+            base.accept(key, self.do, [name])
+        self._task = base.taskMgr.add(self._track_mouse, "table-input-mouse")
+        controller.on_change.append(self.refresh)
+
+    # -- mouse ------------------------------------------------------------------------
+    def _mouse(self) -> tuple[float, float] | None:
+        mw = self.base.mouseWatcherNode
+        if mw is None or not mw.hasMouse():
+            return None
+        m = mw.getMouse()
+        return (m.x, m.y)
+
+    def _mouse_down(self) -> None:
+        pos = self._mouse()
+        if pos is not None:
+            self.press(pos)
+
+    def _mouse_up(self) -> None:
+        pos = self._mouse()
+        if pos is not None:
+            self.release(pos)
+
+    def _track_mouse(self, task):
+        pos = self._mouse()
+        if pos is not None and pos != self._last_mouse:
+            self._last_mouse = pos
+            self.move(pos)
+        return task.cont
+
+    def press(self, mpos: tuple[float, float]) -> None:
+        """Mouse button down at ``mpos``."""
+        if not self.enabled:
+            return
+        node = self.picker.pick(mpos)
+        self.pressed = node
+        self.press_pos = mpos
+        self.dragging = False
+
+    def move(self, mpos: tuple[float, float]) -> None:
+        """Pointer moved: hover highlight, or carry a dragged hand card."""
+        if not self.enabled:
+            return
+        node = self.pressed
+        if node is not None and node.zone == "hand0" and self.press_pos is not None:
+            dx, dy = mpos[0] - self.press_pos[0], mpos[1] - self.press_pos[1]
+            if self.dragging or dx * dx + dy * dy > DRAG_START ** 2:
+                self.dragging = True
+                hit = self.picker.ray_on_plane(mpos, self.scene.anchor_hand)
+                if hit is not None:
+                    node.np.setPos(hit.x, hit.y, 1.5)
+                return
+        self._hover(self.picker.pick(mpos))
+
+    def release(self, mpos: tuple[float, float]) -> None:
+        """Mouse button up: a click on what was pressed, or the end of a drag."""
+        node, self.pressed = self.pressed, None
+        if not self.enabled:
+            return
+        if self.dragging and node is not None:
+            self.dragging = False
+            self._drop(node, mpos)
+            return
+        target = self.picker.pick(mpos)
+        if target is not None and target is node:
+            self.click(target)
+
+    def _drop(self, node: CardNode, mpos) -> None:
+        on_table = self.picker.ray_on_plane(mpos, self.scene.anchor_pile)
+        over_pile = on_table is not None and (on_table.x ** 2 + on_table.y ** 2) ** 0.5 < 7.0
+        if over_pile and self._discard_or_knock(node.card):
+            return
+        hit = self.picker.ray_on_plane(mpos, self.scene.anchor_hand)
+        others = [n for n in self.scene.hands[0] if n is not node]
+        index = len(others)
+        if hit is not None:
+            for i, other in enumerate(others):
+                if hit.x < other.np.getX():
+                    index = i
+                    break
+        self.scene.move_in_hand(node.card, index)
+        self._sync_sort()
+
+    def _hover(self, node: CardNode | None) -> None:
+        if node is self.hovered:
+            return
+        old, self.hovered = self.hovered, node
+        if old is not None and old.zone == "hand0":
+            old.body.setPos(0, 0, 0)
+        if node is not None and node.zone == "hand0" and self._reacts(node):
+            node.body.setPos(0, 0.6, 0.3)
+
+    def _reacts(self, node: CardNode) -> bool:
+        legal = self.ctl.legal()
+        return any(getattr(a, "card", None) == node.card for a in legal)
+
+    # -- clicks -------------------------------------------------------------------------
+    def click(self, node: CardNode) -> bool:
+        """A click on a card node; returns whether it did something."""
+        legal = self.ctl.legal()
+        if not legal:
+            return False
+        zone = node.zone
+        if zone == "stock":
+            return self._submit(DrawStock())
+        if zone == "pile":
+            if DrawDiscard() in legal:
+                return self._submit(DrawDiscard())
+            if self.selected is not None:
+                return self._discard_or_knock(self.selected)
+            return False
+        if zone == "hand0":
+            return self._click_hand(node.card, legal)
+        knocker = self.scene.knocker
+        if knocker is not None and zone == f"spread{knocker}" and self.selected is not None:
+            for i, meld in enumerate(self.scene.table_melds):
+                if node in meld:
+                    return self._submit(LayOff(self.selected, i))
+        return False
+
+    def _click_hand(self, card, legal) -> bool:
+        view = self.ctl.view(0)
+        if view.phase == "discard":
+            if self.knock_mode:
+                return self._submit(Knock(card))
+            if self.selected == card:
+                return self._discard_or_knock(card)
+            if Discard(card) in legal or Knock(card) in legal:
+                self._select(card)
+                return True
+            return False
+        if view.phase == "layoff":
+            fits = [a for a in legal if isinstance(a, LayOff) and a.card == card]
+            if len(fits) == 1:
+                return self._submit(fits[0])
+            if fits:
+                self._select(card)
+                return True
+        return False
+
+    def _discard_or_knock(self, card) -> bool:
+        legal = self.ctl.legal()
+        if Discard(card) in legal:
+            return self._submit(Discard(card))
+        if Knock(card) in legal:  # must-knock turns (last chance, throw-back)
+            return self._submit(Knock(card))
+        return False
+
+    def _select(self, card) -> None:
+        self.selected = card
+        self.refresh()
+
+    def _submit(self, action) -> bool:
+        ok = self.ctl.submit(action)
+        if ok:
+            self.selected = None
+            self.knock_mode = False
+        return ok
+
+    # -- buttons and keys ---------------------------------------------------------------
+    def do(self, name: str) -> bool:
+        """A named command from a button or key (see KEYS); False when it does nothing."""
+        if not self.enabled:
+            return False
+        if name.startswith("sort:"):
+            self.scene.set_sort(name[5:])
+            self._sync_sort()
+            self.refresh()
+            return True
+        if name == "next":
+            return self.ctl.next_hand()
+        legal = self.ctl.legal()
+        view = self.ctl.view(0)
+        hand = [n.card for n in self.scene.hands[0]]
+        if name == "stock":
+            return self._submit(DrawStock())
+        if name == "take":
+            return self._submit(DrawDiscard())
+        if name == "pass":
+            return self._submit(Pass())
+        if name == "gin":
+            if BigGin() in legal:
+                return self._submit(BigGin())
+            gins = [a for a in legal if isinstance(a, Knock)
+                    and deadwood_of_mask(mask_of(view.hand) & ~(1 << a.card)) == 0]
+            return self._submit(gins[0]) if gins else False
+        if name == "knock":
+            knocks = [a for a in legal if isinstance(a, Knock)]
+            if not knocks:
+                return False
+            if self.selected is not None and Knock(self.selected) in legal:
+                return self._submit(Knock(self.selected))
+            if len(knocks) == 1:
+                return self._submit(knocks[0])
+            self.knock_mode = not self.knock_mode
+            self.refresh()
+            return True
+        if name == "bestlayoff":
+            if view.phase != "layoff" or not legal:
+                return False
+            _, plan = best_layoff(view.table_melds, view.hand)
+            ok = self.ctl.submit_many([LayOff(c, i) for c, i in plan] + [FinishLayoff()])
+            if ok:
+                self.selected = None
+            return ok
+        if name == "done":
+            return self._submit(FinishLayoff())
+        if name in ("left", "right") and hand:
+            cards = [c for c in hand if c is not None]
+            i = cards.index(self.selected) if self.selected in cards else (
+                -1 if name == "right" else len(cards))
+            i = max(0, min(len(cards) - 1, i + (1 if name == "right" else -1)))
+            self.selected = cards[i]
+            self.refresh()
+            return True
+        if name in ("moveleft", "moveright") and self.selected in hand:
+            i = hand.index(self.selected) + (1 if name == "moveright" else -1)
+            self.scene.move_in_hand(self.selected, i)
+            self._sync_sort()
+            self.refresh()
+            return True
+        if name == "confirm":
+            if self.selected is None:
+                return False
+            if view.phase == "discard":
+                if self.knock_mode:
+                    return self._submit(Knock(self.selected))
+                return self._discard_or_knock(self.selected)
+            if view.phase == "layoff":
+                fits = [a for a in legal if isinstance(a, LayOff) and a.card == self.selected]
+                return self._submit(fits[0]) if fits else False
+        return False
+
+    def _sync_sort(self) -> None:
+        if self.hud is not None:
+            self.hud.set_sort(self.scene.sort_mode)
+
+    # -- what glows, what the prompt says -----------------------------------------------
+    def refresh(self) -> None:
+        """Re-light legal targets and rewrite the prompt for the current state."""
+        scene = self.scene
+        for n in scene.cards:
+            if n.glowing:
+                n.set_glow(False)
+        legal = self.ctl.legal()
+        view = self.ctl.view(0)
+        hand_cards = [n.card for n in scene.hands[0]]
+        if self.selected not in hand_cards or not legal:
+            self.selected = None if self.selected not in hand_cards else self.selected
+        if view.phase != "discard":
+            self.knock_mode = False
+        buttons: set[str] = set()
+        prompt = ""
+        top = view.top
+        if not legal:
+            prompt = self._waiting_prompt(view)
+        elif view.phase in ("upcard", "last_chance"):
+            if DrawDiscard() in legal:
+                scene.pile[-1].set_glow(True, GLOW_DRAW)
+                buttons.add("take")
+            buttons.add("pass")
+            prompt = (f"Take the {top.pretty} or pass" if view.phase == "upcard"
+                      else f"Last chance: take the {top.pretty} and knock, or pass")
+            if DrawDiscard() not in legal:
+                prompt = "You cannot knock with it: pass"
+        elif view.phase == "draw":
+            if scene.stock:
+                scene.stock[-1].set_glow(True, GLOW_DRAW)
+            if DrawDiscard() in legal:
+                scene.pile[-1].set_glow(True, GLOW_DRAW)
+                prompt = f"Draw from the stock or take the {top.pretty}"
+            else:
+                prompt = "Draw from the stock"
+        elif view.phase == "discard":
+            knocks = [a.card for a in legal if isinstance(a, Knock)]
+            gin = any(deadwood_of_mask(mask_of(view.hand) & ~(1 << c)) == 0 for c in knocks)
+            if knocks:
+                buttons.add("knock")
+            if gin or BigGin() in legal:
+                buttons.add("gin")
+            if self.knock_mode:
+                for n in scene.hands[0]:
+                    if n.card in knocks:
+                        n.set_glow(True, GLOW_KNOCK)
+                prompt = "Knock: click the card to lay face down"
+            else:
+                if scene.pile:
+                    scene.pile[-1].set_glow(True, GLOW_DRAW)
+                if self.selected is not None:
+                    prompt = f"Discard the {self.selected.pretty}: click it again or the pile"
+                else:
+                    prompt = "Discard: click a card then the pile, or drag it onto the pile"
+                if BigGin() in legal:
+                    prompt = "Big Gin! Press Gin to lay out all 11 cards"
+                elif gin:
+                    prompt = "You can go gin! Press Gin, or discard"
+                elif knocks:
+                    prompt += " - or Knock"
+        elif view.phase == "layoff":
+            fits = {a.card for a in legal if isinstance(a, LayOff)}
+            for n in scene.hands[0]:
+                if n.card in fits:
+                    n.set_glow(True, GLOW_LAYOFF)
+            if self.selected is not None:
+                for a in legal:
+                    if isinstance(a, LayOff) and a.card == self.selected:
+                        for n in scene.table_melds[a.meld]:
+                            n.set_glow(True, GLOW_LAYOFF)
+                prompt = f"Click the meld to lay the {self.selected.pretty} on"
+            elif fits:
+                prompt = "Lay off: click a glowing card, or press Best layoff / Done"
+            else:
+                prompt = "Nothing to lay off: press Done"
+            buttons |= {"bestlayoff", "done"} if fits else {"done"}
+        if self.selected is not None:
+            for n in scene.hands[0]:
+                if n.card == self.selected:
+                    n.set_glow(True, (0.6, 0.85, 1.0, 0.95))
+        self._lift_selected()
+        if self.hud is not None:
+            self.hud.set_prompt(prompt)
+            self.hud.show_buttons(buttons)
+            known = [c for c in view.hand]
+            self.hud.set_deadwood(deadwood_of_mask(mask_of(known)) if known else None)
+            self.hud.set_scores(self.ctl.names, view.scores, view.target, view.dealer)
+            self.hud.set_sort(scene.sort_mode)
+        self.prompt = prompt
+        self.buttons = buttons
+
+    def _waiting_prompt(self, view) -> str:
+        if view.phase == "over":
+            return "Hand over"
+        if self.ctl.queue.busy:
+            return ""
+        if view.turn == 1:
+            return f"{self.ctl.names[1]} is thinking..."
+        return ""
+
+    def _lift_selected(self) -> None:
+        for n in self.scene.hands[0]:
+            if n is self.hovered:
+                continue
+            n.body.setPos(0, 1.2, 0.4) if n.card == self.selected else n.body.setPos(0, 0, 0)
+
+    def card_point(self, card) -> tuple[float, float] | None:
+        """Screen point of a card of the local hand (tests, tutorial pointers)."""
+        for n in self.scene.hands[0]:
+            if n.card == card:
+                return self.picker.visible_point(n)
+        return None
+
+    def pile_point(self) -> tuple[float, float] | None:
+        return self.picker.visible_point(self.scene.pile[-1]) if self.scene.pile else (
+            self.picker.screen_point(self.scene.anchor_pile, Point3(0, 0, 0)))
+
+    def stock_point(self) -> tuple[float, float] | None:
+        return self.picker.visible_point(self.scene.stock[-1]) if self.scene.stock else None
+
+    def destroy(self) -> None:
+        for ev in self.events:
+            self.base.ignore(ev)
+        self.base.taskMgr.remove(self._task)
+        if self.refresh in self.ctl.on_change:
+            self.ctl.on_change.remove(self.refresh)
+        self.picker.ray_np.removeNode()
+
+
+__all__ = ["TableInput", "KEYS", "layout"]

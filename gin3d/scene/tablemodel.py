@@ -1,0 +1,121 @@
+"""The table itself: felt, a wooden rim, lights. Loads ``models/table.egg`` when it exists."""
+
+from __future__ import annotations
+
+from panda3d.core import (
+    AmbientLight,
+    DirectionalLight,
+    Geom,
+    GeomNode,
+    GeomTriangles,
+    GeomVertexData,
+    GeomVertexFormat,
+    GeomVertexWriter,
+    NodePath,
+    PointLight,
+    Vec3,
+)
+
+from .assets import asset_path, panda_filename
+
+TABLE_W, TABLE_D = 110.0, 78.0
+
+
+def _box(name: str, x0, y0, z0, x1, y1, z1, colour) -> GeomNode:
+    """An axis-aligned box with flat normals and one colour (for the procedural rim)."""
+    vdata = GeomVertexData(name, GeomVertexFormat.getV3n3c4(), Geom.UHStatic)
+    vw, nw, cw = (GeomVertexWriter(vdata, n) for n in ("vertex", "normal", "color"))
+    tris = GeomTriangles(Geom.UHStatic)
+    faces = [
+        ((0, 0, 1), [(x0, y0, z1), (x1, y0, z1), (x1, y1, z1), (x0, y1, z1)]),
+        ((0, -1, 0), [(x0, y0, z0), (x1, y0, z0), (x1, y0, z1), (x0, y0, z1)]),
+        ((0, 1, 0), [(x1, y1, z0), (x0, y1, z0), (x0, y1, z1), (x1, y1, z1)]),
+        ((-1, 0, 0), [(x0, y1, z0), (x0, y0, z0), (x0, y0, z1), (x0, y1, z1)]),
+        ((1, 0, 0), [(x1, y0, z0), (x1, y1, z0), (x1, y1, z1), (x1, y0, z1)]),
+    ]
+    for i, (normal, quad) in enumerate(faces):
+        shade = 1.0 if normal[2] else 0.8
+        for v in quad:
+            vw.addData3(*v)
+            nw.addData3(*normal)
+            cw.addData4(colour[0] * shade, colour[1] * shade, colour[2] * shade, 1)
+        tris.addVertices(4 * i, 4 * i + 1, 4 * i + 2)
+        tris.addVertices(4 * i, 4 * i + 2, 4 * i + 3)
+    geom = Geom(vdata)
+    geom.addPrimitive(tris)
+    node = GeomNode(name)
+    node.addGeom(geom)
+    return node
+
+
+def _felt(name: str, w: float, d: float, steps: int = 16) -> GeomNode:
+    """The felt as a grid with a soft vignette baked into the vertex colours."""
+    vdata = GeomVertexData(name, GeomVertexFormat.getV3n3c4(), Geom.UHStatic)
+    vw, nw, cw = (GeomVertexWriter(vdata, n) for n in ("vertex", "normal", "color"))
+    for j in range(steps + 1):
+        for i in range(steps + 1):
+            fx, fy = i / steps - 0.5, j / steps - 0.5
+            r = min(1.0, (fx * fx + fy * fy) * 2.4)
+            k = 1.0 - 0.45 * r
+            vw.addData3(fx * w, fy * d, 0)
+            nw.addData3(0, 0, 1)
+            cw.addData4(0.09 * k, 0.42 * k, 0.24 * k, 1)
+    tris = GeomTriangles(Geom.UHStatic)
+    row = steps + 1
+    for j in range(steps):
+        for i in range(steps):
+            a = j * row + i
+            tris.addVertices(a, a + 1, a + row + 1)
+            tris.addVertices(a, a + row + 1, a + row)
+    geom = Geom(vdata)
+    geom.addPrimitive(tris)
+    node = GeomNode(name)
+    node.addGeom(geom)
+    return node
+
+
+def build_table(loader, parent: NodePath) -> NodePath:
+    """The table under ``parent``; its top surface is at z = 0."""
+    egg = asset_path("models", "table.egg")
+    if egg.exists():
+        model = loader.loadModel(panda_filename(egg))
+        model.reparentTo(parent)
+        bounds = model.getTightBounds()
+        if bounds:
+            lo, hi = bounds
+            width = hi.x - lo.x
+            if width > 0:
+                model.setScale(TABLE_W * 1.25 / width)
+            model.setZ(-hi.z * model.getScale().x)
+        return model
+    table = parent.attachNewNode("table")
+    table.attachNewNode(_felt("felt", TABLE_W, TABLE_D))
+    wood = (0.36, 0.2, 0.1)
+    w, d, r = TABLE_W / 2, TABLE_D / 2, 5.0
+    for name, box in (
+        ("rim-s", (-w - r, -d - r, -1.5, w + r, -d, 1.4)),
+        ("rim-n", (-w - r, d, -1.5, w + r, d + r, 1.4)),
+        ("rim-w", (-w - r, -d, -1.5, -w, d, 1.4)),
+        ("rim-e", (w, -d, -1.5, w + r, d, 1.4)),
+        ("floor", (-400, -400, -80, 400, 400, -79)),
+    ):
+        colour = (0.12, 0.1, 0.09) if name == "floor" else wood
+        table.attachNewNode(_box(name, *box, colour))
+    return table
+
+
+def build_lights(render: NodePath) -> list[NodePath]:
+    """A warm key light over the table, a soft fill and an ambient."""
+    amb = AmbientLight("ambient")
+    amb.setColor((0.42, 0.42, 0.45, 1))
+    key = DirectionalLight("key")
+    key.setColor((0.62, 0.58, 0.52, 1))
+    lamp = PointLight("lamp")
+    lamp.setColor((0.35, 0.33, 0.3, 1))
+    lamp.setAttenuation(Vec3(1, 0.0, 0.00006))
+    nps = [render.attachNewNode(amb), render.attachNewNode(key), render.attachNewNode(lamp)]
+    nps[1].setHpr(20, -62, 0)
+    nps[2].setPos(0, -5, 70)
+    for np in nps:
+        render.setLight(np)
+    return nps
