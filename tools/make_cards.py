@@ -306,9 +306,9 @@ def draw_court(cv: Canvas, rank: int, suit: str, st: dict, color) -> None:
         for sign in (-1, 1):
             half.draw(SUIT_SHAPES[suit], color, cx + sign * 46 * s, at(-52), 16 * s)
     else:               # jack: feathered cap above crossed swords
-        _cap(half, cx, at(6), s, color)
-        _swords(half, cx, at(-36), s, color)
-        _ol(half, SUIT_SHAPES[suit], color, cx, at(-30), 16 * s, 1.6, GOLD)
+        _cap(half, cx, at(5), s * 0.92, color)
+        _swords(half, cx, at(-38), s * 0.8, color)
+        _ol(half, SUIT_SHAPES[suit], color, cx, at(-40), 16 * s, 1.6, GOLD)
     # keep the top half inside the frame, then mirror it (rotate 180) like real courts
     half.rgba[CARD_H // 2:] = 0
     half.rgba *= inner.rgba[..., 3:4]
