@@ -22,9 +22,13 @@ def main(argv: list[str] | None = None) -> int:
 
     loadPrcFileData("gin3d", f"win-size {w} {h}\nwindow-title gin3d\nframebuffer-multisample 1"
                              "\nmultisamples 4")
-    from .app import GinApp, Settings
+    from gin3d.scene.first_frame import configure_before_window, install_exit_after_first_frame
+
+    configure_before_window()
+    from gin3d.app import GinApp, Settings
 
     app = GinApp(Settings(speed=args.speed), seed=args.seed)
+    install_exit_after_first_frame(app)
     app.run()
     return 0
 

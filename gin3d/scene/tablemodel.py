@@ -77,7 +77,8 @@ def _felt(name: str, w: float, d: float, steps: int = 16) -> GeomNode:
 def build_table(loader, parent: NodePath) -> NodePath:
     """The table under ``parent``; its top surface is at z = 0."""
     egg = asset_path("models", "table.egg")
-    if egg.exists():
+    # packaged builds hold it converted as table.egg.bam, which the loader finds for table.egg
+    if egg.exists() or egg.with_name("table.egg.bam").exists():
         model = loader.loadModel(panda_filename(egg))
         model.reparentTo(parent)
         bounds = model.getTightBounds()
