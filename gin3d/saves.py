@@ -69,13 +69,15 @@ class GameRecord:
     seats: tuple[Seat, Seat]
     actions: list[str] = field(default_factory=list)
     decks: list[list[int]] | None = None
+    game_id: str = ""  # names the game in statistics and history (seeds may repeat)
 
     @classmethod
-    def of(cls, game: Game, seats: tuple[Seat, Seat]) -> GameRecord:
+    def of(cls, game: Game, seats: tuple[Seat, Seat], game_id: str = "") -> GameRecord:
         cut = bool(game.events) and isinstance(game.events[0], DealerChosen)
         return cls(rules=game.rules, seed=game.seed, first_dealer=game.hands[0].dealer,
                    dealer_cut=cut, seats=tuple(seats), actions=[str(a) for a in game.actions],
-                   decks=[list(map(int, d)) for d in game._decks] if game._decks else None)
+                   decks=[list(map(int, d)) for d in game._decks] if game._decks else None,
+                   game_id=game_id)
 
     @property
     def human_seat(self) -> int | None:
@@ -92,6 +94,8 @@ class GameRecord:
         }
         if self.decks is not None:
             d["decks"] = self.decks
+        if self.game_id:
+            d["game_id"] = self.game_id
         return d
 
     def dumps(self) -> str:
@@ -127,8 +131,11 @@ class GameRecord:
             if decks is not None and (not isinstance(decks, list) or not all(
                     isinstance(x, list) and all(isinstance(c, int) for c in x) for x in decks)):
                 raise ValueError("bad deck list")
+            game_id = d.get("game_id", "")
+            if not isinstance(game_id, str):
+                raise ValueError(f"bad game id {game_id!r}")
             return cls(rules, seed, first, cut, (Seat.from_dict(seats[0]),
-                       Seat.from_dict(seats[1])), list(actions), decks)
+                       Seat.from_dict(seats[1])), list(actions), decks, game_id)
         except KeyError as e:
             raise SaveError(f"the save file lacks {e.args[0]!r}") from None
         except (TypeError, ValueError) as e:
@@ -157,7 +164,8 @@ def saveable(seats: tuple[Seat, Seat]) -> bool:
     return sorted(s.kind for s in seats) == ["computer", "human"]
 
 
-def write_save(game: Game, seats: tuple[Seat, Seat], path: Path | str | None = None) -> Path:
+def write_save(game: Game, seats: tuple[Seat, Seat], path: Path | str | None = None,
+               game_id: str = "") -> Path:
     """Write the game atomically (call after every action). A finished game removes the save."""
     if not saveable(seats):
         raise ValueError("only a single-player game (one human, one computer) is saved")
@@ -165,7 +173,7 @@ def write_save(game: Game, seats: tuple[Seat, Seat], path: Path | str | None = N
     if game.over:
         delete_save(path)
         return path
-    write_atomic(path, GameRecord.of(game, seats).dumps())
+    write_atomic(path, GameRecord.of(game, seats, game_id).dumps())
     return path
 
 
