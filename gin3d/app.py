@@ -307,7 +307,7 @@ class Screens(FSM):
         game = session.game
         hand = game.hand
         names = session.controller.names
-        p = self._panel("", width=0.95, height=0.34, pos=(0, -0.5))
+        p = self._panel("", width=0.95, height=0.3, pos=(0, -0.66))
         if hand.result is None:
             p.title.setText("Drawn hand")
             p.text("The stock ran down to two cards: nobody scores; the same dealer deals.",
@@ -317,7 +317,7 @@ class Screens(FSM):
             r = hand.result
             winner = hand.winner
             p.title.setText(f"{names[winner]} won the hand")
-            p.text(r.breakdown(), 0.09, 0.058, fg=(1, 1, 0.8, 1))
+            p.text(r.breakdown(), 0.08, 0.058, fg=(1, 1, 0.8, 1))
             kd = f"{names[hand.knocker]} {r.knocker_deadwood}"
             od = f"{names[1 - hand.knocker]} {r.other_deadwood}"
             laid = f", {len(r.layoffs)} laid off" if r.layoffs else ""
@@ -325,8 +325,8 @@ class Screens(FSM):
             self.app.sounds.play("hand_won" if winner == 0 else "hand_lost")
         run = game.score.running() if hasattr(game.score, "running") else game.totals()
         p.text(f"Score: {names[0]} {run[0]} - {names[1]} {run[1]}   (game to "
-               f"{game.rules.game_target})", -0.09, 0.045, fg=(0.85, 1, 0.85, 1))
-        p.button("next", "Next hand", self._next_hand, (0, -0.24), scale=0.06)
+               f"{game.rules.game_target})", -0.08, 0.045, fg=(0.85, 1, 0.85, 1))
+        p.button("next", "Next hand", self._next_hand, (0, -0.21), scale=0.06)
         self.app.accept("enter", self._next_hand)
         self.app.accept("n", self._next_hand)
         self._esc("Pause")
@@ -350,6 +350,7 @@ class Screens(FSM):
         names = session.controller.names
         winner = game.winner
         p = self._panel(f"{names[winner]} won the game!", width=1.0, height=0.78)
+        p.frame["frameColor"] = (0.04, 0.07, 0.05, 0.95)
         self.app.sounds.play("game_won" if winner == 0 else "hand_lost")
         rows = game.score.breakdown() if hasattr(game.score, "breakdown") else None
         y = 0.45
@@ -360,12 +361,11 @@ class Screens(FSM):
         boxes = game.score.boxes() if hasattr(game.score, "boxes") else (0, 0)
         for i, (key, label) in enumerate(labels):
             yy = y - 0.1 * (i + 1)
-            extra = f" ({boxes[0]} hands)" if key == "boxes" else ""
-            p.text(label + extra, yy, 0.045, x=-0.85, align=TextNode.ALeft)
+            p.text(label, yy, 0.045, x=-0.85, align=TextNode.ALeft)
             for seat, x in ((0, 0.25), (1, 0.65)):
                 value = rows[seat][key] if rows else (game.totals()[seat] if key == "total"
                                                       else 0)
-                suffix = f" ({boxes[seat]})" if key == "boxes" and seat == 1 else ""
+                suffix = f" ({boxes[seat]} won)" if key == "boxes" else ""
                 p.text(f"{value}{suffix}", yy, 0.045, x=x)
         p.text(f"Margin: {game.score.margin if hasattr(game.score, 'margin') else 0}",
                y - 0.68, 0.055, fg=(1, 1, 0.8, 1))

@@ -11,7 +11,6 @@ import json
 from dataclasses import dataclass
 
 import numpy as np
-
 from panda3d.core import (
     BitMask32,
     CollisionNode,
@@ -213,3 +212,32 @@ class CardNode:
 
     def __repr__(self) -> str:
         return f"CardNode({self.slot}, {self.card}, {self.zone})"
+
+
+class ZonePad:
+    """A flat, pickable spot on the felt (the pile's place, so an empty pile is a target)."""
+
+    def __init__(self, parent: NodePath, zone: str) -> None:
+        self.zone = zone
+        self.card = None
+        self.glowing = False
+        self.np = parent.attachNewNode(f"pad-{zone}")
+        shape = NodePath(_quad(f"pad-{zone}", (0, 0, 0, 0), True, 1.08, (0.02, 0.16, 0.08, 0.55)))
+        shape.reparentTo(self.np)
+        shape.setTextureOff(1)
+        shape.setLightOff(1)
+        shape.setTransparency(TransparencyAttrib.MAlpha)
+        shape.setDepthWrite(False)
+        shape.setZ(0.01)
+        self.body = self.np
+        w, h = CARD_W / 2, CARD_H / 2
+        cnode = CollisionNode(f"pick-pad-{zone}")
+        cnode.addSolid(CollisionPolygon(Point3(-w, -h, 0), Point3(w, -h, 0), Point3(w, h, 0),
+                                        Point3(-w, h, 0)))
+        cnode.setIntoCollideMask(PICK_MASK)
+        cnode.setFromCollideMask(BitMask32.allOff())
+        pick = self.np.attachNewNode(cnode)
+        pick.setPythonTag("card_node", self)
+
+    def set_glow(self, on: bool, colour=None) -> None:
+        self.glowing = on

@@ -47,6 +47,7 @@ class TableController:
         self.on_hand_over: list[Callable[[object], None]] = []
         self.on_game_over: list[Callable[[object], None]] = []
         self.on_message: list[Callable[[str], None]] = []
+        self.on_applied: list[Callable[[Action, list], None]] = []  # after each action's events
         self._task = base.taskMgr.add(self._tick, "table-controller")
         self.queue.on_idle.append(self._idle)
         for e in game.events:
@@ -79,8 +80,8 @@ class TableController:
         return True
 
     def submit_many(self, actions: list[Action]) -> bool:
-        """Several local actions in a row (e.g. the best layoffs then Done), all or none
-        checked step by step: stops at the first that is not legal."""
+        """Several local actions in a row (e.g. the best layoffs then Done), each checked
+        when its turn comes: stops at the first that is not legal."""
         if not self.waiting_for_human():
             return False
         done = False
@@ -91,6 +92,8 @@ class TableController:
             for e in events:
                 self.scene.show_event(redact(e, 0))
                 self._narrate(e)
+            for fn in list(self.on_applied):
+                fn(action, events)
             done = True
         if done:
             self._changed()
@@ -113,6 +116,8 @@ class TableController:
         for e in events:
             self.scene.show_event(redact(e, 0))
             self._narrate(e)
+        for fn in list(self.on_applied):
+            fn(action, events)
         self._changed()
         self.advance()
 
@@ -203,3 +208,4 @@ class TableController:
         self.on_hand_over.clear()
         self.on_game_over.clear()
         self.on_message.clear()
+        self.on_applied.clear()

@@ -84,8 +84,8 @@ class Hud:
                                         lambda n=name: on_action(n), (-0.22, 0, 0.3 - i * 0.11),
                                         scale=0.055)
         self.sort_buttons: dict[str, DirectButton] = {}
-        OnscreenText(parent=base.a2dBottomLeft, text="Sort", pos=(0.07, 0.52), scale=0.04,
-                     fg=(1, 1, 1, 0.8), align=TextNode.ALeft)
+        self.sort_label = OnscreenText(parent=base.a2dBottomLeft, text="Sort", pos=(0.07, 0.52),
+                                       scale=0.04, fg=(1, 1, 1, 0.8), align=TextNode.ALeft)
         for i, (mode, label) in enumerate((("melds", "Melds"), ("rank", "Rank"),
                                            ("suit", "Suit"))):
             self.sort_buttons[mode] = button(base.a2dBottomLeft, label,
@@ -94,7 +94,7 @@ class Hud:
         self.menu_button = button(base.a2dTopRight, "Menu (Esc)", on_menu, (-0.2, 0, -0.08),
                                   scale=0.045)
         self.extra: list = []
-        self.all = [self.root, self.top, self.scores, self.target, self.deadwood,
+        self.all = [self.root, self.top, self.scores, self.target, self.deadwood, self.sort_label,
                     *self.buttons.values(), *self.sort_buttons.values(), self.menu_button]
 
     def set_prompt(self, text: str) -> None:
@@ -124,7 +124,7 @@ class Hud:
 
     def show(self) -> None:
         for w in (self.root, self.top, self.scores, self.target, self.deadwood, self.menu_button,
-                  *self.sort_buttons.values()):
+                  self.sort_label, *self.sort_buttons.values()):
             w.show()
 
     def hide(self) -> None:

@@ -11,9 +11,9 @@ from collections.abc import Sequence
 from .cards import CARD_W, THICK
 
 HAND_STEP = 4.3  # distance between neighbouring cards in the local hand
-HAND_GAP = 1.9  # extra space between groups (melds, deadwood)
+HAND_GAP = 2.6  # extra space between groups (melds, deadwood)
 OPP_STEP = 2.6
-SPREAD_STEP = 2.3  # overlap of cards inside a laid-out meld
+SPREAD_STEP = 2.6  # overlap of cards inside a laid-out meld
 SPREAD_GAP = 2.4
 
 STOCK_POS = (-5.2, 3.0, 0.0)
@@ -21,7 +21,7 @@ PILE_POS = (5.2, 3.0, 0.0)
 HAND_POS = (0.0, -28.5, 6.4)
 HAND_PITCH = 42.0  # degrees the hand plane is tilted up towards the camera
 OPP_POS = (0.0, 24.0, 0.3)
-MELDS_POS = ((0.0, -11.5, 0.05), (0.0, 15.0, 0.05))  # seat 0 (local), seat 1
+MELDS_POS = ((0.0, -11.5, 0.05), (0.0, 14.0, 0.05))  # seat 0 (local), seat 1
 CAMERA_POS = (0.0, -58.0, 44.0)
 CAMERA_LOOK = (0.0, -1.5, 0.0)
 
@@ -75,11 +75,18 @@ def pile_pose(i: int, face_up: bool = True
     return (a * 0.9, b * 0.7, (i + 0.5) * THICK * 1.2), (a * 16.0, 0.0, 0.0 if face_up else 180.0)
 
 
-def spread_poses(groups: Sequence[int], seat: int
+def spread_poses(groups: Sequence[int], seat: int, deadwood_last: bool = False
                  ) -> list[tuple[tuple[float, float, float], tuple[float, float, float]]]:
-    """(pos, hpr) for a laid-out hand: melds in a row, deadwood last, all face up."""
+    """(pos, hpr) for a laid-out hand: melds in a row, all face up; with ``deadwood_last``
+    the last group (the deadwood) sits a little apart, lower and askew."""
     xs = group_xs(groups, SPREAD_STEP, SPREAD_GAP + CARD_W - SPREAD_STEP)
-    return [((x, 0.0, i * THICK), (0.0, 0.0, 0.0)) for i, x in enumerate(xs)]
+    out = [((x, 0.0, i * THICK), (0.0, 0.0, 0.0)) for i, x in enumerate(xs)]
+    if deadwood_last and groups and groups[-1]:
+        n = groups[-1]
+        for k in range(len(out) - n, len(out)):
+            (x, y, z), _ = out[k]
+            out[k] = ((x + 1.2, y - 1.6, z), (-6.0 + 3.0 * (k % 3), 0.0, 0.0))
+    return out
 
 
 def deck_pose(i: int) -> tuple[tuple[float, float, float], tuple[float, float, float]]:

@@ -46,7 +46,7 @@ class Picker:
         for i in range(self.handler.getNumEntries()):
             into = self.handler.getEntry(i).getIntoNodePath()
             node = into.getPythonTag("card_node")
-            if node is not None and node not in out and not into.isHidden():
+            if node is not None and node not in out:
                 out.append(node)
         return out
 

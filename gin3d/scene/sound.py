@@ -3,6 +3,8 @@ reported once by ``missing`` and otherwise skipped (the game plays silently with
 
 from __future__ import annotations
 
+from collections import Counter
+
 from .assets import asset_path, panda_filename
 
 NAMES = ("shuffle", "deal", "draw", "place", "flip", "knock", "gin", "click", "hand_won",
@@ -21,11 +23,10 @@ class Sounds:
                 self.sfx[name] = loader.loadSfx(panda_filename(path))
             else:
                 self.missing.append(name)
-        self.played: list[str] = []  # names played, newest last (tests, debugging)
+        self.played: Counter = Counter()  # how often each name was played (tests, debugging)
 
     def play(self, name: str) -> None:
-        self.played.append(name)
-        del self.played[:-50]
+        self.played[name] += 1
         sound = self.sfx.get(name)
         if sound is None or not self.enabled:
             return

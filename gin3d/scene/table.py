@@ -10,8 +10,8 @@ from collections.abc import Callable
 
 from direct.interval.IntervalGlobal import (
     Func,
-    LerpPosQuatInterval,
     LerpPosInterval,
+    LerpPosQuatInterval,
     Parallel,
     Sequence,
     Wait,
@@ -32,7 +32,7 @@ from ..engine import (
 )
 from . import layout
 from .animation import AnimationQueue
-from .cards import CardFactory, CardNode
+from .cards import CardFactory, CardNode, ZonePad
 from .tablemodel import build_lights, build_table
 
 MELD_TINTS = ((1.0, 0.97, 0.86, 1), (0.9, 0.96, 1.0, 1), (0.94, 1.0, 0.9, 1), (1.0, 0.92, 0.95, 1))
@@ -64,6 +64,8 @@ class TableScene:
         self.anchor_opp = self._anchor("opponent", layout.OPP_POS)
         self.anchor_melds = [self._anchor(f"melds-{s}", p) for s, p in
                              enumerate(layout.MELDS_POS)]
+        self.pads = {z: ZonePad(a, z) for z, a in (("pile", self.anchor_pile),
+                                                    ("stock", self.anchor_stock))}
         self.cards = [self.factory.make(self.anchor_stock, i) for i in range(52)]
         self.stock: list[CardNode] = []
         self.pile: list[CardNode] = []
@@ -71,6 +73,7 @@ class TableScene:
         self.table_melds: list[list[CardNode]] = []  # the knocker's melds (layoffs join them)
         self.knocker: int | None = None
         self.spreads: list[list[list[CardNode]]] = [[], []]  # per seat: melds then deadwood
+        self.spread_has_deadwood = [False, False]
         self.knock_card: CardNode | None = None
         self.sort_mode = "melds"
         self.custom_order: list[Card] = []
@@ -248,6 +251,7 @@ class TableScene:
         self.stock = list(self.cards)
         self.pile, self.hands, self.table_melds = [], [[], []], []
         self.spreads = [[], []]
+        self.spread_has_deadwood = [False, False]
         self.knock_card = None
         self.knocker = None
         self.dealing = True
@@ -267,7 +271,7 @@ class TableScene:
             return None
         half = self.stock[len(self.stock) // 2:]
         ivals = []
-        for k in range(2):
+        for _k in range(2):
             out = Parallel(*[LerpPosInterval(n.np, self.s(0.16), n.np.getPos() + (7.2, 0, 0))
                              for n in half])
             back = Parallel(*[LerpPosInterval(n.np, self.s(0.16), n.np.getPos()) for n in half])
@@ -328,8 +332,8 @@ class TableScene:
             self.pile.append(node)
             pos, hpr = layout.pile_pose(len(self.pile) - 1)
             rest = self.hand_layout_interval(0.25) if e.seat == 0 else self.opp_layout_interval()
-            return Sequence(Parallel(self._move(node, self.anchor_pile, pos, hpr, 0.4, arc=5.0), rest),
-                            self._sound("place"))
+            fly = self._move(node, self.anchor_pile, pos, hpr, 0.4, arc=5.0)
+            return Sequence(Parallel(fly, rest), self._sound("place"))
         self.queue.add(discard)
 
     def _on_Knocked(self, e: Knocked) -> None:
@@ -350,6 +354,7 @@ class TableScene:
             spread = self._take_for_spread(e.seat, groups)
             self.table_melds = spread[: len(e.melds)]
             self.spreads[e.seat] = spread
+            self.spread_has_deadwood[e.seat] = bool(e.deadwood)
             parts.append(Wait(self.s(0.2)))
             parts.append(self._spread_interval(e.seat))
             if e.kind in ("gin", "big_gin"):
@@ -373,7 +378,8 @@ class TableScene:
 
     def _spread_interval(self, seat: int, t: float = 0.45):
         groups = self.spreads[seat]
-        poses = layout.spread_poses([len(g) for g in groups], seat)
+        poses = layout.spread_poses([len(g) for g in groups], seat,
+                                    self.spread_has_deadwood[seat])
         flat = [n for g in groups for n in g]
         moves = [self._move(n, self.anchor_melds[seat], p, h, t, delay=0.04 * i)
                  for i, (n, (p, h)) in enumerate(zip(flat, poses))]
@@ -397,6 +403,7 @@ class TableScene:
         def reveal():
             groups = [list(m) for m in e.melds] + ([list(e.deadwood)] if e.deadwood else [])
             self.spreads[e.seat] = self._take_for_spread(e.seat, groups)
+            self.spread_has_deadwood[e.seat] = bool(e.deadwood)
             return Sequence(self._sound("flip"), self._spread_interval(e.seat))
         self.queue.add(reveal)
 

@@ -411,8 +411,9 @@ class TableInput:
         return None
 
     def pile_point(self) -> tuple[float, float] | None:
-        return self.picker.visible_point(self.scene.pile[-1]) if self.scene.pile else (
-            self.picker.screen_point(self.scene.anchor_pile, Point3(0, 0, 0)))
+        if self.scene.pile:
+            return self.picker.visible_point(self.scene.pile[-1])
+        return self.picker.screen_point(self.scene.anchor_pile, Point3(0, 0, 0))
 
     def stock_point(self) -> tuple[float, float] | None:
         return self.picker.visible_point(self.scene.stock[-1]) if self.scene.stock else None

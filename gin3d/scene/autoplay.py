@@ -1,0 +1,104 @@
+"""Play the local seat through the real input path, deciding with any Player.
+
+``InputDriver`` asks a Player (the simple one by default) what to do, then acts only by
+input: it projects a card node to its screen point and clicks there through
+``TableInput.press/move/release`` (the handlers the mouse events call), sends keys through
+the messenger and presses HUD buttons. Tests, screenshots, benches and demos use it.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from ..engine import BigGin, Discard, DrawDiscard, DrawStock, FinishLayoff, Knock, LayOff, Pass
+from ..players import SimplePlayer
+
+
+class InputDriver:
+    """Plays seat 0 through clicks and keys, deciding like SimplePlayer."""
+
+    def __init__(self, app, brain=None) -> None:
+        self.app = app
+        self.brain = brain or SimplePlayer()
+        self.seen: Counter = Counter()
+        self.checks = 0
+
+    @property
+    def session(self):
+        return self.app.session
+
+    def click_node_point(self, point) -> None:
+        if point is None:
+            raise RuntimeError("the card is not visible on screen")
+        inp = self.session.input
+        inp.press(point)
+        inp.move(point)
+        inp.release(point)
+        self.app.taskMgr.step()
+
+    def click_card(self, card) -> None:
+        self.click_node_point(self.session.input.card_point(card))
+
+    def key(self, name: str) -> None:
+        self.app.messenger.send(name)
+        self.app.taskMgr.step()
+
+    def button(self, name: str) -> None:
+        b = self.session.hud.buttons[name]
+        if b.isHidden():
+            raise RuntimeError(f"the {name} button is not shown")
+        b["command"]()
+        self.app.taskMgr.step()
+
+    def play_turn(self) -> None:
+        """One local decision, acted out through the input path."""
+        ctl = self.session.controller
+        view = ctl.view(0)
+        action = self.brain.choose(view)
+        before = len(ctl.game.actions)
+        inp = self.session.input
+        if isinstance(action, DrawStock):
+            self.click_node_point(inp.stock_point())
+        elif isinstance(action, DrawDiscard):
+            self.click_node_point(inp.pile_point())
+        elif isinstance(action, Pass):
+            self.key("p")
+        elif isinstance(action, Discard):
+            self.click_card(action.card)
+            if inp.selected != action.card:
+                raise RuntimeError(f"clicking {action.card} did not select it")
+            self.click_node_point(inp.pile_point())
+        elif isinstance(action, Knock):
+            gin = "gin" in inp.buttons
+            if gin:
+                self.button("gin")
+            else:
+                self.button("knock")
+                if inp.knock_mode:
+                    self.click_card(action.card)
+        elif isinstance(action, BigGin):
+            self.key("g")
+        elif isinstance(action, LayOff):
+            self.click_card(action.card)
+            if ctl.game.actions[before:] == []:  # the card fits two melds: pick the meld
+                meld = self.app.scene.table_melds[action.meld]
+                self.click_node_point(inp.picker.visible_point(meld[0]))
+        elif isinstance(action, FinishLayoff):
+            self.button("done")
+        mine = ctl.game.actions[before:]
+        if not mine:
+            raise RuntimeError(f"input for {action} did nothing (prompt: {inp.prompt!r}, legal: "
+                               f"{ctl.legal()}, selected {inp.selected}, "
+                               f"state {self.app.screens.state})")
+        self.seen[type(mine[0]).__name__] += 1
+
+    def play_hand(self) -> None:
+        """Play until the hand is over (the computer moves in between, instantly)."""
+        ctl = self.session.controller
+        for _ in range(200):
+            if ctl.game.hand.over:
+                return
+            if not ctl.waiting_for_human():
+                raise RuntimeError("the table is neither over nor waiting for you")
+            self.play_turn()
+        raise RuntimeError("the hand did not end within 200 turns")
