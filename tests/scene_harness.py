@@ -19,7 +19,12 @@ def get_app():
     """The one ShowBase of the test process (instant animations)."""
     global _APP
     if _APP is None:
+        import builtins
+
         from gin3d.app import GinApp, Settings
+
+        if hasattr(builtins, "base"):  # a plain ShowBase from another test file (assets)
+            builtins.base.destroy()
 
         _APP = GinApp(Settings(speed=0.0, sound=False), seed=0)
     return _APP
