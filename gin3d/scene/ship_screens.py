@@ -16,7 +16,7 @@ from ..engine import PRESETS, best_melds
 from ..history import HandRecord, Replay, read_hands
 from ..settings import OPPONENT_LEVELS, Settings
 from . import layout
-from .hud import suitify
+from .hud import button, suitify
 
 RESOLUTIONS = ((1280, 720), (1600, 900), (1920, 1080), (2560, 1440), (3840, 2160))
 SPEEDS = ((0.0, "Instant"), (0.6, "Slow"), (1.0, "Normal"), (1.8, "Fast"), (3.0, "Fastest"))
@@ -26,6 +26,7 @@ LEVEL_NAMES = {"beginner": "Beginner", "simple": "Steady", "hard": "Sharp", "exp
 WON, LOST = (0.35, 0.78, 0.42, 1), (0.85, 0.35, 0.3, 1)
 GOLD = (1, 0.92, 0.6, 1)
 HISTORY_PAGE = 8
+FAR_SCALE, FAR_STEP, FAR_GAP, FAR_TILT = 1.3, 5.0, 2.6, 35.0  # the far hand in a replay
 
 
 def _next(options, value):
@@ -74,8 +75,6 @@ class ShipScreens:
              lambda: self._set(opponent_level=_next(OPPONENT_LEVELS, d().opponent_level))),
             ("undo", "Undo (casual)", lambda: "on" if d().undo_enabled else "off",
              lambda: self._set(undo_enabled=not d().undo_enabled)),
-            ("hints", "Hints", lambda: "on" if d().hints_enabled else "off",
-             lambda: self._set(hints_enabled=not d().hints_enabled)),
         ]
         self.setting_rows = []
         for column, rows in ((-1.38, left), (0.08, right)):
@@ -86,7 +85,7 @@ class ShipScreens:
                              (column + 0.98, y + 0.012), scale=0.046,
                              frameSize=(-4.6, 4.6, -0.55, 1.05))
                 self.setting_rows.append((b, value))
-        y = 0.55 - 5 * 0.135
+        y = 0.55 - len(right) * 0.135
         p.text("Your name", y, 0.048, x=0.08, align=TextNode.ALeft)
         self.name_entry = DirectEntry(
             parent=p.frame, initialText=self.draft.player_name, scale=0.046, width=9.2,
@@ -154,7 +153,7 @@ class ShipScreens:
         if not rows:
             p.text("No games finished yet: play one against the computer.", 0.4, 0.048)
         chart_top = y - 0.085 * (len(rows) + 1) - 0.08
-        self.chart = draw_chart(p.frame, st.chart(OPPONENT_LEVELS), (-1.35, chart_top), 2.4,
+        self.chart = draw_chart(p.frame, st.chart(OPPONENT_LEVELS), (-1.35, chart_top), 2.0,
                                 min(0.7, chart_top + 0.62))
         if message:
             p.text(message, -0.66, 0.034, fg=(1, 0.7, 0.6, 1))
@@ -200,24 +199,24 @@ class ShipScreens:
     def enterReplay(self, record: HandRecord, page: int = 0) -> None:
         self._close()
         self.app.end_game()
-        self.replay_view = ReplayView(self.app, record)
-        bar = self._panel("", width=1.3, height=0.2, pos=(0, -0.78))
-        bar.frame["frameColor"] = (0.04, 0.07, 0.05, 0.9)
-        bar.title.setPos(0, 0.11)
-        bar.title.setScale(0.042)
-        self.replay_step = bar.text("", -0.02, 0.036, fg=(0.85, 0.95, 0.85, 1))
-        view = self.replay_view
-        for key, label, fn, x in (("start", "|<", view.start, -0.95), ("back", "< Back",
-                                  view.back, -0.6), ("forward", "Next >", view.forward, 0.6),
-                                  ("end", ">|", view.end, 0.95)):
-            bar.button(key, label, lambda fn=fn: (fn(), self._refresh_replay()), (x, -0.13),
-                       scale=0.045)
-        bar.button("close", "Close", lambda: self.request("History", page), (0, -0.13),
-                   scale=0.045)
-        self.replay_names = OnscreenText(parent=self.app.aspect2d, text="", pos=(0, 0.86),
-                                         scale=0.05, fg=GOLD, shadow=(0, 0, 0, 1),
-                                         mayChange=True)
-        self.replay_page = page
+        view = self.replay_view = ReplayView(self.app, record)
+        top = self._panel("", width=1.25, height=0.15, pos=(0, 0.82))
+        top.frame["frameColor"] = (0.04, 0.07, 0.05, 0.85)
+        top.title.setPos(0, -0.005)
+        top.title.setScale(0.05)
+        names = record.names
+        self.replay_info = top.text(
+            f"Replay of hand {record.hand_number + 1}: {names[0]} near, {names[1]} far, "
+            "both hands face up", 0.075, 0.036, fg=GOLD)
+        self.replay_step = top.text("", -0.095, 0.034, fg=(0.85, 0.95, 0.85, 1))
+        # the step buttons stand at the right edge, clear of both hands
+        self.replay_bar = DirectFrame(parent=self.app.a2dRightCenter, frameColor=(0, 0, 0, 0))
+        for i, (label, fn) in enumerate((("Start", view.start), ("< Back", view.back),
+                                         ("Next >", view.forward), ("End", view.end),
+                                         ("Close", lambda: self.request("History", page)))):
+            button(self.replay_bar, label, lambda fn=fn: (fn(), self._refresh_replay()),
+                   (-0.2, 0, 0.26 - i * 0.12 - (0.06 if i == 4 else 0)), scale=0.05,
+                   frameSize=(-2.8, 2.8, -0.55, 1.05))
         for key, fn in (("arrow_left", view.back), ("arrow_right", view.forward),
                         ("home", view.start), ("end", view.end)):
             self.app.accept(key, lambda fn=fn: (fn(), self._refresh_replay()))
@@ -226,18 +225,16 @@ class ShipScreens:
         self.app.accept("escape", self.request, ["History", page])
 
     def _refresh_replay(self) -> None:
-        view = self.replay_view
-        r = view.replay
-        self.panel.title.setText(suitify(view.replay.caption()))
-        self.replay_step.setText(f"Step {r.step} of {r.length}")
-        names = r.record.names
-        self.replay_names.setText(f"Replay: hand {r.record.hand_number + 1}, {names[0]} "
-                                  f"(near) and {names[1]} (far), both hands face up")
+        if self.panel is None or getattr(self, "replay_view", None) is None:
+            return  # "Close" already left the replay
+        r = self.replay_view.replay
+        self.panel.title.setText(suitify(r.caption()))
+        self.replay_step.setText(f"Step {r.step} of {r.length}   (arrow keys step, Esc closes)")
 
     def exitReplay(self) -> None:
         for key in ("arrow_left", "arrow_right", "home", "end"):
             self.app.ignore(key)
-        self.replay_names.destroy()
+        self.replay_bar.destroy()
         self.replay_view.destroy()
         self.replay_view = None
         self._close()
@@ -340,6 +337,8 @@ class ReplayView:
         speed, sound = queue.speed, app.sounds.enabled
         queue.speed, app.sounds.enabled = 0, False
         try:
+            for node in scene.cards:
+                node.body.setScale(1)
             hand = self.replay.record.replay_hand()
             for e in hand.events:
                 scene.show_event(e)
@@ -370,10 +369,12 @@ class ReplayView:
         groups = [sorted(m, key=lambda c: (c.rank, c.suit)) for m in arr.melds]
         groups.append(sorted(arr.deadwood, key=lambda c: (c.rank, c.suit)))
         groups = [g for g in groups if g]
-        xs = layout.group_xs([len(g) for g in groups], 4.0, 2.2)
+        xs = layout.group_xs([len(g) for g in groups], FAR_STEP, FAR_GAP)
         flat = [c for g in groups for c in g]
         for i, (c, x) in enumerate(zip(flat, xs)):
-            scene._place(known[c], scene.anchor_opp, (x, 0.0, i * 0.02), (0.0, 0.0, 0.0))
+            node = known[c]
+            scene._place(node, scene.anchor_opp, (x, -3.0, 2.0 + i * 0.03), (0.0, FAR_TILT, 0.0))
+            node.body.setScale(FAR_SCALE)
 
     def forward(self) -> None:
         if not self.replay.at_end:
@@ -400,6 +401,8 @@ class ReplayView:
         queue = self.app.queue
         speed, queue.speed = queue.speed, 0
         try:
+            for node in self.scene.cards:
+                node.body.setScale(1)
             self.scene.show_event(HandStarted(0, 0, 31))
             queue.finish_all()
         finally:
