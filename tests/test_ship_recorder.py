@@ -17,7 +17,7 @@ def keeper(tmp_path, game, game_id=""):
 
 
 def test_a_game_kept_to_its_end(tmp_path):
-    game = Game(RuleSet(), "kept")
+    game = Game(RuleSet.preset("classic", game_target=60), "kept")
     k = keeper(tmp_path, game)
     assert load_save(tmp_path / "save.json").record.game_id == k.game_id
     while not game.over:
@@ -61,7 +61,7 @@ def test_resume_continues_without_counting_twice(tmp_path):
 
 def test_two_games_with_the_same_seed_are_both_counted(tmp_path):
     for _ in range(2):
-        game = Game(RuleSet(), 7)
+        game = Game(RuleSet.preset("classic", game_target=40), 7)
         k = keeper(tmp_path, game)
         while not game.over:
             game.apply(next_action(game))
