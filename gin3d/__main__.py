@@ -27,20 +27,36 @@ def main(argv: list[str] | None = None) -> int:
             user = user.but(animation_speed=args.speed)
     except ValueError as err:
         parser.error(str(err))
-    from panda3d.core import loadPrcFileData
-
-    from gin3d.scene.ship_screens import window_prc
-
-    loadPrcFileData("gin3d", "window-title gin3d\n" + window_prc(user))
-    from gin3d.scene.first_frame import configure_before_window, install_exit_after_first_frame
-
-    configure_before_window()
-    from gin3d.app import GinApp
-
-    app = GinApp(seed=args.seed, user_settings=user, notice=loaded.message)
-    install_exit_after_first_frame(app)
+    app = launch(seed=args.seed, user=user, notice=loaded.message)
     app.run()
     return 0
+
+
+def launch(speed: float | None = None, seed: int | None = None, user=None,
+           notice: str | None = None):
+    """Create the app (window, table, main menu) as fast as possible and return it.
+
+    ``user``: the player's ``gin3d.settings.Settings`` (window size, full screen and
+    antialiasing are applied before the window opens). Imports are absolute because packaged
+    builds run this module as the top-level ``__main__``."""
+    from panda3d.core import loadPrcFileData
+
+    from gin3d import settings as settings_mod
+    from gin3d.scene import preload
+    from gin3d.scene.first_frame import configure_before_window, install_exit_after_first_frame
+    from gin3d.scene.ship_screens import window_prc
+
+    user = user or settings_mod.Settings()
+    if speed is not None:
+        user = user.but(animation_speed=speed)
+    loadPrcFileData("gin3d", "window-title gin3d\n" + window_prc(user))
+    configure_before_window()
+    preload.start(user.card_style)  # decode the card atlas while the rest is imported
+    from gin3d.app import GinApp
+
+    app = GinApp(seed=seed, user_settings=user, notice=notice)
+    install_exit_after_first_frame(app)
+    return app
 
 
 if __name__ == "__main__":

@@ -12,13 +12,21 @@ import time
 from dataclasses import dataclass, field
 
 from direct.fsm.FSM import FSM
+from direct.gui.OnscreenText import OnscreenText
 from direct.showbase.ShowBase import ShowBase
 from panda3d.core import TextNode
 
 from . import settings as settings_mod
 from .engine import Game, RuleSet
 from .paths import save_path
-from .players import computer_player, default_level, levels
+from .players import (
+    computer_player,
+    default_level,
+    levels,
+    opponent_name,
+    portrait,
+    think_range,
+)
 from .recorder import GameKeeper
 from .saves import Seat, delete_save, offer_resume
 from .scene.animation import AnimationQueue
@@ -64,10 +72,12 @@ class GameSetup:
 class Session:
     """One game on the table: the controller, the HUD and the local input."""
 
-    def __init__(self, app: GinApp, game: Game, players: list, names: tuple[str, str]) -> None:
+    def __init__(self, app: GinApp, game: Game, players: list, names: tuple[str, str],
+                 think: tuple[float, float] = (0.6, 1.2)) -> None:
         self.app = app
         self.game = game
-        self.controller = TableController(app, app.scene, game, players, names=names)
+        self.controller = TableController(app, app.scene, game, players, think=think,
+                                          names=names)
         self.hud = Hud(app, self.on_hud_action, lambda: app.request("Pause"))
         self.input = TableInput(app, app.scene, self.controller, self.hud)
         self.controller.on_message.append(self.hud.set_message)
@@ -126,6 +136,15 @@ class GinApp(ShowBase):
             self.screens.request("Resume", resume)
         else:
             self.screens.request("Menu")
+        self._warm_glyphs()
+
+    def _warm_glyphs(self) -> None:
+        """Draw every printable character once, invisibly, in the first frame: a glyph first
+        drawn mid-game would otherwise stall that frame while the font page is rebuilt."""
+        chars = "".join(chr(c) for c in range(32, 127))
+        warm = OnscreenText(text=chars, scale=0.05, fg=(1, 1, 1, 0), pos=(0, -0.9),
+                            mayChange=False)
+        self.taskMgr.doMethodLater(0.0, lambda task: warm.destroy(), "warm-glyphs-done")
 
     # -- hooks for other screens and scripts ------------------------------------------------
     def request(self, state: str, *args) -> None:
@@ -133,7 +152,8 @@ class GinApp(ShowBase):
 
     def start_game(self, players: list, rules: RuleSet, seed: int | str | None = None,
                    names: tuple[str, str] = ("You", "Computer"), decks=None,
-                   first_dealer: int | None = None, game: Game | None = None) -> Session:
+                   first_dealer: int | None = None, game: Game | None = None,
+                   think: tuple[float, float] = (0.6, 1.2)) -> Session:
         """Start a game on the table with two seats (``None`` = local input) and go there.
         ``game``: carry on with a game already in progress (resume, undo)."""
         self.end_game()
@@ -141,17 +161,17 @@ class GinApp(ShowBase):
             seed = seed if seed is not None else (self.seed if self.seed is not None
                                                   else random.randrange(1 << 30))
             game = Game(rules, seed=seed, decks=decks, first_dealer=first_dealer)
-        self.session = Session(self, game, players, names)
+        self.session = Session(self, game, players, names, think)
         self.screens.request("Table")
         return self.session
 
     def start_single_player(self) -> Session:
         setup = self.setup
-        level_names = dict(levels())
         seats = (Seat("human", self.user_settings.player_name),
-                 Seat("computer", level_names.get(setup.level, "Computer"), setup.level))
+                 Seat("computer", opponent_name(setup.level), setup.level))
         session = self.start_game([None, computer_player(setup.level)], setup.rules(),
-                                  names=(seats[0].name, seats[1].name))
+                                  names=(seats[0].name, seats[1].name),
+                                  think=think_range(setup.level))
         self.keep(session, seats)
         return session
 
@@ -173,13 +193,15 @@ class GinApp(ShowBase):
     def _carry_on(self, game: Game, seats: tuple[Seat, Seat], game_id: str) -> Session:
         """A session for a game in progress: the table is rebuilt instantly from its events."""
         human = [s.kind for s in seats].index("human")
+        level = seats[1 - human].level
         players = [None, None]
-        players[1 - human] = computer_player(seats[1 - human].level)
+        players[1 - human] = computer_player(level)
         speed = self.queue.speed
         self.queue.speed = 0
         try:
             session = self.start_game(players, game.rules, game=game,
-                                      names=(seats[0].name, seats[1].name))
+                                      names=(seats[0].name, seats[1].name),
+                                      think=think_range(level))
             self.queue.finish_all()
         finally:
             self.set_speed(speed)
@@ -222,6 +244,7 @@ class Screens(ShipScreens, FSM):
         super().__init__("screens")
         self.app = app
         self.panel: Panel | None = None
+        self.portrait = None
         self.back_to = "Menu"
 
     def _panel(self, *args, **kw) -> Panel:
@@ -285,7 +308,7 @@ class Screens(ShipScreens, FSM):
 
     # -- new game setup -----------------------------------------------------------------
     def enterSetup(self) -> None:
-        p = self._panel("New game", width=1.0, height=0.85)
+        p = self._panel("New game", width=1.05, height=0.94)
         s = self.app.setup
         lv = levels()
         rows = [
@@ -297,20 +320,25 @@ class Screens(ShipScreens, FSM):
                   (lambda k=k: self._toggle(k))) for k, label in OPTIONS]
         self.setup_rows = []
         for i, (key, label, value, cmd) in enumerate(rows):
-            y = 0.52 - i * 0.12
-            p.text(label, y, 0.05, x=-0.85, align=TextNode.ALeft)
+            y = 0.62 - i * 0.11
+            p.text(label, y, 0.05, x=-0.9, align=TextNode.ALeft)
             b = p.button(key, value(), lambda cmd=cmd: (cmd(), self._refresh_setup()),
-                         (0.35, y + 0.012), scale=0.05, frameSize=(-5.5, 5.5, -0.55, 1.05))
+                         (0.35, y + 0.012), scale=0.05, frameSize=(-6.5, 6.5, -0.55, 1.05))
             self.setup_rows.append((b, value))
-        self.setup_note = p.text("", -0.4, 0.04, fg=(1, 0.8, 0.6, 1))
-        p.button("start", "Deal", self.app.start_single_player, (0.35, -0.66), scale=0.07,
+        self.portrait = p.text("", -0.2, 0.036, fg=(0.9, 0.92, 0.85, 1))
+        self.portrait["wordwrap"] = 52
+        self.setup_note = p.text("", -0.58, 0.04, fg=(1, 0.8, 0.6, 1))
+        p.button("start", "Deal", self.app.start_single_player, (0.35, -0.78), scale=0.07,
                  frameSize=(-3, 3, -0.55, 1.05))
-        p.button("back", "Back", lambda: self.request("Menu"), (-0.45, -0.66), scale=0.06)
+        p.button("back", "Back", lambda: self.request("Menu"), (-0.45, -0.78), scale=0.06)
+        self._refresh_setup()
         self._esc("Menu")
 
     def _refresh_setup(self) -> None:
         for b, value in self.setup_rows:
             b["text"] = value()
+        if self.portrait is not None:
+            self.portrait.setText(portrait(self.app.setup.level))
 
     def _cycle_level(self) -> None:
         keys = [k for k, _ in levels()]
@@ -346,6 +374,7 @@ class Screens(ShipScreens, FSM):
             s.rules()
 
     def exitSetup(self) -> None:
+        self.portrait = None
         self._close()
 
     # -- the table ------------------------------------------------------------------------

@@ -86,29 +86,44 @@ class SimplePlayer:
 
 
 def computer_player(level: str | None = None, seed: int | None = None) -> Player:
-    """The computer opponent: the AI branch's ``make_player`` when present, else SimplePlayer."""
+    """The computer opponent: the AI package's ``make_player`` when present, else SimplePlayer."""
     try:
-        from .ai import make_player  # type: ignore[attr-defined]
+        from .ai import make_player
     except ImportError:
         return SimplePlayer()
-    return make_player(level, seed=seed) if level is not None else make_player(
-        default_level(), seed=seed)
+    return make_player(level or default_level(), seed=seed)
+
+
+def _levels_table() -> dict:
+    try:
+        from .ai import LEVELS
+    except ImportError:
+        return {}
+    return dict(LEVELS)
 
 
 def levels() -> list[tuple[str, str]]:
-    """(level id, display name) of the computer levels on offer."""
-    try:
-        from .ai import LEVELS  # type: ignore[attr-defined]
-    except ImportError:
+    """(level id, display name) of the computer levels on offer, easiest first."""
+    table = _levels_table()
+    if not table:
         return [("simple", "Simple")]
-    out = []
-    for key, value in (LEVELS.items() if isinstance(LEVELS, dict) else enumerate(LEVELS)):
-        name = getattr(value, "name", None) or (value.get("name") if isinstance(value, dict)
-                                                 else str(value))
-        out.append((str(key), str(name)))
-    return out
+    return [(key, getattr(p, "display_name", key)) for key, p in table.items()]
+
+
+def opponent_name(level: str) -> str:
+    """The short name shown at the table (``Walt``), or ``Computer``."""
+    return getattr(_levels_table().get(level), "name", "Computer")
+
+
+def think_range(level: str) -> tuple[float, float]:
+    """Seconds the computer of this level pauses before a move (at animation speed 1)."""
+    return tuple(getattr(_levels_table().get(level), "think_seconds", (0.6, 1.2)))
+
+
+def portrait(level: str) -> str:
+    return getattr(_levels_table().get(level), "portrait", "")
 
 
 def default_level() -> str:
-    names = [k for k, _ in levels()]
-    return names[len(names) // 2] if names else "simple"
+    keys = [k for k, _ in levels()]
+    return "simple" if "simple" in keys else keys[0]

@@ -64,7 +64,7 @@ def test_statistics_screen_shows_the_numbers(app):
     st.save()
     app.screens.request("Stats", "Menu")
     texts = [w.getText() for w in app.screens.panel.widgets if hasattr(w, "getText")]
-    assert "Steady" in texts and str(len(game.hands)) in texts
+    assert "Walt" in texts and str(len(game.hands)) in texts
     assert app.screens.chart.getNumChildren() > 2  # bars drawn
 
 

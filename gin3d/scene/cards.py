@@ -15,6 +15,8 @@ from panda3d.core import (
     BitMask32,
     CollisionNode,
     CollisionPolygon,
+    CullBinEnums,
+    CullBinManager,
     Geom,
     GeomNode,
     GeomTriangles,
@@ -29,12 +31,16 @@ from panda3d.core import (
 )
 
 from ..engine import CARDS, Card
+from . import preload
 from .assets import asset_path, panda_filename
 
 CARD_W = 6.4
 CARD_H = 8.96
 THICK = 0.025
 PICK_MASK = BitMask32.bit(4)
+CARD_BIN = "cards"  # opaque cards drawn nearest first, so hidden pixels are never shaded
+if not CullBinManager.getGlobalPtr().findBin(CARD_BIN) >= 0:
+    CullBinManager.getGlobalPtr().addBin(CARD_BIN, CullBinEnums.BT_front_to_back, 25)
 CORNER = 0.045  # fraction of the width cut by the rounded-corner approximation
 
 
@@ -88,10 +94,10 @@ class Atlas:
         if not meta_path.exists() or not image.exists():
             raise FileNotFoundError(f"card atlas missing: {meta_path.name} / {image.name}")
         meta = json.loads(meta_path.read_text())
-        tex = loader.loadTexture(panda_filename(image))
-        tex.setMinfilter(SamplerState.FT_linear_mipmap_linear)
+        tex = preload.take(style) or loader.loadTexture(panda_filename(image))
+        # nearest-mip, no anisotropy: far cheaper on software renderers, still crisp
+        tex.setMinfilter(SamplerState.FT_linear_mipmap_nearest)
         tex.setMagfilter(SamplerState.FT_linear)
-        tex.setAnisotropicDegree(4)
         tex.setWrapU(SamplerState.WM_clamp)
         tex.setWrapV(SamplerState.WM_clamp)
         return cls(tex, {k: tuple(v) for k, v in meta["cards"].items()},
@@ -168,6 +174,7 @@ class CardNode:
         self.factory = factory
         self.slot = slot
         self.np = parent.attachNewNode(f"card-{slot}")
+        self.np.setBin(CARD_BIN, 0)
         self.np.setTexture(factory.atlas.texture)
         self.body = self.np.attachNewNode("body")  # lifted for arcs; the node carries the pose
         self.face_np = factory.fronts[None].instanceTo(self.body)

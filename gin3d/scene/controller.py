@@ -8,6 +8,7 @@ event goes to the scene redacted for seat 0, so the table never shows a hidden c
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 
 from ..engine import (
@@ -28,7 +29,8 @@ from ..engine.actions import Action
 class TableController:
     """Runs one game on a ``TableScene``; ``on_change`` fires whenever input state may change."""
 
-    def __init__(self, base, scene, game: Game, players: list, think: float = 0.9,
+    def __init__(self, base, scene, game: Game, players: list,
+                 think: tuple[float, float] = (0.6, 1.2),
                  names: tuple[str, str] = ("You", "Computer")) -> None:
         if len(players) != 2:
             raise ValueError("a table has two seats")
@@ -42,6 +44,8 @@ class TableController:
         self.thinking = False
         self.paused = False
         self.finished_hand_seen = -1
+        self._rng = random.Random(f"think:{game.seed}")
+        self._announced: tuple[int, int] | None = None
         self.log: list[str] = []
         self.on_change: list[Callable[[], None]] = []
         self.on_hand_over: list[Callable[[object], None]] = []
@@ -137,13 +141,18 @@ class TableController:
             seat = g.turn
             player = self.players[seat]
             if player is None:
-                self._changed()
+                stamp = (len(g.actions), len(g.hands))
+                if stamp != self._announced:  # tell the input once per new decision
+                    self._announced = stamp
+                    self._changed()
                 return
-            if self.queue.speed > 0 and self.think > 0:
+            if self.queue.speed > 0 and self.think[1] > 0:
                 self.thinking = True
                 self._changed()
-                pause = self.queue.seconds(self.think * (0.7 + 0.6 * ((len(g.actions) * 37) % 10)
-                                                         / 10))
+                lo, hi = self.think
+                if g.hand.phase == "layoff":  # quick, mechanical decisions
+                    lo, hi = lo / 2, hi / 2
+                pause = self.queue.seconds(lo + (hi - lo) * self._rng.random())
                 self.base.taskMgr.doMethodLater(pause, self._computer_move, "computer-move")
                 return
             self._play_computer(seat)

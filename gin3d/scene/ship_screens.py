@@ -14,6 +14,7 @@ from .. import settings as settings_mod
 from .. import stats as stats_mod
 from ..engine import PRESETS, best_melds
 from ..history import HandRecord, Replay, read_hands
+from ..players import levels, opponent_name
 from ..settings import OPPONENT_LEVELS, Settings
 from . import layout
 from .hud import button, suitify
@@ -22,7 +23,7 @@ RESOLUTIONS = ((1280, 720), (1600, 900), (1920, 1080), (2560, 1440), (3840, 2160
 SPEEDS = ((0.0, "Instant"), (0.6, "Slow"), (1.0, "Normal"), (1.8, "Fast"), (3.0, "Fastest"))
 VOLUMES = (0.0, 0.25, 0.5, 0.75, 1.0)
 STYLE_NAMES = {"classic": "Classic", "four_colour": "Four-colour", "large_index": "Large index"}
-LEVEL_NAMES = {"beginner": "Beginner", "simple": "Steady", "hard": "Sharp", "expert": "Expert"}
+LEVEL_NAMES = {lv: opponent_name(lv) for lv, _ in levels()}  # short names: "Walt"
 WON, LOST = (0.35, 0.78, 0.42, 1), (0.85, 0.35, 0.3, 1)
 GOLD = (1, 0.92, 0.6, 1)
 HISTORY_PAGE = 8
@@ -137,7 +138,7 @@ class ShipScreens:
             lv for lv in st.levels if lv not in OPPONENT_LEVELS)
         heads = ("Opponent", "Games", "Won", "Hands", "Won", "Gins", "Big gins", "Undercuts",
                  "Pts/hand", "Best streak")
-        xs = (-1.4, -0.8, -0.58, -0.36, -0.14, 0.08, 0.3, 0.55, 0.82, 1.12)
+        xs = (-1.4, -0.72, -0.52, -0.32, -0.1, 0.1, 0.3, 0.55, 0.82, 1.12)
         y = 0.6
         for x, h in zip(xs, heads):
             p.text(h, y, 0.04, x=x, align=TextNode.ALeft, fg=GOLD)
@@ -270,7 +271,7 @@ def draw_chart(parent, rows, origin, width: float, height: float) -> DirectFrame
     most = max(w + lost for _, w, lost in rows) or 1
     bar_h = min(0.1, (height - 0.06) / len(rows) * 0.7)
     step = (height - 0.06) / len(rows)
-    x0 = 0.4
+    x0 = 0.55
     for i, (level, won, lost) in enumerate(rows):
         y = -0.06 - i * step - bar_h
         OnscreenText(parent=root, text=LEVEL_NAMES.get(level, level), pos=(0.02, y + 0.02),

@@ -19,6 +19,7 @@ from panda3d.core import (
 from .assets import asset_path, panda_filename
 
 TABLE_W, TABLE_D = 110.0, 78.0
+EGG_SCALE = 10.0  # models/table.egg: 1 unit = 10 cm, felt 11 x 7 units
 
 
 def _box(name: str, x0, y0, z0, x1, y1, z1, colour) -> GeomNode:
@@ -57,9 +58,10 @@ def _felt(name: str, w: float, d: float, steps: int = 16) -> GeomNode:
             fx, fy = i / steps - 0.5, j / steps - 0.5
             r = min(1.0, (fx * fx + fy * fy) * 2.4)
             k = 1.0 - 0.45 * r
+            k *= 1.0 + 0.12 * (0.5 - fy)  # the lamp is nearer the player's side
             vw.addData3(fx * w, fy * d, 0)
             nw.addData3(0, 0, 1)
-            cw.addData4(0.09 * k, 0.42 * k, 0.24 * k, 1)
+            cw.addData4(0.08 * k, 0.40 * k, 0.22 * k, 1)
     tris = GeomTriangles(Geom.UHStatic)
     row = steps + 1
     for j in range(steps):
@@ -81,13 +83,7 @@ def build_table(loader, parent: NodePath) -> NodePath:
     if egg.exists() or egg.with_name("table.egg.bam").exists():
         model = loader.loadModel(panda_filename(egg))
         model.reparentTo(parent)
-        bounds = model.getTightBounds()
-        if bounds:
-            lo, hi = bounds
-            width = hi.x - lo.x
-            if width > 0:
-                model.setScale(TABLE_W * 1.25 / width)
-            model.setZ(-hi.z * model.getScale().x)
+        model.setScale(EGG_SCALE)  # the felt top is z = 0 in the model too
         return model
     table = parent.attachNewNode("table")
     table.attachNewNode(_felt("felt", TABLE_W, TABLE_D))
@@ -98,10 +94,10 @@ def build_table(loader, parent: NodePath) -> NodePath:
         ("rim-n", (-w - r, d, -1.5, w + r, d + r, 1.4)),
         ("rim-w", (-w - r, -d, -1.5, -w, d, 1.4)),
         ("rim-e", (w, -d, -1.5, w + r, d, 1.4)),
-        ("floor", (-400, -400, -80, 400, 400, -79)),
     ):
-        colour = (0.12, 0.1, 0.09) if name == "floor" else wood
-        table.attachNewNode(_box(name, *box, colour))
+        table.attachNewNode(_box(name, *box, wood))
+    # the shading is baked into the vertex colours: no lighting work for the biggest surfaces
+    table.setLightOff(1)
     return table
 
 

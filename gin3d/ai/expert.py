@@ -1,0 +1,210 @@
+"""The "expert" player: determinized search over the opponent hands the view allows.
+
+It deals the opponent's hidden cards many times over, each deal drawn from the opponent model
+(what it took, threw and passed up) and weighted down when the opponent would already have
+knocked with it. Over those deals it:
+
+- prices a knock now (layoffs and undercuts included) against playing on for gin one more
+  turn (the opponent may knock first, in which case a low hand can undercut it);
+- weighs deadwood more heavily when many of the deals are close to knocking, so it sheds
+  points when the opponent is near and keeps a flexible hand when it is not.
+
+Draws and discards otherwise use the ``hard`` evaluation. Sampling is numpy-vectorised
+(Gumbel top-k); a time budget caps the number of deals.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+import zlib
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..engine import (
+    Action,
+    Discard,
+    PlayerView,
+    best_layoff,
+    best_melds,
+    deadwood_of_mask,
+)
+from ..engine.cards import VALUES
+from .evaluate import best_after_adding, bits
+from .hard import DiscardScore, HardPlayer, Weights
+from .knowledge import Knowledge, completers
+
+
+@dataclass(frozen=True)
+class ExpertWeights(Weights):
+    samples: int = 48  # opponent deals per decision
+    threat: float = 0.6  # extra weight on deadwood when the opponent is close to knocking
+    threat_margin: int = 6  # a deal within knock limit + this counts as "close"
+    knocked_weight: float = 0.2  # weight of a deal the opponent would already have knocked with
+    stock_probe: int = 6  # stock cards tried per deal when asking "can the opponent knock next"
+    budget_s: float = 0.25  # time cap for the sampling of one decision
+
+
+class Deals:
+    """Opponent hands consistent with the view, as 52-bit masks with a weight each."""
+
+    def __init__(self, know: Knowledge, n: int, rng: np.random.Generator,
+                 knocked_weight: float) -> None:
+        view = know.view
+        unseen = np.fromiter(know.unseen, dtype=np.int64, count=len(know.unseen))
+        self.masks: list[int] = []
+        weights = []
+        h = know.opp_hidden
+        if h > 0 and len(unseen) >= h:
+            p = np.clip(know.p_opp[unseen], 1e-6, None)
+            keys = np.log(p)[None, :] + rng.gumbel(size=(n, len(unseen)))
+            picks = np.argpartition(-keys, h - 1, axis=1)[:, :h]
+            chosen = unseen[picks]
+        else:
+            chosen = np.zeros((n, 0), dtype=np.int64)
+        played = any(s == 1 - view.seat for s, _ in view.discards)
+        limit = view.knock_limit
+        for row in chosen:
+            m = know.opp_known
+            for c in row.tolist():
+                m |= 1 << c
+            self.masks.append(m)
+            dw = deadwood_of_mask(m)
+            weights.append(knocked_weight if played and dw <= limit else 1.0)
+        self.weights = np.array(weights, dtype=np.float64)
+        self.deadwood = [deadwood_of_mask(m) for m in self.masks]
+        total = self.weights.sum()
+        self.norm = self.weights / total if total > 0 else self.weights
+
+
+class ExpertPlayer(HardPlayer):
+    """Hard's evaluation plus sampled opponent hands for knock timing and threat."""
+
+    level = "expert"
+    weights = ExpertWeights()
+
+    def __init__(self, seed: int | str | None = None, name: str | None = None) -> None:
+        super().__init__(seed=seed, name=name)
+        self.np_rng = np.random.default_rng(
+            zlib.crc32(f"expert:{seed}".encode()) if seed is not None else None)
+
+    def decide(self, view: PlayerView) -> Action:
+        self._deals = None
+        return super().decide(view)
+
+    def deals(self, know: Knowledge) -> Deals:
+        if self._deals is None:
+            self._deals = Deals(know, self.weights.samples, self.np_rng,
+                                self.weights.knocked_weight)
+        return self._deals
+
+    # -- discards weigh deadwood by the opponent's threat -------------------------------
+    def threat(self, know: Knowledge) -> float:
+        """Weighted share of deals within reach of a knock."""
+        deals = self.deals(know)
+        if not deals.masks:
+            return 0.0
+        reach = know.view.knock_limit + self.weights.threat_margin
+        close = np.array([d <= reach for d in deals.deadwood], dtype=np.float64)
+        return float((close * deals.norm).sum())
+
+    def score_discards(self, mask: int, know: Knowledge, cards: list[int],
+                       with_danger: bool = True) -> list[DiscardScore]:
+        scores = super().score_discards(mask, know, cards, with_danger)
+        if not with_danger:
+            return scores
+        extra = self.weights.threat * self.threat(know)
+        if extra <= 0:
+            return scores
+        out = [DiscardScore(s.card, s.deadwood, s.potential, s.danger,
+                            s.score + extra * s.deadwood) for s in scores]
+        out.sort(key=lambda s: (s.score, s.deadwood, -VALUES[s.card], s.card))
+        return out
+
+    # -- knock now or play on -------------------------------------------------------------
+    def choose_knock(self, view: PlayerView, know: Knowledge, knocks: list[int]) -> int | None:
+        mask = know.mine
+        card = super().choose_knock(view, know, knocks)
+        d = deadwood_of_mask(mask & ~(1 << card))
+        if d == 0:
+            return card
+        if not any(type(a) is Discard for a in view.legal):
+            return card
+        knock_ev = self.knock_value(view, know, mask & ~(1 << card), d)
+        wait_ev, _ = self.wait_value(view, know, knock_ev)
+        return card if knock_ev >= wait_ev else None
+
+    def knock_value(self, view: PlayerView, know: Knowledge, hand: int, d: int) -> float:
+        """Expected points of knocking with the 10 cards ``hand`` (deadwood ``d``)."""
+        deals = self.deals(know)
+        if not deals.masks:
+            return 0.0
+        melds = best_melds(bits(hand)).melds
+        rules = view.rules
+        start = time.perf_counter()
+        total = 0.0
+        weight = 0.0
+        for m, w in zip(deals.masks, deals.norm):
+            od, _ = best_layoff(melds, bits(m))
+            gain = od - d if d < od else -(d - od + rules.undercut_bonus)
+            total += w * gain
+            weight += w
+            if time.perf_counter() - start > self.weights.budget_s / 2:
+                break
+        return total / weight if weight else 0.0
+
+    def wait_value(self, view: PlayerView, know: Knowledge, knock_ev: float
+                   ) -> tuple[float, int | None]:
+        """Expected points of discarding instead and knocking (or going gin) next turn."""
+        discards = [a.card for a in view.legal if type(a) is Discard]
+        best = self.score_discards(know.mine, know, discards)[0]
+        hand = know.mine & ~(1 << best.card)
+        d = best.deadwood
+        rules = view.rules
+        limit = view.knock_limit
+        # my next draw: chance of gin, and expected deadwood when not gin
+        comp = completers(hand)
+        p_gin = 0.0
+        saved = 0.0
+        for c in know.unseen:
+            p = know.p_draw[c]
+            if not p:
+                continue
+            after = best_after_adding(hand, c) if comp >> c & 1 else d
+            if after == 0:
+                p_gin += p
+            else:
+                saved += p * (d - after)
+        saved = saved / max(1e-9, 1.0 - p_gin)
+        deals = self.deals(know)
+        rng = self.rng
+        unseen = list(know.unseen)
+        total = 0.0
+        start = time.perf_counter()
+        weight = 0.0
+        for m, w, od in zip(deals.masks, deals.norm, deals.deadwood):
+            # can the opponent knock on its next turn? it takes my discard or draws
+            reach = best_after_adding(m, best.card)
+            if reach > limit:
+                pool = [c for c in unseen if not m >> c & 1]
+                probe = rng.sample(pool, min(len(pool), self.weights.stock_probe))
+                hits = [best_after_adding(m, c) for c in probe]
+                ok = [x for x in hits if x <= limit]
+                q = len(ok) / len(hits) if hits else 0.0
+                their = min(ok) if ok else limit
+            else:
+                q, their = 1.0, reach
+            if their == 0:
+                lose = -(d + rules.gin_bonus)
+            elif d <= their:
+                lose = their - d + rules.undercut_bonus
+            else:
+                lose = -(d - their)
+            win = p_gin * (od + rules.gin_bonus) + (1 - p_gin) * (knock_ev + saved)
+            total += w * (q * lose + (1 - q) * win)
+            weight += w
+            if time.perf_counter() - start > self.weights.budget_s / 2:
+                break
+        return (total / weight if weight else -math.inf), best.card
+

@@ -1,0 +1,144 @@
+"""The "hard" player: hand evaluation over the cards still unseen.
+
+A 10-card hand is worth its deadwood minus what the coming draws should save: each unseen
+card counts with the chance that it is still in the stock (the opponent model in
+``knowledge``), and a card that completes a meld counts for the deadwood it would really save.
+Discards that would give the opponent a meld cost extra. It takes the pile's top card when the
+hand it leaves beats the expected hand after a stock draw, knocks as soon as it may (choosing
+the knock card that leaves the least), and lays off optimally.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..engine import (
+    Action,
+    BigGin,
+    Discard,
+    DrawDiscard,
+    DrawStock,
+    Knock,
+    Pass,
+    PlayerView,
+    deadwood_of_mask,
+)
+from .evaluate import potential
+from .knowledge import Knowledge
+from .player import ComputerPlayer
+from .simple import best_layoff_step
+
+DRAW_STOCK, DRAW_DISCARD, PASS = DrawStock(), DrawDiscard(), Pass()
+
+
+@dataclass(frozen=True)
+class Weights:
+    """The evaluation's knobs, in deadwood points."""
+
+    potential: float = 2.0  # how many draws' worth of improvement a hand's shape is worth
+    danger: float = 10.0  # cost of a discard the opponent surely melds
+    take_margin: float = 1.0  # a pile card must beat the stock by this (it shows our hand)
+    candidate_margin: int = 10  # discards leaving more than the least + this are not studied
+    max_candidates: int = 6
+    wait_deadwood: int = 0  # play on for gin with this much deadwood or less (0: never)
+    wait_stock: int = 10  # ... while at least this many cards are left in the stock
+
+
+@dataclass(frozen=True)
+class DiscardScore:
+    card: int
+    deadwood: int  # deadwood left after the discard
+    potential: float  # expected saving of the next draw
+    danger: float  # chance the opponent can meld the card
+    score: float  # lower is better
+
+
+class HardPlayer(ComputerPlayer):
+    """Counts live cards, reads the opponent's pickups and discards, and discards safely."""
+
+    level = "hard"
+    weights = Weights()
+
+    def decide(self, view: PlayerView) -> Action:
+        phase = view.phase
+        if phase == "layoff":
+            return best_layoff_step(view)
+        if phase == "last_chance":
+            return DRAW_DISCARD if DRAW_DISCARD in view.legal else PASS
+        know = Knowledge.of(view)
+        if phase in ("upcard", "draw"):
+            return self.draw(view, know)
+        return self.discard(view, know)
+
+    # -- scoring ------------------------------------------------------------------------
+    def score_discards(self, mask: int, know: Knowledge, cards: list[int],
+                       with_danger: bool = True) -> list[DiscardScore]:
+        """Score throwing each of ``cards`` from the 11-card hand ``mask`` (best first)."""
+        w = self.weights
+        left = sorted((deadwood_of_mask(mask & ~(1 << c)), c) for c in cards)
+        least = left[0][0]
+        out = []
+        for dw, c in left[: w.max_candidates]:
+            if dw > least + w.candidate_margin:
+                break
+            pot = potential(mask & ~(1 << c), know.p_draw, know.unseen, dw)
+            danger = know.danger(c) if with_danger else 0.0
+            out.append(DiscardScore(c, dw, pot, danger,
+                                    dw - w.potential * pot + w.danger * danger))
+        out.sort(key=lambda s: (s.score, s.deadwood, -c_value(s.card), s.card))
+        return out
+
+    def stock_value(self, mask: int, know: Knowledge) -> float:
+        """Expected score of the hand after drawing from the stock (same scale as a discard)."""
+        dw = deadwood_of_mask(mask)
+        pot = potential(mask, know.p_draw, know.unseen, dw)
+        return dw - (1.0 + self.weights.potential) * pot
+
+    # -- decisions ----------------------------------------------------------------------
+    def draw(self, view: PlayerView, know: Knowledge) -> Action:
+        fallback = PASS if PASS in view.legal else DRAW_STOCK
+        top = view.top
+        if DRAW_DISCARD not in view.legal or top is None:
+            return fallback
+        mask = know.mine
+        full = mask | (1 << top)
+        rest = [c for c in view.hand]
+        take = self.score_discards(full, know, rest, with_danger=False)[0].score
+        if take + self.weights.take_margin < self.stock_value(mask, know):
+            return DRAW_DISCARD
+        return fallback
+
+    def discard(self, view: PlayerView, know: Knowledge) -> Action:
+        if BigGin() in view.legal:
+            return BigGin()
+        mask = know.mine
+        knocks = [a.card for a in view.legal if type(a) is Knock]
+        if knocks:
+            card = self.choose_knock(view, know, knocks)
+            if card is not None:
+                return Knock(card)
+        discards = [a.card for a in view.legal if type(a) is Discard]
+        if not discards:  # must knock (a throw-back or last-chance pickup)
+            return Knock(min(knocks, key=lambda c: deadwood_of_mask(mask & ~(1 << c))))
+        return Discard(self.score_discards(mask, know, discards)[0].card)
+
+    def choose_knock(self, view: PlayerView, know: Knowledge, knocks: list[int]) -> int | None:
+        """The card to knock with (least deadwood left), or None to play on for gin.
+
+        With very little deadwood and plenty of stock left it waits: a knock-happy opponent
+        who knocks first is then likely to be undercut, and gin pays a bonus.
+        """
+        mask = know.mine
+        card = min(knocks, key=lambda c: (deadwood_of_mask(mask & ~(1 << c)), -c_value(c), c))
+        d = deadwood_of_mask(mask & ~(1 << card))
+        w = self.weights
+        if (0 < d <= w.wait_deadwood and view.stock_count >= w.wait_stock
+                and any(type(a) is Discard for a in view.legal)):
+            return None
+        return card
+
+
+def c_value(card: int) -> int:
+    from ..engine.cards import VALUES
+
+    return VALUES[card]
