@@ -273,7 +273,7 @@ class Screens(ShipScreens, FSM):
             ("play", "Play vs computer", lambda: self.request("Setup")),
             ("lan", "LAN", lambda: self.request("Coming", "LAN play")),
             ("online", "Online", lambda: self.request("Coming", "Online play")),
-            ("tutorial", "Tutorial", lambda: self.request("Coming", "The tutorial")),
+            ("tutorial", "Tutorial", lambda: self.request("Tutorial")),
             ("stats", "Statistics", lambda: self.request("Stats", "Menu")),
             ("history", "Hand history", lambda: self.request("History")),
             ("settings", "Settings", lambda: self.request("Settings", "Menu")),
@@ -305,6 +305,21 @@ class Screens(ShipScreens, FSM):
 
     def exitComing(self) -> None:
         self._close()
+
+    # -- the tutorial ---------------------------------------------------------------------
+    def enterTutorial(self) -> None:
+        from .scene.tutorial_view import TutorialScreen
+        from .tutorial import load_chapters
+
+        self._close()
+        self.app.end_game()
+        self.tutorial = TutorialScreen(self.app, load_chapters(), self.app.setup.rules,
+                                       on_exit=lambda: self.request("Menu"),
+                                       auto_advance=self.app.settings.speed > 0)
+
+    def exitTutorial(self) -> None:
+        self.tutorial.destroy()
+        self.tutorial = None
 
     # -- new game setup -----------------------------------------------------------------
     def enterSetup(self) -> None:

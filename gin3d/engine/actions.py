@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from .cards import CARDS, Card, card
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class DrawStock:
     """Take the top card of the stock."""
 
@@ -15,7 +15,7 @@ class DrawStock:
         return "draw stock"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class DrawDiscard:
     """Take the upcard or the top of the discard pile."""
 
@@ -23,7 +23,7 @@ class DrawDiscard:
         return "draw discard"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Pass:
     """Decline the first-turn upcard, or the last-chance discard."""
 
@@ -31,7 +31,7 @@ class Pass:
         return "pass"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Discard:
     """Discard a card face up and end the turn."""
 
@@ -41,7 +41,7 @@ class Discard:
         return f"discard {self.card}"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Knock:
     """Discard a card face down and lay out the rest (gin when no deadwood is left)."""
 
@@ -51,7 +51,7 @@ class Knock:
         return f"knock {self.card}"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class BigGin:
     """Lay out all 11 cards, every one melded, without discarding."""
 
@@ -59,7 +59,7 @@ class BigGin:
         return "big gin"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class LayOff:
     """Add one card to the knocker's meld number ``meld``."""
 
@@ -70,7 +70,7 @@ class LayOff:
         return f"layoff {self.card} {self.meld}"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class FinishLayoff:
     """Stop laying off; the hand is scored."""
 
@@ -78,7 +78,7 @@ class FinishLayoff:
         return "done"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class NextHand:
     """Deal the next hand of the game (after a hand is over)."""
 

@@ -13,7 +13,7 @@ from .cards import CARDS, Card
 from .events import DealerChosen, Event, GameOver
 from .hand import Hand, IllegalAction, shuffled_deck
 from .rules import RuleSet
-from .scoring import GameScore, HollywoodScore
+from .scoring import GameScore, HollywoodScore, MatchScore
 
 
 def cut_for_deal(seed: int | str) -> tuple[int, tuple[Card, Card]]:
@@ -149,21 +149,19 @@ class Match:
         self.rules = rules or RuleSet()
         self.seed = seed
         self.finished: list[Game] = []
+        self.score = MatchScore(self.rules)  # game totals, added as each game ends
         self.game = Game(self.rules, f"{seed}:g0")
 
     def totals(self) -> list[int]:
-        return [sum(g.totals()[s] for g in self.finished) for s in (0, 1)]
+        return self.score.totals()
 
     @property
     def over(self) -> bool:
-        return max(self.totals()) >= self.rules.match_target
+        return self.score.over
 
     @property
     def winner(self) -> int | None:
-        if not self.over:
-            return None
-        t = self.totals()
-        return 0 if t[0] > t[1] else 1
+        return self.score.winner
 
     def legal_actions(self) -> list[Action]:
         if self.over:
@@ -185,4 +183,5 @@ class Match:
         events = self.game.apply(action)
         if self.game.over:
             self.finished.append(self.game)
+            self.score.finished.append(self.game.score)
         return events

@@ -209,8 +209,12 @@ class Hand:
             return [DRAW_STOCK]
         if phase == DISCARD:
             hand = self.hands[seat]
-            blocked = None if self.rules.allow_throw_back else self.taken
-            acts = [] if self.must_knock else [DISCARDS[c] for c in hand if c != blocked]
+            blocked = self.taken
+            if blocked is None or self.rules.allow_throw_back:
+                acts = [] if self.must_knock else [DISCARDS[c] for c in hand]
+                blocked = None
+            else:
+                acts = [] if self.must_knock else [DISCARDS[c] for c in hand if c != blocked]
             if isolated_value(self.masks[seat]) - 10 <= self.knock_limit:
                 acts += [KNOCKS[c] for c in self.knock_cards(seat) if c != blocked]
                 if self.can_big_gin(seat):
@@ -256,29 +260,43 @@ class Hand:
             return (deadwood_of_mask(self.masks[seat] & ~(1 << action.card))
                     <= self.knock_limit)
         if phase == LAYOFF and t is LayOff:
-            return (action.card in self.hands[seat] and 0 <= action.meld < len(self.table_melds)
+            return (action.card in self.hands[seat] and type(action.meld) is int
+                    and 0 <= action.meld < len(self.table_melds)
                     and MeldShape.of(self.table_melds[action.meld]).fits(action.card))
         return action in self.legal_actions()
 
     # -- changes ------------------------------------------------------------------------
     def apply(self, action: Action) -> list[Event]:
         """Apply a legal action for the seat to act; return the events it caused."""
-        if not self.is_legal(action):
-            raise IllegalAction(self._why_illegal(action))
-        before = len(self.events)
-        self.actions.append(action)
-        seat = self.turn
         t = type(action)
-        if t is Pass:
-            self._pass(seat)
-        elif t is DrawStock:
+        seat = self.turn
+        # the two moves of almost every turn take a short path
+        if t is DrawStock and self.phase == DRAW:
             card = self.stock.pop()
             self.hands[seat].append(card)
             self.masks[seat] |= 1 << card
             self.taken = None
             self.stock_only = False
             self.phase = DISCARD
-            self.events.append(CardDrawn(seat, "stock", card))
+            event = CardDrawn(seat, "stock", card)
+            self.events.append(event)
+            self.actions.append(action)
+            return [event]
+        if t is Discard and self.phase == DISCARD and type(action.card) is Card:
+            card = action.card
+            if (not self.masks[seat] >> card & 1 or self.must_knock
+                    or (card == self.taken and not self.rules.allow_throw_back)):
+                raise IllegalAction(self._why_illegal(action))
+            before = len(self.events)
+            self.actions.append(action)
+            self._discard(seat, card)
+            return self.events[before:]
+        if not self.is_legal(action):
+            raise IllegalAction(self._why_illegal(action))
+        before = len(self.events)
+        self.actions.append(action)
+        if t is Pass:
+            self._pass(seat)
         elif t is DrawDiscard:
             self._take_pile(seat)
         elif t is Discard:
@@ -329,18 +347,19 @@ class Hand:
     def _remove(self, seat: int, card: Card) -> None:
         self.hands[seat].remove(card)
         self.masks[seat] &= ~(1 << card)
-        if card in self.seen_taken[seat]:
-            self.seen_taken[seat].remove(card)
+        seen = self.seen_taken[seat]
+        if seen and card in seen:
+            seen.remove(card)
 
     def _discard(self, seat: int, card: Card) -> None:
         self._remove(seat, card)
         self.pile.append(card)
         self.discards.append((seat, card))
         # throw-back: the player who first threw this card may not simply take it back
+        if self.barred is not None and self.barred[0] == seat:
+            self.barred = None
         if card == self.taken and len(self.discards) >= 2 and self.discards[-2] == (1 - seat, card):
             self.barred = (1 - seat, card)
-        elif self.barred and self.barred[0] == seat:
-            self.barred = None
         self.events.append(Discarded(seat, card))
         self.taken = None
         self.must_knock = False

@@ -1,0 +1,83 @@
+"""Engine speed: best_melds, the numpy discard path, and random hands played per second.
+
+Run: python -m bench.bench_engine [--seconds S]
+Times are CPU time of this process (time.process_time), so other load on the machine does
+not inflate them; the targets are ≤ 20 µs median for best_melds on 11 cards and ≥ 2,000
+random hands per second.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+
+from gin3d.engine import CARDS, Hand, RuleSet, best_melds, discard_deadwood_array, discard_deadwoods
+from gin3d.engine import melds as melds_module
+
+
+def per_call_us(fn, inputs, repeat: int = 5) -> list[float]:
+    """Per-input time in µs, the median of `repeat` passes over all inputs in batch."""
+    out = []
+    for x in inputs:
+        best = float("inf")
+        for _ in range(repeat):
+            t = time.process_time_ns()
+            fn(x)
+            best = min(best, time.process_time_ns() - t)
+        out.append(best / 1000)
+    return out
+
+
+def batch_us(fn, inputs, rounds: int = 3) -> float:
+    """Mean µs per input over a whole pass, best of `rounds` passes."""
+    best = float("inf")
+    for _ in range(rounds):
+        melds_module._DEADWOOD_CACHE.clear()
+        t = time.process_time()
+        for x in inputs:
+            fn(x)
+        best = min(best, (time.process_time() - t) / len(inputs) * 1e6)
+    return best
+
+
+def random_hands_per_second(seconds: float, rules: RuleSet) -> tuple[float, float]:
+    rng = random.Random(1)
+    hands = actions = 0
+    start = time.process_time()
+    while time.process_time() - start < seconds:
+        hand = Hand.deal(rules, dealer=hands % 2, seed=hands)
+        while not hand.over:
+            hand.apply(rng.choice(hand.legal_actions()))
+        actions += len(hand.actions)
+        hands += 1
+    elapsed = time.process_time() - start
+    return hands / elapsed, actions / hands
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=3.0)
+    parser.add_argument("--hands", type=int, default=5000)
+    args = parser.parse_args()
+    rng = random.Random(0)
+    for size in (10, 11):
+        hands = [rng.sample(CARDS, size) for _ in range(args.hands)]
+        times = per_call_us(best_melds, hands, repeat=1)
+        times.sort()
+        print(f"best_melds {size} cards: median {statistics.median(times):.1f} µs, "
+              f"p99 {times[int(0.99 * len(times))]:.1f} µs over {len(times)} random hands")
+    elevens = [rng.sample(CARDS, 11) for _ in range(args.hands)]
+    np_us = batch_us(discard_deadwood_array, elevens)
+    py_us = batch_us(discard_deadwoods, elevens)
+    print(f"all 11 discards of a hand: numpy batch path {np_us:.1f} µs per hand, "
+          f"pure-Python loop {py_us:.1f} µs per hand (ratio {py_us / np_us:.2f})")
+    for preset in ("classic", "oklahoma"):
+        rate, length = random_hands_per_second(args.seconds, RuleSet.preset(preset))
+        print(f"random legal hands ({preset}): {rate:,.0f} hands/s "
+              f"({length:.0f} actions per hand)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,99 @@
+"""Network play figures: the fair deal's time, a move's round trip on loopback, bytes per hand.
+
+Run: ``python bench/bench_net.py [--games N]``. Both seats run in this one process over real
+loopback TCP + TLS (so every round trip includes both peers' checks, on one CPU).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import time
+
+from gin3d.engine import RuleSet
+from gin3d.net.autoplay import GreedyPlayer
+from gin3d.net.fairdeal import Deal, DealerSecrets, card_points
+from gin3d.net.peer import HostedMatch, JoinedMatch, MatchOptions
+from gin3d.net.relay import Relay
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def bench_crypto(rounds: int) -> list[float]:
+    """The whole deal as both peers compute it, one after the other (no network)."""
+    points = card_points(b"bench-seed".ljust(32, b"."))
+    times = []
+    for _ in range(rounds):
+        start = time.perf_counter()
+        host, guest = DealerSecrets(), DealerSecrets()
+        d1 = host.shuffle_step(points)
+        d2 = guest.shuffle_step(d1)
+        d3 = host.rekey_step(d2)
+        d4 = guest.rekey_step(d3)
+        hd = Deal(points, host, [d1, d2, d3, d4])
+        gd = Deal(points, guest, [d1, d2, d3, d4])
+        for slot in range(0, 21):  # both players open their 10 cards and the upcard
+            (hd if slot % 2 else gd).open_slot(slot, (guest if slot % 2 else host).slot_keys[slot])
+        times.append(time.perf_counter() - start)
+    return times
+
+
+async def bench_games(games: int, relay: bool) -> dict:
+    deal, rtt, hands, total_bytes = [], [], 0, 0
+    server = None
+    if relay:
+        server = Relay("127.0.0.1", 0)
+        await server.start()
+    for _ in range(games):
+        opts = MatchOptions(relay=("127.0.0.1", server.port)) if relay else MatchOptions()
+        host = HostedMatch(GreedyPlayer(), RuleSet(), port=0, options=opts)
+        await host.start()
+        guest = JoinedMatch(GreedyPlayer(), host.code,
+                            direct=None if relay else ("127.0.0.1", host.port),
+                            options=MatchOptions(relay=opts.relay))
+        await guest.start()
+        await asyncio.gather(host.wait(), guest.wait())
+        link = guest.session.link
+        if link is not None:
+            total_bytes += link.bytes_sent + link.bytes_received
+        hands += sum(len(g.hands) for g in host.session.games)
+        deal += host.session.deal_times  # the host's clock runs from the first shuffle
+        for s in (host.session, guest.session):
+            rtt += s.draw_round_trips
+        await host.close()
+        await guest.close()
+    if server is not None:
+        await server.close()
+    return {"deal": deal, "rtt": rtt, "hands": hands, "bytes": total_bytes}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--games", type=int, default=2)
+    parser.add_argument("--deals", type=int, default=20)
+    args = parser.parse_args()
+    crypto = bench_crypto(args.deals)
+    print(f"deal, crypto only (4 passes x 52 cards + 21 cards opened), {args.deals} deals: "
+          f"median {statistics.median(crypto) * 1000:.1f} ms, max {max(crypto) * 1000:.1f} ms "
+          f"(budget 300 ms)")
+    for relay in (False, True):
+        r = asyncio.run(bench_games(args.games, relay))
+        route = "relay" if relay else "direct"
+        print(f"[{route}] {args.games} games to 100, {r['hands']} hands")
+        print(f"[{route}]   deal incl. network (shuffles, re-keying, own cards open): median "
+              f"{statistics.median(r['deal']) * 1000:.1f} ms, p99 {pct(r['deal'], .99) * 1000:.1f}"
+              " ms")
+        print(f"[{route}]   move round trip (draw stock -> key back): median "
+              f"{statistics.median(r['rtt']) * 1000:.2f} ms, p99 {pct(r['rtt'], .99) * 1000:.2f}"
+              f" ms over {len(r['rtt'])} draws")
+        if r["bytes"]:
+            print(f"[{route}]   bytes per hand (both directions, TLS frames): "
+                  f"{r['bytes'] / r['hands']:.0f}")
+
+
+if __name__ == "__main__":
+    main()

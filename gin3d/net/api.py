@@ -1,0 +1,338 @@
+"""The app's handle on network play: ``NetService`` runs asyncio in its own thread.
+
+The Panda3D app never blocks on a socket: it calls ``NetService`` methods (they return at once,
+or give a ``concurrent.futures.Future``) and drains ``poll()`` once a frame for ``NetEvent``s.
+A local human plays through ``HumanSeat``: the app gets a ``your_turn`` event with the
+``PlayerView`` and answers with ``play(action)``. An AI seat is any ``choose(view)`` object.
+See docs/net.md for the event list and a typical screen flow.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import queue
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from gin3d.engine import RuleSet
+
+from .discovery import Table, TableAdvertiser, TableBrowser
+from .peer import DEFAULT_PORT, HostedMatch, JoinedMatch, MatchOptions
+from .session import Callbacks, Timing
+from .transport import parse_address
+from .upnp import map_port, unmap_port
+
+
+@dataclass(frozen=True)
+class NetEvent:
+    kind: str
+    data: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class HostInfo:
+    code: str  # what the other player types (or reads off the LAN list)
+    port: int
+    addresses: list[str]  # where this machine listens, for "host:port" entry
+    upnp: str  # the UPnP outcome, ready to show
+
+
+def lan_addresses() -> list[str]:
+    """This machine's IPv4 addresses other than loopback (for the LAN advertisement)."""
+    try:
+        import ifaddr
+    except ImportError:
+        return []
+    out = []
+    for adapter in ifaddr.get_adapters():
+        for ip in adapter.ips:
+            if isinstance(ip.ip, str) and not ip.ip.startswith("127."):
+                out.append(ip.ip)
+    return out
+
+
+class HumanSeat:
+    """The local human's seat: asks the app through a ``your_turn`` event, waits for ``play``."""
+
+    def __init__(self, service: NetService) -> None:
+        self.service = service
+        self.future: asyncio.Future | None = None
+        self.view = None
+
+    async def choose_async(self, view):
+        self.view = view
+        self.future = asyncio.get_running_loop().create_future()
+        self.service._emit("your_turn", view=view, legal=list(view.legal))
+        try:
+            return await self.future
+        finally:
+            self.future = None
+
+    def submit(self, action) -> None:
+        """On the network thread: take the app's action if it is one of the legal ones."""
+        if self.future is None or self.future.done():
+            self.service._emit("error", message="it is not your turn")
+        elif action not in self.view.legal:
+            self.service._emit("error", message=f"{action} is not legal now")
+        else:
+            self.future.set_result(action)
+
+
+class NetService:
+    """Network play for the app: lobby (LAN list, host, join) and the match (moves, chat)."""
+
+    def __init__(self, name: str = "", relay: tuple[str, int] | str | None = None,
+                 timing: Timing | None = None, evidence_dir: str | None = None) -> None:
+        self.name = name
+        self.relay = parse_address(relay, 47471) if isinstance(relay, str) else relay
+        self.timing = timing or Timing()
+        self.evidence_dir = evidence_dir
+        self.events: queue.Queue[NetEvent] = queue.Queue()
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.thread: threading.Thread | None = None
+        self.match: HostedMatch | JoinedMatch | None = None
+        self.human: HumanSeat | None = None
+        self.browser: TableBrowser | None = None
+        self.advertiser: TableAdvertiser | None = None
+        self.mapping = None
+        self._rematch: asyncio.Future | None = None
+
+    # -- thread plumbing ----------------------------------------------------------------
+    def start(self) -> NetService:
+        if self.thread is not None:
+            return self
+        ready = threading.Event()
+
+        def run() -> None:
+            self.loop = asyncio.new_event_loop()
+            asyncio.set_event_loop(self.loop)
+            self.loop.call_soon(ready.set)
+            self.loop.run_forever()
+            self.loop.close()
+
+        self.thread = threading.Thread(target=run, name="gin3d-net", daemon=True)
+        self.thread.start()
+        ready.wait()
+        return self
+
+    def stop(self, timeout: float = 5.0) -> None:
+        """Leave any match, close everything, end the thread."""
+        if self.loop is None:
+            return
+        fut = asyncio.run_coroutine_threadsafe(self._shutdown(), self.loop)
+        try:
+            fut.result(timeout)
+        except (concurrent.futures.TimeoutError, Exception):  # closing must not raise
+            pass
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(timeout)
+        self.loop = self.thread = None
+
+    def _call(self, coro) -> concurrent.futures.Future:
+        if self.loop is None:
+            self.start()
+        return asyncio.run_coroutine_threadsafe(coro, self.loop)
+
+    def _emit(self, kind: str, **data: Any) -> None:
+        self.events.put(NetEvent(kind, data))
+
+    def poll(self) -> list[NetEvent]:
+        """Every event since the last poll (call once a frame)."""
+        out = []
+        while True:
+            try:
+                out.append(self.events.get_nowait())
+            except queue.Empty:
+                return out
+
+    # -- lobby ----------------------------------------------------------------------------
+    def browse(self, interfaces: list[str] | None = None) -> concurrent.futures.Future:
+        """Start the live LAN list: ``tables`` events with every change."""
+        return self._call(self._browse(interfaces))
+
+    async def _browse(self, interfaces) -> None:
+        if self.browser is None:
+            self.browser = TableBrowser(lambda tables: self._emit("tables", tables=tables),
+                                        interfaces)
+            await self.browser.start()
+
+    def stop_browsing(self) -> concurrent.futures.Future:
+        return self._call(self._stop_browsing())
+
+    async def _stop_browsing(self) -> None:
+        if self.browser is not None:
+            await self.browser.close()
+            self.browser = None
+
+    def host(self, rules: RuleSet | None = None, table_name: str = "", player=None,
+             lan: bool = True, open_table: bool = True, listen: str = "0.0.0.0",
+             port: int = DEFAULT_PORT, upnp: bool = False,
+             lan_interfaces: list[str] | None = None,
+             advertise: list[str] | None = None) -> concurrent.futures.Future:
+        """Open a table. Its Future gives a ``HostInfo`` (join code, port, addresses)."""
+        return self._call(self._host(rules, table_name, player, lan, open_table, listen, port,
+                                     upnp, lan_interfaces, advertise))
+
+    def _options(self) -> MatchOptions:
+        emit = self._emit
+        cb = Callbacks(
+            on_status=lambda s: emit("status", text=s),
+            on_event=lambda events, view: emit("game", events=events, view=view),
+            on_chat=lambda seat, text: emit("chat", seat=seat, text=text),
+            on_emote=lambda seat, name: emit("emote", seat=seat, name=name),
+            on_refused=lambda reason, by_peer: emit("refused", reason=reason, by_peer=by_peer),
+            on_hand_over=lambda hand, totals: emit("hand_over", hand=hand, totals=totals),
+            on_game_over=lambda game: emit("game_over", totals=game.totals(),
+                                           winner=game.winner),
+            on_cheat=lambda message, path: emit("cheat", message=message, evidence=path),
+            rematch=self._ask_rematch)
+        return MatchOptions(callbacks=cb, timing=self.timing, evidence_dir=self.evidence_dir,
+                            name=self.name, relay=self.relay)
+
+    def _seat(self, player):
+        if player is None:
+            self.human = HumanSeat(self)
+            return self.human
+        self.human = None
+        return player
+
+    async def _host(self, rules, table_name, player, lan, open_table, listen, port, upnp,
+                    lan_interfaces, advertise) -> HostInfo:
+        if self.match is not None and not self.match.done:
+            raise RuntimeError("a match is already open; leave it first")
+        match = HostedMatch(self._seat(player), rules, listen=listen, port=port,
+                            options=self._options(), open_table=lan and open_table)
+        await match.start()
+        self.match = match
+        addresses = advertise or ([listen] if listen not in ("0.0.0.0", "") else
+                                  lan_addresses() or ["127.0.0.1"])
+        if lan:
+            self.advertiser = TableAdvertiser(table_name or self.name or "gin3d table",
+                                              match.port, match.identity.fingerprint, addresses,
+                                              open_table, lan_interfaces)
+            await self.advertiser.start()
+        upnp_text = "not tried"
+        if upnp:
+            self.mapping = await asyncio.to_thread(map_port, match.port)
+            upnp_text = self.mapping.message
+        info = HostInfo(match.code, match.port, addresses, upnp_text)
+        self._emit("hosting", info=info)
+        self._emit("status", text="waiting for opponent…")
+        asyncio.ensure_future(self._watch(match))
+        return info
+
+    def join_code(self, code: str, address: str | None = None,
+                  player=None) -> concurrent.futures.Future:
+        """Join by code: directly at ``address`` ("host:port") if given, else/then the relay."""
+        direct = parse_address(address, DEFAULT_PORT) if address else None
+        return self._call(self._join(code, direct, player, None))
+
+    def join_table(self, table: Table, player=None,
+                   code: str | None = None) -> concurrent.futures.Future:
+        """Join a table from the LAN list (an open table needs no code)."""
+        fp = table.fingerprint if table.open else None
+        return self._call(self._join(code or "", (table.address, table.port), player, fp))
+
+    async def _join(self, code, direct, player, open_fp) -> str:
+        if self.match is not None and not self.match.done:
+            raise RuntimeError("a match is already open; leave it first")
+        options = self._options()
+        if direct is None and options.relay is None:
+            raise ValueError("no address and no relay configured")
+        match = JoinedMatch(self._seat(player), code, direct=direct, options=options,
+                            open_fingerprint=open_fp)
+        self._emit("status", text="connecting…")
+        try:
+            await match.start()
+        except (ConnectionError, ValueError) as exc:
+            self._emit("error", message=str(exc))
+            self._emit("status", text="not connected")
+            raise
+        self.match = match
+        self._emit("connected", route=match.route, opponent=match.peer_name,
+                   safety_code=match.safety_code)
+        asyncio.ensure_future(self._watch(match))
+        return match.route
+
+    async def _watch(self, match) -> None:
+        await match.ready.wait()
+        if isinstance(match, HostedMatch):
+            self._emit("connected", route=match.route, opponent=match.peer_name,
+                       safety_code=match.safety_code)
+            if self.advertiser is not None:  # the table is taken
+                await self.advertiser.close()
+                self.advertiser = None
+        ended = await match.wait()
+        self._emit("ended", reason=ended.reason, detail=ended.detail)
+
+    # -- in the match ---------------------------------------------------------------------
+    def play(self, action) -> None:
+        """The local human's move (answer to ``your_turn``)."""
+        if self.loop is not None and self.human is not None:
+            self.loop.call_soon_threadsafe(self.human.submit, action)
+
+    def chat(self, text: str) -> concurrent.futures.Future:
+        return self._call(self._session_call("send_chat", text))
+
+    def emote(self, name: str) -> concurrent.futures.Future:
+        return self._call(self._session_call("send_emote", name))
+
+    def leave(self) -> concurrent.futures.Future:
+        return self._call(self._session_call("leave"))
+
+    def claim(self) -> concurrent.futures.Future:
+        """After ``opponent gone``: end the match as won by forfeit."""
+        return self._call(self._session_call("claim"))
+
+    def save(self, path: str | Path) -> concurrent.futures.Future:
+        """Write the match so far to ``path`` (to finish or review later)."""
+        return self._call(self._session_call("save", path))
+
+    async def _session_call(self, name: str, *args):
+        if self.match is None or self.match.session is None:
+            raise RuntimeError("no match is running")
+        result = getattr(self.match.session, name)(*args)
+        if asyncio.iscoroutine(result):
+            result = await result
+        return result
+
+    def _ask_rematch(self):
+        self._rematch = asyncio.get_running_loop().create_future()
+        self._emit("rematch_asked")
+        return self._rematch
+
+    def answer_rematch(self, yes: bool) -> None:
+        def answer() -> None:
+            if self._rematch is not None and not self._rematch.done():
+                self._rematch.set_result(bool(yes))
+        if self.loop is not None:
+            self.loop.call_soon_threadsafe(answer)
+
+    def status(self) -> dict:
+        """A snapshot for the connection line of the screen (safe from any thread)."""
+        m = self.match
+        s = m.session if m is not None else None
+        return {
+            "status": s.status if s is not None else ("hosting" if m is not None else "idle"),
+            "route": m.route if m is not None else "",
+            "opponent": m.peer_name if m is not None else "",
+            "fingerprint": m.peer_fingerprint if m is not None else None,
+            "safety_code": m.safety_code if m is not None else "",
+            "round_trip_ms": (round(1000 * s.draw_round_trips[-1], 1)
+                              if s is not None and s.draw_round_trips else None),
+        }
+
+    async def _shutdown(self) -> None:
+        if self.match is not None:
+            s = self.match.session
+            if s is not None and s.ended is None and s.link is not None:
+                await s.leave()
+            await self.match.close()
+        if self.advertiser is not None:
+            await self.advertiser.close()
+        await self._stop_browsing()
+        if self.mapping is not None and self.mapping.ok:
+            await asyncio.to_thread(unmap_port, self.mapping)

@@ -1,0 +1,94 @@
+"""Play a network match from the command line with the built-in computer player.
+
+``python -m gin3d.net.cli host [--port P] [--code C] [--relay H:P] [--out result.json]``
+``python -m gin3d.net.cli join --code C [--address H:P] [--relay H:P] [--out result.json]``
+
+The host prints ``LISTENING <port> <code>`` once it accepts connections. Each side writes
+its result (how the match ended, totals, the move log and its hash) to ``--out``. Used by
+the two-process tests and handy to watch two machines play.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+
+from gin3d.engine import RuleSet
+
+from .autoplay import GreedyPlayer
+from .peer import DEFAULT_PORT, HostedMatch, JoinedMatch, MatchOptions
+from .session import Callbacks, Timing
+from .transport import parse_address
+
+
+def _options(args) -> MatchOptions:
+    relay = parse_address(args.relay, 47471) if args.relay else None
+    timing = Timing(args.heartbeat, args.dead_after, args.grace)
+    cb = Callbacks(on_status=lambda s: print(f"STATUS {s}", flush=True),
+                   on_refused=lambda r, by_peer: print(f"REFUSED {r}", flush=True))
+    return MatchOptions(callbacks=cb, timing=timing, relay=relay, retry=args.retry,
+                        evidence_dir=args.evidence, name=args.name)
+
+
+async def _run(args) -> int:
+    opts = _options(args)
+    player = GreedyPlayer()
+    if args.role == "host":
+        rules = RuleSet.preset(args.rules)
+        match = HostedMatch(player, rules, code=args.code, listen=args.listen,
+                            port=args.port, options=opts)
+        await match.start()
+        print(f"LISTENING {match.port} {match.code}", flush=True)
+    else:
+        direct = parse_address(args.address, DEFAULT_PORT) if args.address else None
+        match = JoinedMatch(player, args.code, direct=direct, options=opts)
+        await match.start()
+    ended = await match.wait()
+    s = match.session
+    result = {
+        "ended": ended.reason, "detail": ended.detail,
+        "totals": [g.totals() for g in s.games], "hands": sum(len(g.hands) for g in s.games),
+        "log_head": s.log.head, "moves": s.log.lines(), "refusals": s.refusals,
+        "failures": match.failures, "log_ok": s.log.verify(), "route": match.route,
+        "chat": s.chat,
+    }
+    if args.out:
+        with open(args.out, "w") as f:
+            json.dump(result, f, indent=1)
+    print(f"ENDED {ended.reason} {result['totals']}", flush=True)
+    await match.close()
+    return 0 if ended.reason == "finished" else 2
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m gin3d.net.cli")
+    parser.add_argument("role", choices=("host", "join"))
+    parser.add_argument("--code", help="join code (the host makes one if not given)")
+    parser.add_argument("--listen", default="127.0.0.1", help="host: address to listen on")
+    parser.add_argument("--port", type=int, default=DEFAULT_PORT, help="host: port (0 = any)")
+    parser.add_argument("--address", help="join: host:port to connect to directly")
+    parser.add_argument("--relay", help="host:port of a gin3d-relay")
+    parser.add_argument("--rules", default="classic", help="host: rules preset")
+    parser.add_argument("--out", help="write the result as JSON here")
+    parser.add_argument("--evidence", help="folder for cheating evidence files")
+    parser.add_argument("--name", default="", help="player name shown to the opponent")
+    parser.add_argument("--heartbeat", type=float, default=2.0)
+    parser.add_argument("--dead-after", type=float, default=8.0)
+    parser.add_argument("--grace", type=float, default=60.0)
+    parser.add_argument("--retry", type=float, default=0.5)
+    args = parser.parse_args(argv)
+    if args.role == "join" and not args.code:
+        parser.error("join needs --code")
+    if args.role == "join" and not (args.address or args.relay):
+        parser.error("join needs --address or --relay")
+    try:
+        return asyncio.run(_run(args))
+    except (ConnectionError, ValueError) as exc:
+        print(f"ERROR {exc}", flush=True)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,254 @@
+"""Hosting and joining a match: connections in, connections out, and reconnecting.
+
+``HostedMatch`` listens for the guest directly and, when a relay is set, also waits for it at
+the relay; ``JoinedMatch`` connects directly and falls back to the relay. Both hand every
+authenticated connection to one ``MatchSession``; when a link dies the guest keeps dialling
+(same or new address, direct or relay) and the host keeps accepting, each new link
+authenticated by the join code *and* the opponent's remembered certificate fingerprint.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from dataclasses import dataclass, field
+
+from gin3d.engine import RuleSet
+
+from .protocol import PROTOCOL_VERSION, ProtocolError
+from .relay import RelayError, relay_connect
+from .session import Callbacks, MatchEnded, MatchSession, Player, Timing
+from .transport import (
+    HandshakeError,
+    Identity,
+    Peer,
+    connect_direct,
+    handshake,
+    make_code,
+    normalize_code,
+    room_id,
+    tls_link,
+)
+
+DEFAULT_PORT = 47470
+
+
+@dataclass
+class MatchOptions:
+    """What both roles share; the defaults suit a real game, tests shorten the timing."""
+
+    callbacks: Callbacks = field(default_factory=Callbacks)
+    timing: Timing = field(default_factory=Timing)
+    evidence_dir: str | None = None
+    name: str = ""
+    relay: tuple[str, int] | None = None  # (host, port) of a gin3d-relay
+    retry: float = 0.5  # seconds between reconnect attempts
+    version: int = PROTOCOL_VERSION
+
+
+class _Base:
+    def __init__(self, player: Player, options: MatchOptions | None) -> None:
+        self.player = player
+        self.options = options or MatchOptions()
+        self.identity = Identity.generate(self.options.name or "gin3d")
+        self.session: MatchSession | None = None
+        self.peer_fingerprint: str | None = None
+        self.peer_name = ""
+        self.failures: list[str] = []  # connection attempts that did not authenticate
+        self.route = ""  # how the current link runs: "direct" or "relay"
+        self.safety_code = ""  # six digits to compare aloud on an open LAN table
+        self.ready = asyncio.Event()  # the first link is up and the session runs
+        self._tasks: set[asyncio.Task] = set()
+        self._run_task: asyncio.Task | None = None
+
+    def _spawn(self, coro) -> asyncio.Task:
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    def _note_failure(self, why: str) -> None:
+        self.failures.append(why)
+        self.options.callbacks.fire("on_status", f"connection failed: {why}")
+
+    def _new_session(self, seat: int, peer: Peer, rules: RuleSet | None) -> MatchSession:
+        o = self.options
+        return MatchSession(seat, self.player, peer.match_id, rules=rules, callbacks=o.callbacks,
+                            timing=o.timing, evidence_dir=o.evidence_dir)
+
+    async def wait(self) -> MatchEnded:
+        """Until the match ends; returns how it ended."""
+        await self.ready.wait()
+        return await self._run_task
+
+    @property
+    def done(self) -> bool:
+        return self.session is not None and self.session.done.is_set()
+
+    async def close(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+        if self.session is not None:
+            await self.session.close()
+
+
+class HostedMatch(_Base):
+    """Host a table: the guest joins by address or through the relay with the join code."""
+
+    def __init__(self, player: Player, rules: RuleSet | None = None, code: str | None = None,
+                 listen: str = "127.0.0.1", port: int = 0,
+                 options: MatchOptions | None = None, open_table: bool = False) -> None:
+        super().__init__(player, options)
+        self.rules = rules or RuleSet()
+        self.code = normalize_code(code) if code else make_code()
+        if open_table:  # a LAN table anyone may join: the password is public
+            from .transport import open_table_code
+
+            self.code = open_table_code(self.identity.fingerprint)
+        self.listen = listen
+        self.port = port
+        self.server: asyncio.base_events.Server | None = None
+        self._lock = asyncio.Lock()
+
+    async def start(self) -> None:
+        self.server = await asyncio.start_server(self._incoming, self.listen, self.port)
+        self.port = self.server.sockets[0].getsockname()[1]
+        if self.options.relay is not None:
+            self._spawn(self._relay_loop())
+
+    async def _incoming(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            link, _ = await tls_link(reader, writer, "host", self.identity)
+            peer = await handshake(link, "host", self.identity, self.code,
+                                   expect_peer=self.peer_fingerprint, name=self.options.name,
+                                   version=self.options.version)
+        except (HandshakeError, ProtocolError, OSError) as exc:
+            self._note_failure(str(exc))
+            return
+        self.route = "direct"
+        await self._use(peer)
+
+    async def _relay_loop(self) -> None:
+        host, port = self.options.relay
+        room = room_id(self.code) if not self.code.startswith("open:") else None
+        while room is not None and not self.done:
+            try:
+                reader, writer = await relay_connect(host, port, "host", room)
+                link, _ = await tls_link(reader, writer, "host", self.identity)
+                peer = await handshake(link, "host", self.identity, self.code,
+                                       expect_peer=self.peer_fingerprint,
+                                       name=self.options.name, version=self.options.version)
+            except (HandshakeError, RelayError, ProtocolError, OSError) as exc:
+                self._note_failure(str(exc))
+                await asyncio.sleep(self.options.retry)
+                continue
+            self.route = "relay"
+            await self._use(peer)
+
+    async def _use(self, peer: Peer) -> None:
+        async with self._lock:
+            if self.session is None:
+                self.session = self._new_session(0, peer, self.rules)
+                self.peer_fingerprint = peer.peer_fingerprint
+                self.peer_name = peer.name
+                self.safety_code = peer.safety_code
+                fresh = True
+            elif peer.match_id != self.session.match_id or self.done:
+                peer.link.close()
+                return
+            else:
+                fresh = False
+            try:
+                await self.session.attach(peer.link)
+            except (ProtocolError, ConnectionError, OSError, asyncio.TimeoutError,
+                    asyncio.IncompleteReadError) as exc:
+                peer.link.close()
+                self._note_failure(f"resume failed: {exc}")
+                if not fresh:
+                    return
+            if fresh:
+                self._run_task = self._spawn(self.session.run())
+                self.ready.set()
+
+    async def close(self) -> None:
+        if self.server is not None:
+            self.server.close()
+        await super().close()
+
+
+class JoinedMatch(_Base):
+    """Join a table by address (``direct``) and/or through the relay, with the join code."""
+
+    def __init__(self, player: Player, code: str, direct: tuple[str, int] | None = None,
+                 options: MatchOptions | None = None, open_fingerprint: str | None = None
+                 ) -> None:
+        super().__init__(player, options)
+        if open_fingerprint is not None:
+            from .transport import open_table_code
+
+            self.code = open_table_code(open_fingerprint)
+            self.peer_fingerprint = open_fingerprint  # pinned from the LAN advertisement
+        else:
+            self.code = normalize_code(code)
+        self.direct = direct
+        if direct is None and self.options.relay is None:
+            raise ValueError("give an address, a relay, or both")
+
+    async def _connect(self) -> Peer:
+        """Direct first, then the relay; the error names what was tried."""
+        errors = []
+        o = self.options
+        if self.direct is not None:
+            try:
+                peer = await connect_direct(*self.direct, self.identity, self.code,
+                                            self.peer_fingerprint, o.name, o.version)
+                self.route = "direct"
+                return peer
+            except HandshakeError:
+                raise
+            except (ConnectionError, ProtocolError, OSError) as exc:
+                errors.append(str(exc))
+        if o.relay is not None and not self.code.startswith("open:"):
+            try:
+                reader, writer = await relay_connect(*o.relay, "guest", room_id(self.code),
+                                                     timeout=30)
+                link, host_fp = await tls_link(reader, writer, "guest", self.identity)
+                peer = await handshake(link, "guest", self.identity, self.code, host_fp,
+                                       self.peer_fingerprint, o.name, o.version)
+                self.route = "relay"
+                return peer
+            except HandshakeError:
+                raise
+            except (RelayError, ProtocolError, OSError) as exc:
+                errors.append(str(exc))
+        raise ConnectionError("could not connect: " + "; ".join(errors))
+
+    async def start(self) -> None:
+        """Connect and start the match; raises ConnectionError / HandshakeError on failure."""
+        peer = await self._connect()
+        self.peer_fingerprint = peer.peer_fingerprint
+        self.peer_name = peer.name
+        self.safety_code = peer.safety_code
+        self.session = self._new_session(1, peer, None)
+        await self.session.attach(peer.link)
+        self._run_task = self._spawn(self.session.run())
+        self._spawn(self._reconnect_loop())
+        self.ready.set()
+
+    async def _reconnect_loop(self) -> None:
+        s = self.session
+        while not s.done.is_set():
+            lost = asyncio.ensure_future(s.link_lost.wait())
+            done = asyncio.ensure_future(s.done.wait())
+            await asyncio.wait({lost, done}, return_when=asyncio.FIRST_COMPLETED)
+            lost.cancel()
+            done.cancel()
+            while s.link is None and not s.done.is_set():
+                try:
+                    peer = await self._connect()
+                    await s.attach(peer.link)
+                except (ConnectionError, ProtocolError, OSError, asyncio.TimeoutError,
+                        asyncio.IncompleteReadError) as exc:
+                    self._note_failure(str(exc))
+                    with contextlib.suppress(asyncio.TimeoutError):
+                        await asyncio.wait_for(s.done.wait(), self.options.retry)

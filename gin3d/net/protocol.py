@@ -1,0 +1,233 @@
+"""Wire format: length-prefixed JSON frames and a strict schema for every message.
+
+A frame is a 4-byte big-endian length and that many bytes of UTF-8 JSON (an object). Every
+message is checked against its schema before anything reads it: an unknown type or field, a
+missing field, a wrong type, a card slot outside 0..51, a key outside the group, a string
+that is too long - all raise ``ProtocolError`` and nothing else happens.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import struct
+from collections.abc import Callable
+from typing import Any
+
+from .fairdeal import DECK, ORDER
+
+PROTOCOL_VERSION = 1
+MAX_FRAME = 64 * 1024
+HEADER = struct.Struct(">I")
+EMOTES = ("hello", "well_played", "oops", "thinking", "thanks", "good_game")
+MAX_CHAT = 200
+
+
+class ProtocolError(ValueError):
+    """A frame or message that breaks the protocol; it is refused and changes nothing."""
+
+
+# -- field checkers ------------------------------------------------------------------------
+_HEX64 = re.compile(r"[0-9a-f]{64}\Z")
+_HEXKEY = re.compile(r"[0-9a-f]{1,64}\Z")
+_B64 = re.compile(r"[A-Za-z0-9+/=]{1,4096}\Z")
+
+
+def _int_in(lo: int, hi: int) -> Callable[[Any], None]:
+    def check(v: Any) -> None:
+        if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
+            raise ProtocolError(f"expected a whole number in {lo}..{hi}, got {v!r:.40}")
+    return check
+
+
+def _text(limit: int) -> Callable[[Any], None]:
+    def check(v: Any) -> None:
+        if not isinstance(v, str) or len(v) > limit:
+            raise ProtocolError(f"expected text of at most {limit} characters")
+        if any(ord(ch) < 32 for ch in v):
+            raise ProtocolError("control characters are not allowed in text")
+    return check
+
+
+def _hex64(v: Any) -> None:
+    if not isinstance(v, str) or not _HEX64.match(v):
+        raise ProtocolError("expected 64 lowercase hex digits")
+
+
+def _scalar(v: Any) -> None:
+    if not isinstance(v, str) or not _HEXKEY.match(v) or not 0 < int(v, 16) < ORDER:
+        raise ProtocolError("expected a key: hex, in 1..n-1 of P-256")
+
+
+def _b64(v: Any) -> None:
+    if not isinstance(v, str) or not _B64.match(v):
+        raise ProtocolError("expected base64 text")
+
+
+def _bool(v: Any) -> None:
+    if not isinstance(v, bool):
+        raise ProtocolError("expected true or false")
+
+
+def _points(v: Any) -> None:
+    if not isinstance(v, list) or len(v) != DECK:
+        raise ProtocolError(f"expected a list of {DECK} points")
+    for x in v:
+        _hex64(x)
+
+
+def _slot_keys(v: Any) -> None:
+    if not isinstance(v, list) or len(v) > DECK:
+        raise ProtocolError("expected a list of [slot, key] pairs")
+    seen = set()
+    for pair in v:
+        if not isinstance(pair, list) or len(pair) != 2:
+            raise ProtocolError("expected a [slot, key] pair")
+        _int_in(0, DECK - 1)(pair[0])
+        _scalar(pair[1])
+        if pair[0] in seen:
+            raise ProtocolError(f"slot {pair[0]} appears twice")
+        seen.add(pair[0])
+
+
+def _perm(v: Any) -> None:
+    if not isinstance(v, list) or sorted(x if isinstance(x, int) and not isinstance(x, bool)
+                                         else -1 for x in v) != list(range(DECK)):
+        raise ProtocolError("expected a permutation of 0..51")
+
+
+def _all_keys(v: Any) -> None:
+    if not isinstance(v, list) or len(v) != DECK:
+        raise ProtocolError(f"expected {DECK} keys")
+    for k in v:
+        _scalar(k)
+
+
+def _rules(v: Any) -> None:
+    if not isinstance(v, dict) or len(v) > 40:
+        raise ProtocolError("expected a rules object")
+    from gin3d.engine import RuleSet
+
+    try:
+        RuleSet.from_dict(v)
+    except (ValueError, TypeError) as exc:
+        raise ProtocolError(f"bad rules: {exc}") from None
+
+
+def _emote(v: Any) -> None:
+    if v not in EMOTES:
+        raise ProtocolError(f"unknown emote {v!r:.40}")
+
+
+def _role(v: Any) -> None:
+    if v not in ("host", "guest"):
+        raise ProtocolError("role is host or guest")
+
+
+_SEQ = _int_in(1, 2**31)
+_HANDNO = _int_in(0, 10_000)
+
+# type -> {field: checker}; "?" prefix = optional
+SCHEMAS: dict[str, dict[str, Callable[[Any], None]]] = {
+    # handshake (no sequence numbers)
+    "hello": {"v": _int_in(0, 2**31), "app": _text(20), "role": _role, "?cert": _b64,
+              "?name": _text(40)},
+    "pake": {"m": _b64},
+    "confirm": {"mac": _hex64, "?sig": _b64},
+    "error": {"code": _text(40), "text": _text(300)},
+    # link control
+    "resume": {"match": _hex64, "got": _int_in(0, 2**31)},
+    "ping": {"n": _int_in(0, 2**62)},
+    "pong": {"n": _int_in(0, 2**62)},
+    # the match (sequence-numbered, resent after a reconnect)
+    "setup": {"seq": _SEQ, "rules": _rules, "commit": _hex64},
+    "commit": {"seq": _SEQ, "commit": _hex64},
+    "open": {"seq": _SEQ, "nonce": _hex64},
+    "deck": {"seq": _SEQ, "hand": _HANDNO, "step": _int_in(1, 4), "cards": _points},
+    "keys": {"seq": _SEQ, "hand": _HANDNO, "keys": _slot_keys},
+    "act": {"seq": _SEQ, "hand": _HANDNO, "a": _text(40), "prev": _hex64, "?keys": _slot_keys},
+    "reveal": {"seq": _SEQ, "hand": _HANDNO, "master": _scalar, "perm": _perm, "keys": _all_keys},
+    "chat": {"seq": _SEQ, "text": _text(MAX_CHAT)},
+    "emote": {"seq": _SEQ, "name": _emote},
+    "refused": {"seq": _SEQ, "reason": _text(300)},
+    "rematch": {"seq": _SEQ, "yes": _bool},
+    "bye": {"seq": _SEQ, "reason": _text(300)},
+}
+SEQUENCED = frozenset(t for t, s in SCHEMAS.items() if "seq" in s)
+
+
+def validate(msg: Any) -> dict:
+    """Check a decoded message against its schema; return it, or raise ProtocolError."""
+    if not isinstance(msg, dict):
+        raise ProtocolError("a message is a JSON object")
+    kind = msg.get("t")
+    if not isinstance(kind, str) or kind not in SCHEMAS:
+        raise ProtocolError(f"unknown message type {kind!r:.40}")
+    schema = SCHEMAS[kind]
+    allowed = {"t"} | {name.lstrip("?") for name in schema}
+    extra = sorted(set(msg) - allowed)
+    if extra:
+        raise ProtocolError(f"unknown field {extra[0]!r:.40} in {kind}")
+    for name, check in schema.items():
+        key = name.lstrip("?")
+        if key not in msg:
+            if name.startswith("?"):
+                continue
+            raise ProtocolError(f"{kind} lacks field {key!r}")
+        try:
+            check(msg[key])
+        except ProtocolError as exc:
+            raise ProtocolError(f"{kind}.{key}: {exc}") from None
+    return msg
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict:
+    out: dict = {}
+    for k, v in pairs:
+        if k in out:
+            raise ProtocolError(f"field {k!r:.40} appears twice")
+        out[k] = v
+    return out
+
+
+def _no_float(text: str) -> Any:
+    raise ProtocolError("numbers are whole numbers")
+
+
+def decode(body: bytes) -> dict:
+    """Bytes of one frame -> a validated message."""
+    if len(body) > MAX_FRAME:
+        raise ProtocolError("frame too large")
+    try:
+        text = body.decode("utf-8")
+        msg = json.loads(text, object_pairs_hook=_no_duplicates, parse_float=_no_float,
+                         parse_constant=_no_float)
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
+        raise ProtocolError(f"not a JSON message: {exc}") from None
+    return validate(msg)
+
+
+def encode(msg: dict) -> bytes:
+    """A message -> one frame (header + body). Our own messages are validated too."""
+    validate(msg)
+    body = json.dumps(msg, separators=(",", ":"), sort_keys=True).encode()
+    if len(body) > MAX_FRAME:
+        raise ProtocolError("message too large for one frame")
+    return HEADER.pack(len(body)) + body
+
+
+async def read_frame(reader) -> bytes:
+    """Read one frame body from an asyncio StreamReader (IncompleteReadError at EOF)."""
+    header = await reader.readexactly(HEADER.size)
+    (size,) = HEADER.unpack(header)
+    if size > MAX_FRAME:
+        raise ProtocolError(f"frame of {size} bytes is over the {MAX_FRAME}-byte limit")
+    return await reader.readexactly(size)
+
+
+def key_hex(k: int) -> str:
+    return format(k, "x")
+
+
+def key_int(text: str) -> int:
+    return int(text, 16)

@@ -1,0 +1,702 @@
+"""One match between two peers: the fair deal, the moves, the checks, and surviving bad links.
+
+``MatchSession`` runs the whole match as a script both peers follow (seat 0 is the host).
+It talks through a *link* (``send(msg)``, ``recv()``, ``close()``, see ``transport.Link``);
+links come and go (``attach``) and every sequence-numbered message is kept and resent after a
+reconnect, so nothing is lost or applied twice. Every message from the peer is checked: by
+schema (``protocol``), by cryptography (``fairdeal``) and by the rules (``tracker`` and, at the
+end of each hand with every card open, a full engine replay). A refused message changes
+nothing; a transcript that does not verify ends the match as cheating, with the evidence
+written to a file.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import inspect
+import json
+import secrets
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from gin3d.engine import (
+    CARDS,
+    BigGin,
+    Card,
+    Discard,
+    DrawDiscard,
+    DrawStock,
+    Game,
+    Hand,
+    IllegalAction,
+    Knock,
+    NextHand,
+    RuleSet,
+    cut_for_deal,
+    parse_action,
+    redact,
+)
+from gin3d.engine.hand import LAST_CHANCE
+from gin3d.engine.scoring import GameScore
+
+from .fairdeal import Deal, DealError, DealerSecrets, card_points, check_deck, verify_peer
+from .movelog import MoveLog
+from .protocol import SEQUENCED, ProtocolError, key_hex, key_int
+from .tracker import HandTracker
+
+WAITING = "waiting for opponent…"
+CONNECTED = "connected"
+GONE = "opponent gone"
+CHEATED = "your opponent's client cheated"
+
+
+class Player(Protocol):
+    """Anything with ``choose(view) -> Action`` (a local human, the computer...)."""
+
+    def choose(self, view: Any) -> Any: ...
+
+
+class Link(Protocol):
+    """One live connection to the peer (see ``transport.Link``)."""
+
+    async def send(self, msg: dict) -> None: ...
+
+    async def recv(self) -> dict: ...
+
+    def close(self) -> None: ...
+
+
+class MatchEnded(Exception):
+    """The match ended (finished, opponent left, claimed, or cheating found)."""
+
+    def __init__(self, reason: str, detail: str = "") -> None:
+        super().__init__(reason if not detail else f"{reason}: {detail}")
+        self.reason = reason
+        self.detail = detail
+
+
+@dataclass
+class Callbacks:
+    """What the app hears about. Every callback is optional and runs on the network loop."""
+
+    on_status: Callable[[str], None] | None = None  # connected / waiting for opponent… / gone
+    on_event: Callable[[list, Any], None] | None = None  # (redacted events, my PlayerView)
+    on_chat: Callable[[int, str], None] | None = None  # (seat, text)
+    on_emote: Callable[[int, str], None] | None = None
+    on_refused: Callable[[str, bool], None] | None = None  # (reason, True if the peer refused)
+    on_hand_over: Callable[[Hand, tuple], None] | None = None  # (verified full hand, totals)
+    on_game_over: Callable[[Game], None] | None = None
+    on_cheat: Callable[[str, str], None] | None = None  # (message, evidence file)
+    rematch: Callable[[], bool] | None = None  # asked after a game; default: no rematch
+
+    def fire(self, name: str, *args: Any) -> None:
+        fn = getattr(self, name)
+        if fn is not None:
+            fn(*args)
+
+
+def next_dealer(rules: RuleSet, dealer: int, winner: int | None) -> int:
+    """Who deals the next hand (the engine's rule; a drawn hand is dealt again by the dealer)."""
+    if winner is None:
+        return dealer
+    if rules.next_dealer == "winner":
+        return winner
+    if rules.next_dealer == "loser":
+        return 1 - winner
+    return 1 - dealer
+
+
+@dataclass
+class Timing:
+    heartbeat: float = 2.0  # seconds between pings
+    dead_after: float = 8.0  # no frame for this long: the link is dead
+    grace: float = 60.0  # no link for this long: the opponent is gone
+
+
+@dataclass
+class MatchSession:
+    seat: int  # 0 host, 1 guest
+    player: Player
+    match_id: str  # hex: both peers derive it from the two certificate fingerprints
+    rules: RuleSet | None = None  # the host's choice; the guest learns it in "setup"
+    callbacks: Callbacks = field(default_factory=Callbacks)
+    timing: Timing = field(default_factory=Timing)
+    evidence_dir: str | None = None
+    max_refusals: int = 20
+
+    def __post_init__(self) -> None:
+        if self.seat not in (0, 1):
+            raise ValueError("seat is 0 (host) or 1 (guest)")
+        if self.seat == 0 and self.rules is None:
+            self.rules = RuleSet()
+        self.peer = 1 - self.seat
+        self.log = MoveLog(self.match_id)
+        self.outbox: list[dict] = []
+        self.sent = 0
+        self.got = 0
+        self.inbox: asyncio.Queue[dict] = asyncio.Queue()
+        self.link: Link | None = None
+        self.status = WAITING
+        self.refusals: list[str] = []
+        self.chat: list[tuple[int, str]] = []
+        self.games: list[Game] = []
+        self.game: Game | None = None
+        self.tracker: HandTracker | None = None
+        self.deal: Deal | None = None
+        self.ended: MatchEnded | None = None
+        self.done = asyncio.Event()
+        self._send_lock = asyncio.Lock()
+        self._tasks: set[asyncio.Task] = set()
+        self._grace: asyncio.TimerHandle | None = None
+        self._last_seen = time.monotonic()
+        self._opened_by_me: set[int] = set()
+        self._game_no = 0
+        self._main: asyncio.Task | None = None
+        self.link_lost = asyncio.Event()
+        self.deal_times: list[float] = []  # seconds from the first shuffle to my cards open
+        self.draw_round_trips: list[float] = []  # my stock draw sent -> the peer's key back
+
+    # ================================================================= links
+    async def attach(self, link: Link) -> None:
+        """Use a new (authenticated) link: exchange what each side got, resend the rest."""
+        old = self.link
+        if old is not None:
+            self.link = None
+            old.close()
+        await link.send({"t": "resume", "match": self.match_id, "got": self.got})
+        first = await asyncio.wait_for(link.recv(), self.timing.dead_after)
+        if first.get("t") != "resume" or first.get("match") != self.match_id:
+            link.close()
+            raise ProtocolError("the peer did not resume this match")
+        async with self._send_lock:
+            for msg in self.outbox:
+                if msg["seq"] > first["got"]:
+                    await link.send(msg)
+            self.link = link
+        self.link_lost.clear()
+        self._last_seen = time.monotonic()
+        if self._grace is not None:
+            self._grace.cancel()
+            self._grace = None
+        self._set_status(CONNECTED)
+        self._spawn(self._reader(link))
+        self._spawn(self._heartbeat(link))
+
+    def _spawn(self, coro) -> None:
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _set_status(self, status: str) -> None:
+        self.status = status
+        self.callbacks.fire("on_status", status)
+
+    def _drop(self, link: Link, why: str = "") -> None:
+        """The link died: wait for a reconnect; after the grace period the opponent is gone."""
+        link.close()
+        if self.link is not link:
+            return
+        self.link = None
+        self.link_lost.set()
+        if self.ended is not None:
+            return
+        self._set_status(WAITING)
+        loop = asyncio.get_running_loop()
+        if self._grace is None:
+            self._grace = loop.call_later(self.timing.grace, self._gone)
+
+    def _gone(self) -> None:
+        self._grace = None
+        if self.link is None and self.ended is None:
+            self._set_status(GONE)
+
+    async def _reader(self, link: Link) -> None:
+        while self.link is link:
+            try:
+                msg = await link.recv()
+            except ProtocolError as exc:
+                if "limit" in str(exc):  # framing lost: this link cannot be read any further
+                    self._drop(link, str(exc))
+                    return
+                await self._refuse(f"bad message: {exc}")
+                continue
+            except (ConnectionError, asyncio.IncompleteReadError, OSError, EOFError) as exc:
+                self._drop(link, str(exc))
+                return
+            self._last_seen = time.monotonic()
+            kind = msg["t"]
+            if kind == "ping":
+                await self._raw(link, {"t": "pong", "n": msg["n"]})
+                continue
+            if kind not in SEQUENCED:
+                if kind == "error":
+                    self._drop(link, msg["text"])
+                    return
+                continue  # pong / stray resume: nothing to do
+            seq = msg["seq"]
+            if seq <= self.got:
+                continue  # resent after a reconnect: already have it
+            if seq != self.got + 1:
+                await self._refuse(f"message {seq} out of order (expected {self.got + 1})")
+                continue
+            self.got = seq
+            self._dispatch(msg)
+
+    def _dispatch(self, msg: dict) -> None:
+        kind = msg["t"]
+        if kind == "chat":
+            self.chat.append((self.peer, msg["text"]))
+            self.callbacks.fire("on_chat", self.peer, msg["text"])
+        elif kind == "emote":
+            self.callbacks.fire("on_emote", self.peer, msg["name"])
+        elif kind == "refused":
+            self.callbacks.fire("on_refused", msg["reason"], True)
+        elif kind == "bye":
+            self._end(MatchEnded("opponent left", msg["reason"]))
+        else:
+            self.inbox.put_nowait(msg)
+
+    async def _heartbeat(self, link: Link) -> None:
+        n = 0
+        while self.link is link:
+            await asyncio.sleep(self.timing.heartbeat)
+            if self.link is not link:
+                return
+            if time.monotonic() - self._last_seen > self.timing.dead_after:
+                self._drop(link, "no heartbeat")
+                return
+            n += 1
+            await self._raw(link, {"t": "ping", "n": n})
+
+    async def _raw(self, link: Link, msg: dict) -> None:
+        try:
+            await link.send(msg)
+        except (ConnectionError, OSError) as exc:
+            self._drop(link, str(exc))
+
+    async def _send(self, msg: dict) -> None:
+        """Send a sequence-numbered message: kept, and resent after a reconnect if need be."""
+        async with self._send_lock:
+            self.sent += 1
+            msg = {**msg, "seq": self.sent}
+            self.outbox.append(msg)
+            link = self.link
+            if link is not None:
+                await self._raw(link, msg)
+
+    async def _refuse(self, reason: str) -> None:
+        """Refuse a peer's message: report it, tell the peer, change nothing."""
+        self.refusals.append(reason)
+        self.callbacks.fire("on_refused", reason, False)
+        await self._send({"t": "refused", "reason": reason[:300]})
+        if len(self.refusals) >= self.max_refusals:
+            self._end(MatchEnded(CHEATED, f"{len(self.refusals)} refused messages"))
+
+    # ================================================================= app-facing
+    async def send_chat(self, text: str) -> None:
+        text = " ".join(str(text).split())[:200]
+        if text:
+            self.chat.append((self.seat, text))
+            await self._send({"t": "chat", "text": text})
+
+    async def send_emote(self, name: str) -> None:
+        await self._send({"t": "emote", "name": name})
+
+    async def leave(self, reason: str = "left the table") -> None:
+        """The clean "opponent left" path: tell the peer, then end."""
+        if self.ended is None:
+            await self._send({"t": "bye", "reason": reason})
+            self._end(MatchEnded("you left", reason))
+
+    def claim(self) -> None:
+        """After the grace period with no opponent: end the match as won by forfeit."""
+        if self.status != GONE:
+            raise ValueError("the match can be claimed only once the opponent is gone")
+        self._end(MatchEnded("claimed", "opponent did not come back"))
+
+    def save(self, path: str | Path) -> Path:
+        """Write the match so far (rules, verified decks, moves, chat) to finish it later."""
+        path = Path(path)
+        data = {
+            "match": self.match_id, "seat": self.seat,
+            "rules": self.rules.to_dict() if self.rules else None,
+            "moves": self.log.entries,
+            "games": [{"decks": [list(map(int, h.deck)) for h in g.hands],
+                       "totals": g.totals()} for g in self.games],
+            "current_hand": None if self.tracker is None else {
+                "number": self.tracker.hand_number, "dealer": self.tracker.dealer,
+                "actions": [str(a) for a in self.tracker.actions],
+                "my_cards": [str(c) for c in self.tracker.hand.hands[self.seat]],
+            },
+            "chat": self.chat,
+        }
+        path.write_text(json.dumps(data, indent=1))
+        return path
+
+    def _end(self, ended: MatchEnded) -> None:
+        if self.ended is None:
+            self.ended = ended
+            self.done.set()
+            main = self._main
+            if main is not None and not main.done() and main is not asyncio.current_task():
+                main.cancel()
+
+    async def close(self) -> None:
+        if self._grace is not None:
+            self._grace.cancel()
+        link = self.link
+        if link is not None:
+            # let queued frames (a last reveal, a bye) reach the peer before closing
+            await asyncio.sleep(0)
+            self.link = None
+            link.close()
+        for task in list(self._tasks):
+            task.cancel()
+
+    # ================================================================= the match
+    async def run(self) -> MatchEnded:
+        """Play the match to its end; returns how it ended (never raises for peer faults)."""
+        self._main = asyncio.current_task()
+        try:
+            await self._play_match()
+            self._end(MatchEnded("finished"))
+        except asyncio.CancelledError:
+            if self.ended is None:
+                raise
+        except MatchEnded as ended:
+            self._end(ended)
+        return self.ended
+
+    async def _expect(self, kind: str, hand: int | None = None) -> dict:
+        while True:
+            msg = await self.inbox.get()
+            if msg["t"] == kind and (hand is None or msg.get("hand") == hand):
+                return msg
+            await self._refuse(f"expected {kind} (hand {hand}), got {msg['t']}"
+                               f" (hand {msg.get('hand')})")
+
+    async def _play_match(self) -> None:
+        while True:
+            seed = await self._fix_seed()
+            await self._play_game(seed)
+            self._game_no += 1
+            want = self.callbacks.rematch() if self.callbacks.rematch else False
+            if inspect.isawaitable(want):
+                want = await want
+            await self._send({"t": "rematch", "yes": bool(want)})
+            theirs = await self._expect("rematch")
+            if not (want and theirs["yes"]):
+                await asyncio.sleep(0)
+                return
+
+    async def _fix_seed(self) -> bytes:
+        """Commit-reveal: the shared seed (card points, first dealer) that neither side chose."""
+        nonce = secrets.token_bytes(32)
+        commit = hashlib.sha256(b"gin3d-commit|" + nonce).hexdigest()
+        if self.seat == 0:
+            await self._send({"t": "setup", "rules": self.rules.to_dict(), "commit": commit})
+            peer_commit = (await self._expect("commit"))["commit"]
+        else:
+            setup = await self._expect("setup")
+            self.rules = RuleSet.from_dict(setup["rules"])
+            peer_commit = setup["commit"]
+            await self._send({"t": "commit", "commit": commit})
+        await self._send({"t": "open", "nonce": nonce.hex()})
+        while True:
+            opened = bytes.fromhex((await self._expect("open"))["nonce"])
+            if hashlib.sha256(b"gin3d-commit|" + opened).hexdigest() == peer_commit:
+                break
+            await self._refuse("the opened nonce does not match its commitment")
+        host, guest = (nonce, opened) if self.seat == 0 else (opened, nonce)
+        return hashlib.sha256(b"gin3d-seed|" + host + guest).digest()
+
+    def _scores(self) -> tuple[tuple[int, int], int]:
+        rules = self.rules
+        if self.game is None:
+            return (0, 0), rules.game_target
+        score = self.game.score
+        running = score.running() if isinstance(score, GameScore) else score.totals()
+        return (running[0], running[1]), rules.game_target
+
+    def _view(self):
+        scores, target = self._scores()
+        return self.tracker.view(scores, target)
+
+    async def _play_game(self, seed: bytes) -> None:
+        points = card_points(seed)
+        dealer, _ = cut_for_deal(seed.hex())
+        self.game = None
+        decks: list[list[int]] = []
+        hand_no = 0
+        while True:
+            self.tracker = HandTracker(self.rules, dealer, hand_no, self.seat)
+            self._opened_by_me = set()
+            started = time.perf_counter()
+            self.deal = await self._shuffle(points, hand_no)
+            await self._deal_keys(hand_no)
+            self.deal_times.append(time.perf_counter() - started)
+            dealt = [redact(e, self.seat) for e in self.tracker.hand.events]
+            self.callbacks.fire("on_event", dealt, self._view())
+            while not self.tracker.over:
+                if self.tracker.turn == self.seat:
+                    await self._my_turn(hand_no)
+                else:
+                    await self._their_turn(hand_no)
+            deck = await self._reveal(hand_no)
+            decks.append(deck)
+            full = self._verify_hand(deck, decks, seed, dealer)
+            self.callbacks.fire("on_hand_over", full, tuple(self.game.totals()))
+            if self.game.over:
+                self.games.append(self.game)
+                self.callbacks.fire("on_game_over", self.game)
+                return
+            dealer = next_dealer(self.rules, dealer, full.winner)
+            hand_no += 1
+
+    # -- the deal --------------------------------------------------------------------
+    async def _recv_deck(self, hand_no: int, step: int) -> list[bytes]:
+        while True:
+            msg = await self._expect("deck", hand_no)
+            if msg["step"] != step:
+                await self._refuse(f"expected deck step {step}, got {msg['step']}")
+                continue
+            deck = [bytes.fromhex(x) for x in msg["cards"]]
+            try:
+                check_deck(deck)
+            except DealError as exc:
+                await self._refuse(f"bad deck: {exc}")
+                continue
+            return deck
+
+    async def _send_deck(self, hand_no: int, step: int, deck: list[bytes]) -> None:
+        await self._send({"t": "deck", "hand": hand_no, "step": step,
+                          "cards": [x.hex() for x in deck]})
+
+    async def _shuffle(self, points: list[bytes], hand_no: int) -> Deal:
+        mine = DealerSecrets()
+        if self.seat == 0:
+            d1 = mine.shuffle_step(points)
+            await self._send_deck(hand_no, 1, d1)
+            d2 = await self._recv_deck(hand_no, 2)
+            d3 = mine.rekey_step(d2)
+            await self._send_deck(hand_no, 3, d3)
+            d4 = await self._recv_deck(hand_no, 4)
+        else:
+            d1 = await self._recv_deck(hand_no, 1)
+            d2 = mine.shuffle_step(d1)
+            await self._send_deck(hand_no, 2, d2)
+            d3 = await self._recv_deck(hand_no, 3)
+            d4 = mine.rekey_step(d3)
+            await self._send_deck(hand_no, 4, d4)
+        return Deal(points, mine, [d1, d2, d3, d4])
+
+    def _my_keys(self, slots) -> list[list]:
+        return [[s, key_hex(self.deal.mine.slot_keys[s])] for s in sorted(slots)]
+
+    def _open(self, pairs: list[list], expected: set[int]) -> dict[int, Card]:
+        """Open the peer's keys for exactly the ``expected`` slots (nothing recorded yet)."""
+        slots = {s for s, _ in pairs}
+        if slots != expected:
+            raise DealError(f"keys for slots {sorted(slots)}, expected {sorted(expected)}")
+        return {s: CARDS[self.deal.open_slot(s, key_int(k), record=False)] for s, k in pairs}
+
+    def _record(self, pairs: list[list]) -> None:
+        for s, k in pairs:
+            self.deal.peer_keys[s] = key_int(k)
+
+    async def _deal_keys(self, hand_no: int) -> None:
+        t = self.tracker
+        up = {t.upcard_slot} if t.upcard_slot is not None else set()
+        await self._send({"t": "keys", "hand": hand_no,
+                          "keys": self._my_keys(set(t.deal_slots(self.peer)) | up)})
+        self._opened_by_me |= up
+        expected = set(t.deal_slots(self.seat)) | up
+        while True:
+            msg = await self._expect("keys", hand_no)
+            try:
+                cards = self._open(msg["keys"], expected)
+                t.learn(cards)
+            except (DealError, ValueError) as exc:
+                await self._refuse(f"deal keys refused: {exc}")
+                continue
+            self._record(msg["keys"])
+            return
+
+    # -- turns -----------------------------------------------------------------------
+    def _must_knock_take(self, seat: int) -> bool:
+        """Whether taking the pile now obliges ``seat`` to knock (so its hand must open)."""
+        h = self.tracker.hand
+        return h.phase == LAST_CHANCE or (bool(h.pile) and h.barred == (seat, h.pile[-1]))
+
+    async def _choose(self, view):
+        player = self.player
+        if hasattr(player, "choose_async"):
+            action = await player.choose_async(view)
+        else:  # a plain choose(view) may think for a while: keep the link (heartbeats) alive
+            action = await asyncio.to_thread(player.choose, view)
+        if action not in view.legal:
+            raise ValueError(f"the local player chose {action}, which is not legal now")
+        return action
+
+    async def _my_turn(self, hand_no: int) -> None:
+        t = self.tracker
+        action = await self._choose(self._view())
+        mine = set(t.held_slots(self.seat)) - self._opened_by_me
+        opens: set[int] = set()
+        kind = type(action)
+        if kind is Discard:
+            slot = t.slot_of(action.card)
+            if slot in mine:
+                opens = {slot}
+        elif kind in (Knock, BigGin) or (kind is DrawDiscard and self._must_knock_take(self.seat)):
+            opens = mine
+        msg = {"t": "act", "hand": hand_no, "a": str(action), "prev": self.log.head}
+        if opens:
+            msg["keys"] = self._my_keys(opens)
+        sent = time.perf_counter()
+        await self._send(msg)
+        self._opened_by_me |= opens
+        cards: dict[int, Card] = {}
+        if kind is DrawStock:
+            slot = t.next_stock_slot()
+            cards = await self._await_keys(hand_no, {slot})
+            self.draw_round_trips.append(time.perf_counter() - sent)
+        elif kind in (Knock, BigGin):
+            cards = await self._await_keys(hand_no, set(t.hidden_slots(self.peer)))
+        events = t.apply(action, cards)
+        self._logged(hand_no, self.seat, action, events)
+
+    async def _await_keys(self, hand_no: int, expected: set[int]) -> dict[int, Card]:
+        while True:
+            msg = await self._expect("keys", hand_no)
+            try:
+                cards = self._open(msg["keys"], expected)
+            except (DealError, ValueError) as exc:
+                await self._refuse(f"keys refused: {exc}")
+                continue
+            self._record(msg["keys"])
+            return cards
+
+    async def _their_turn(self, hand_no: int) -> None:
+        t = self.tracker
+        while True:
+            msg = await self._expect("act", hand_no)
+            try:
+                action, cards = self._check_their_act(msg)
+            except (ValueError, DealError) as exc:
+                await self._refuse(f"move {msg['a']!r} refused: {exc}")
+                continue
+            break
+        top_slot = t.next_stock_slot()
+        hidden_mine = set(t.held_slots(self.seat)) - self._opened_by_me
+        events = t.apply(action, cards)
+        self._record(msg.get("keys", []))
+        self._logged(hand_no, self.peer, action, events)
+        if type(action) is DrawStock:
+            await self._send({"t": "keys", "hand": hand_no, "keys": self._my_keys({top_slot})})
+        elif type(action) in (Knock, BigGin):
+            await self._send({"t": "keys", "hand": hand_no, "keys": self._my_keys(hidden_mine)})
+            self._opened_by_me |= hidden_mine
+
+    def _check_their_act(self, msg: dict):
+        """The peer's move and the cards it opens, if it is legal; ValueError otherwise."""
+        t = self.tracker
+        if msg["prev"] != self.log.head:
+            raise ValueError("the move log is out of step (hash chain differs)")
+        action = parse_action(msg["a"])
+        pairs = msg.get("keys", [])
+        kind = type(action)
+        hidden = set(t.hidden_slots(self.peer))
+        if kind is Discard and action.card not in t.known.values():
+            if len(pairs) != 1 or pairs[0][0] not in hidden:
+                raise ValueError("a hidden card is discarded with its slot and key")
+            expected = {pairs[0][0]}
+        elif kind in (Knock, BigGin) or (kind is DrawDiscard and self._must_knock_take(self.peer)):
+            expected = hidden
+        else:
+            expected = set()
+        cards = self._open(pairs, expected)
+        if kind is Discard and cards and next(iter(cards.values())) != action.card:
+            raise DealError(f"the key opens {next(iter(cards.values()))}, not {action.card}")
+        t.check(action, cards)
+        return action, cards
+
+    def _logged(self, hand_no: int, seat: int, action, events: list) -> None:
+        self.log.append(self._game_no, hand_no, seat, str(action))
+        self.callbacks.fire("on_event", [redact(e, self.seat) for e in events], self._view())
+
+    # -- end of hand -----------------------------------------------------------------
+    async def _reveal(self, hand_no: int) -> list[int]:
+        wire = self.deal.mine.to_wire()
+        await self._send({"t": "reveal", "hand": hand_no, "master": key_hex(wire["master"]),
+                          "perm": wire["perm"], "keys": [key_hex(k) for k in wire["keys"]]})
+        msg = await self._expect("reveal", hand_no)
+        peer = {"master": key_int(msg["master"]), "perm": msg["perm"],
+                "keys": [key_int(k) for k in msg["keys"]]}
+        try:
+            return verify_peer(self.deal, peer, self.peer == 0)
+        except DealError as exc:
+            self._cheated(str(exc), peer)
+
+    def _verify_hand(self, deck: list[int], decks: list[list[int]], seed: bytes,
+                     dealer: int) -> Hand:
+        """Replay the hand with every card open; it must agree with what was played."""
+        t = self.tracker
+        for slot, c in t.known.items():
+            if deck[slot] != c:
+                self._cheated(f"slot {slot} was opened as {c} but holds {CARDS[deck[slot]]}")
+        try:
+            full = Hand(self.rules, dealer, deck, t.hand_number)
+            for a in t.actions:
+                full.apply(a)
+        except IllegalAction as exc:
+            self._cheated(f"with all cards open the hand is not legal: {exc}")
+        if (full.phase, full.winner, full.result and full.result.points) != (
+                t.hand.phase, t.hand.winner, t.hand.result and t.hand.result.points):
+            self._cheated("with all cards open the hand ends differently")
+        if self.game is None:
+            self.game = Game(self.rules, seed.hex(), first_dealer=dealer, decks=decks)
+        else:
+            self.game.apply(NextHand())
+        if self.game.hand.dealer != dealer:
+            raise RuntimeError("dealer rotation out of step with the engine")
+        for a in t.actions:
+            self.game.apply(a)
+        return self.game.hand
+
+    def _cheated(self, why: str, peer: dict | None = None):
+        path = self._write_evidence(why, peer)
+        self.callbacks.fire("on_cheat", f"{CHEATED}: {why}", str(path))
+        raise MatchEnded(CHEATED, f"{why} (evidence: {path})")
+
+    def _write_evidence(self, why: str, peer: dict | None) -> Path:
+        folder = Path(self.evidence_dir or tempfile.gettempdir())
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / (f"gin3d-evidence-{self.match_id[:12]}-seat{self.seat}-"
+                          f"{int(time.time())}.json")
+        deal = self.deal
+        data = {
+            "verdict": CHEATED, "reason": why, "match": self.match_id, "seat": self.seat,
+            "rules": self.rules.to_dict() if self.rules else None,
+            "hand": None if self.tracker is None else self.tracker.hand_number,
+            "actions": [] if self.tracker is None else [str(a) for a in self.tracker.actions],
+            "decks": [] if deal is None else [[x.hex() for x in d] for d in deal.decks],
+            "card_points": [] if deal is None else [x.hex() for x in deal.points],
+            "my_secrets": None if deal is None else {
+                k: (v if k == "perm" else [key_hex(x) for x in v] if k == "keys" else key_hex(v))
+                for k, v in deal.mine.to_wire().items()},
+            "peer_published_keys": {} if deal is None else {
+                str(s): key_hex(k) for s, k in deal.peer_keys.items()},
+            "peer_reveal": None if peer is None else {
+                "master": key_hex(peer["master"]), "perm": peer["perm"],
+                "keys": [key_hex(k) for k in peer["keys"]]},
+            "move_log": self.log.entries,
+        }
+        path.write_text(json.dumps(data, indent=1))
+        return path
+

@@ -1,0 +1,759 @@
+"""The tutorial on the real table: a ``TutorialRunner`` played through the table scene.
+
+The runner (``gin3d.tutorial``) owns the script and the engine state; this module only shows
+it. Each chapter's one-hand ``Game`` runs on the scene through ``TutorialController`` (the
+table's own game loop, with the script instead of a computer player), so the deal, draws,
+knocks and layoffs are animated exactly as in a real game and the learner acts through the
+normal mouse/keyboard input (``TableInput``). A narration panel carries the text and the
+Back/Next buttons; focus cards glow and an arrow bobs over the first thing talked about;
+the camera moves to the step's named pose; example cards ("show" rows) stand on a board
+above the felt.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from direct.gui.DirectGui import DGG, DirectFrame, OnscreenText
+from direct.interval.IntervalGlobal import LerpPosInterval, LerpPosQuatInterval, Sequence
+from panda3d.core import (
+    Geom,
+    GeomNode,
+    GeomTriangles,
+    GeomVertexData,
+    GeomVertexFormat,
+    GeomVertexWriter,
+    NodePath,
+    Point3,
+    TextNode,
+    TransparencyAttrib,
+)
+
+from ..engine import (
+    Action,
+    BigGin,
+    Card,
+    Discard,
+    DrawDiscard,
+    DrawStock,
+    FinishLayoff,
+    HandStarted,
+    Knock,
+    LayOff,
+    Pass,
+    RuleSet,
+    redact,
+)
+from ..tutorial import PLAY, WATCH, Chapter, Hint, TutorialRunner
+from ..tutorial import hint as greedy_hint
+from . import layout
+from .autoplay import InputDriver
+from .cards import CARD_H, CardNode
+from .controller import TableController
+from .hud import Hud, button, suitify
+from .picking import Picker
+from .tableinput import TableInput
+
+FOCUS_GLOW = (0.35, 0.8, 1.0, 0.95)
+SHOW_POS = (5.5, -4.0, 15.0)  # the board example cards stand on, above the felt
+SHOW_HPR = (0.0, 50.0, 0.0)
+SHOW_STEP = 4.6
+SHOW_GAP = 2.4
+SHOW_ROW = 12.5
+SHOW_SCALE = 0.82
+CAMERA_POSES = {  # name: (camera position, point looked at)
+    "table": (layout.CAMERA_POS, layout.CAMERA_LOOK),
+    "score": (layout.CAMERA_POS, layout.CAMERA_LOOK),
+    "hand": ((0.0, -66.0, 40.0), (0.0, -13.0, 0.0)),
+    "pile": ((2.0, -36.0, 40.0), (1.5, 2.0, 0.0)),
+    "stock": ((-2.0, -36.0, 40.0), (-1.5, 2.0, 0.0)),
+    "melds": ((0.0, -50.0, 46.0), (0.0, 2.0, 0.0)),
+    "opponent": ((0.0, -34.0, 48.0), (0.0, 14.0, 0.0)),
+    "show": ((0.0, -58.0, 44.0), (0.0, -2.0, 8.0)),
+}
+READ_SECONDS = (2.5, 0.32)  # Watch mode: a step stays this long (base + per word) by itself
+
+
+def practice_hint(view) -> Hint:
+    """The AI's hint when the ``ai`` package offers one (with the greedy reason as the words
+    when they agree), else the tutorial's own greedy hint."""
+    own = greedy_hint(view)
+    try:
+        from ..ai import hint as ai_hint  # type: ignore[attr-defined]
+    except ImportError:
+        return own
+    got = ai_hint(view)
+    action = getattr(got, "action", got)
+    text = getattr(got, "text", None) or (own.text if action == own.action else f"Try: {action}")
+    return Hint(action, text) if action in view.legal else own
+
+
+class TutorialController(TableController):
+    """The table's game loop for a tutorial chapter: seat 0 is the learner, seat 1 the script.
+
+    Moves the learner makes arrive through ``submit`` like in a game, and go to the runner,
+    which applies a right move (the events are then animated) and explains a wrong one (the
+    state is left as it was). ``legal`` also offers moves the engine refuses (a throw-back, a
+    knock over the limit), so the input reacts to them and the lesson can say why not.
+    """
+
+    def __init__(self, view: TutorialView, game) -> None:
+        self.tutorial = view
+        super().__init__(view.base, view.scene, game, [None, None], think=0.0,
+                         names=("You", view.runner.opponent))
+
+    def waiting_for_human(self) -> bool:
+        return not self.queue.busy and not self.paused and self.tutorial.expects_move()
+
+    def legal(self) -> list[Action]:
+        if not self.waiting_for_human():
+            return []
+        hand = self.game.hand
+        acts = list(hand.legal_actions())
+        if hand.turn != 0:
+            return acts
+        extra: list[Action] = []
+        if hand.phase in ("upcard", "draw"):
+            extra = [DrawStock(), DrawDiscard()]
+        elif hand.phase == "discard":  # knocks too when a knock is near: a wrong one is explained
+            knocking = any(isinstance(a, Knock) for a in acts)
+            extra = [a for c in hand.hands[0] for a in (Discard(c), Knock(c))
+                     if knocking or isinstance(a, Discard)]
+        elif hand.phase == "layoff":
+            extra = [LayOff(c, i) for c in hand.hands[0] for i in range(len(hand.table_melds))]
+        return acts + [a for a in extra if a not in acts]
+
+    def submit(self, action: Action) -> bool:
+        if not self.waiting_for_human():
+            return False
+        return self.tutorial.learner_move(action)
+
+    def submit_many(self, actions: list[Action]) -> bool:
+        done = False
+        for action in actions:
+            if not self.submit(action):
+                break
+            done = True
+        return done
+
+    def next_hand(self) -> bool:
+        return False
+
+    def show(self, events) -> None:
+        """Animate events the runner applied (script moves, the learner's right moves)."""
+        for e in events:
+            self.scene.show_event(redact(e, 0))
+            self._narrate(e)
+        self._changed()
+
+
+class TutorialInput(TableInput):
+    """The table's input, plus clicks that answer a lesson's "click the card that…"."""
+
+    def __init__(self, view: TutorialView, controller: TutorialController, hud: Hud) -> None:
+        self.view = view
+        super().__init__(view.base, view.scene, controller, hud)
+
+    def click(self, node: CardNode) -> bool:
+        if self.view.expects_pick():
+            return self.view.pick(node)
+        return super().click(node)
+
+    def _waiting_prompt(self, view) -> str:
+        return ""  # the narration panel says what is going on
+
+
+class NarrationPanel:
+    """The lesson's text, the why-not line, the prompt and the Back/Next buttons; the panel
+    grows and shrinks with its text so it covers as little of the table as it can."""
+
+    WIDTH = 0.9
+    TOP = 0.76
+
+    def __init__(self, base, on_back: Callable[[], None], on_next: Callable[[], None],
+                 on_chapters: Callable[[], None]) -> None:
+        w = self.WIDTH
+        self.frame = DirectFrame(parent=base.a2dLeftCenter, frameColor=(0.04, 0.07, 0.05, 0.9),
+                                 relief=DGG.FLAT, frameSize=(0, w, -0.3, self.TOP),
+                                 pos=(0.03, 0, 0))
+        self.texts = []
+        for name, scale, colour in (("title", 0.038, (1, 0.92, 0.6, 1)),
+                                    ("body", 0.044, (1, 1, 1, 1)),
+                                    ("why", 0.04, (1, 0.72, 0.45, 1)),
+                                    ("prompt", 0.041, (0.6, 0.9, 1, 1))):
+            text = OnscreenText(parent=self.frame, text="", pos=(0.035, 0), scale=scale,
+                                fg=colour, align=TextNode.ALeft, mayChange=True,
+                                wordwrap=(w - 0.07) / scale, shadow=(0, 0, 0, 0.7))
+            setattr(self, name, text)
+            self.texts.append((text, scale))
+        self.buttons = {
+            "back": button(self.frame, "Back", on_back, (0.1, 0, 0), scale=0.042),
+            "next": button(self.frame, "Next (Space)", on_next, (0.43, 0, 0), scale=0.042),
+            "chapters": button(self.frame, "Chapters", on_chapters, (0.77, 0, 0), scale=0.038),
+        }
+
+    def set(self, title: str, body: str, prompt: str, why: str = "") -> None:
+        self.title.setText(suitify(title))
+        self.body.setText(suitify(body))
+        self.prompt.setText(suitify(prompt))
+        self.why.setText(suitify(why))
+        self._arrange()
+
+    def set_why(self, text: str) -> None:
+        self.why.setText(suitify(text))
+        self._arrange()
+
+    def _arrange(self) -> None:
+        """Stack the texts from the top, then the buttons, and fit the frame around them."""
+        y = self.TOP - 0.07
+        for text, scale in self.texts:
+            rows = text.textNode.getNumRows() if text.getText() else 0
+            if not rows:
+                continue
+            text.setPos(0.035, y)
+            y -= rows * scale * 1.15 + 0.035
+        y -= 0.03
+        for b in self.buttons.values():
+            b.setZ(y)
+        self.frame["frameSize"] = (0, self.WIDTH, y - 0.06, self.TOP)
+
+    def destroy(self) -> None:
+        self.frame.destroy()
+
+
+def _arrow_node() -> NodePath:
+    """A flat arrow pointing down (-Z), drawn unlit on top: the "look here" marker."""
+    vdata = GeomVertexData("arrow", GeomVertexFormat.getV3c4(), Geom.UHStatic)
+    vw, cw = GeomVertexWriter(vdata, "vertex"), GeomVertexWriter(vdata, "color")
+    points = [(-1.6, 0, 2.2), (1.6, 0, 2.2), (0, 0, 0), (-0.55, 0, 2.2), (0.55, 0, 2.2),
+              (0.55, 0, 5.0), (-0.55, 0, 5.0)]
+    for x, y, z in points:
+        vw.addData3(x, y, z)
+        cw.addData4(1.0, 0.78, 0.2, 1.0)
+    tris = GeomTriangles(Geom.UHStatic)
+    for a, b, c in ((0, 2, 1), (3, 4, 5), (3, 5, 6)):
+        tris.addVertices(a, b, c)
+        tris.addVertices(a, c, b)  # both sides
+    geom = Geom(vdata)
+    geom.addPrimitive(tris)
+    node = GeomNode("tutorial-arrow")
+    node.addGeom(geom)
+    np = NodePath(node)
+    np.setLightOff(1)
+    np.setTransparency(TransparencyAttrib.MAlpha)
+    np.setBin("fixed", 10)
+    np.setDepthTest(False)
+    np.setDepthWrite(False)
+    return np
+
+
+class TutorialView:
+    """Plays one chapter on the table; ``on_done(next_chapter: bool)`` when the learner leaves."""
+
+    def __init__(self, app, chapter: Chapter, rules: RuleSet, mode: str = WATCH,
+                 on_done: Callable[[bool], None] | None = None, auto_advance: bool = True,
+                 opponent: str = "Robin", practice_player=None) -> None:
+        self.app = app
+        self.base = app
+        self.scene = app.scene
+        self.queue = app.queue
+        self.on_done = on_done or (lambda _next: None)
+        self.auto_advance = auto_advance
+        if practice_player is None:
+            from ..players import computer_player
+
+            player = computer_player("beginner")
+            practice_player = player.choose
+        self.runner = TutorialRunner(chapter, rules, mode, opponent=opponent,
+                                     practice_player=practice_player,
+                                     practice_hint=practice_hint)
+        self.ctl: TutorialController | None = None
+        self.input: TutorialInput | None = None
+        self.hud: Hud | None = None
+        self.picker = Picker(app, self.scene.root)
+        self.show_root = self.scene.root.attachNewNode("tutorial-show")
+        self.show_root.setPos(*SHOW_POS)
+        self.show_root.setHpr(*SHOW_HPR)
+        self.show_root.setScale(SHOW_SCALE)
+        self.show_nodes: list[CardNode] = []
+        self.show_labels: list[NodePath] = []
+        self.arrow = _arrow_node()
+        self.arrow.reparentTo(self.scene.root)
+        self.arrow.hide()
+        self.arrow_bob = None
+        self.panel = NarrationPanel(app, self.back, self.next, lambda: self.on_done(False))
+        self.sheet_texts = [
+            OnscreenText(parent=app.a2dRightCenter, text="", pos=(x, 0.62), scale=0.045,
+                         fg=(1, 1, 0.9, 1), align=align, mayChange=True, shadow=(0, 0, 0, 0.9))
+            for x, align in ((-0.78, TextNode.ALeft), (-0.3, TextNode.ARight),
+                             (-0.06, TextNode.ARight))]
+        self.why = ""
+        self._auto_task = None
+        self._keys = {"space": self.on_space, "backspace": self.back}
+        self._load_table(instant=False)
+        self.queue.on_idle.append(self._idle)
+        self.render()
+
+    # -- the state the input asks about ------------------------------------------------------
+    def expects_move(self) -> bool:
+        step = self.runner.step
+        return self.runner.waiting and (step.practice or (step.expect is not None
+                                                          and step.expect.move is not None))
+
+    def expects_pick(self) -> bool:
+        step = self.runner.step
+        return (self.runner.waiting and not step.practice and step.expect is not None
+                and bool(step.expect.pick) and not self.queue.busy)
+
+    # -- moving through the chapter ------------------------------------------------------------
+    def next(self) -> bool:
+        """Next (button, Space): go on, unless the learner's move is awaited."""
+        if self.runner.finished:
+            self.on_done(True)
+            return True
+        if self.runner.waiting:
+            self.panel.set_why("Your move: " + self.runner.prompt())
+            return False
+        self.queue.finish_all()
+        self.why = ""
+        events = self.runner.next()
+        self._show(events)
+        self.render()
+        return True
+
+    def goto(self, index: int) -> None:
+        """Jump to a step of this chapter (the table rebuilt at once)."""
+        self.why = ""
+        self.runner.goto(index)
+        self._load_table(instant=True)
+        self.render()
+
+    def back(self) -> bool:
+        """Back: the previous step, the table rebuilt exactly as it was."""
+        self.why = ""
+        self.runner.back()
+        self._load_table(instant=True)
+        self.render()
+        return True
+
+    def on_space(self) -> None:
+        if self.input is not None and self.runner.waiting and self.input.selected is not None:
+            self.input.do("confirm")
+        else:
+            self.next()
+
+    def learner_move(self, move: Action | Card) -> bool:
+        """A move from the table's input: right ones are played, wrong ones explained."""
+        outcome = self.runner.act(move)
+        if not outcome.ok:
+            self.why = outcome.why
+            self.panel.set_why(outcome.why)
+            return False
+        self.why = ""
+        self._show(list(outcome.events))
+        self.render()
+        return True
+
+    def pick(self, node) -> bool:
+        if getattr(node, "card", None) is None:
+            return False
+        return self.learner_move(node.card)
+
+    def _show(self, events) -> None:
+        if self.ctl is not None:
+            self.ctl.show(events)
+
+    # -- the table ---------------------------------------------------------------------------
+    def _load_table(self, instant: bool) -> None:
+        """Put the runner's game on the table (animating the deal unless ``instant``)."""
+        self._drop_table()
+        speed = self.queue.speed
+        if instant:
+            self.queue.finish_all()
+            self.queue.speed = 0
+        try:
+            game = self.runner.table.game
+            if game is not None:
+                self.ctl = TutorialController(self, game)
+                self.hud = Hud(self.app, self._hud_action, lambda: self.on_done(False))
+                self.hud.menu_button["text"] = "Chapters (Esc)"
+                self.input = TutorialInput(self, self.ctl, self.hud)
+                self.ctl.on_message.append(self.hud.set_message)
+                self.ctl.on_change.append(self._refocus)
+            else:  # a lesson with example cards only: the deck waits, gathered
+                self.scene.show_event(HandStarted(0, 0, 52))
+        finally:
+            self.queue.speed = speed
+        for key, fn in self._keys.items():
+            self.base.accept(key, fn)
+        if self.input is None:  # no game: clicks only answer "click the card that…"
+            self.base.accept("mouse1", self._mouse_down)
+            self.base.accept("mouse1-up", self._mouse_up)
+        self._press = None
+
+    def _drop_table(self) -> None:
+        if self.input is not None:
+            self.input.destroy()
+        if self.ctl is not None:
+            self.ctl.destroy()
+        if self.hud is not None:
+            self.hud.destroy()
+        self.ctl = self.input = self.hud = None
+        for key in (*self._keys, "mouse1", "mouse1-up"):
+            self.base.ignore(key)
+
+    def _hud_action(self, name: str) -> None:
+        self.scene.play_sound("click")
+        if self.input is not None:
+            self.input.do(name)
+
+    # clicks in lessons without a hand (press and release on the same card = a click)
+    def _mouse(self):
+        mw = self.base.mouseWatcherNode
+        if mw is None or not mw.hasMouse():
+            return None
+        m = mw.getMouse()
+        return (m.x, m.y)
+
+    def _mouse_down(self) -> None:
+        pos = self._mouse()
+        if pos is not None:
+            self.press(pos)
+
+    def _mouse_up(self) -> None:
+        pos = self._mouse()
+        if pos is not None:
+            self.release(pos)
+
+    def press(self, mpos) -> None:
+        if self.input is not None:
+            self.input.press(mpos)
+            return
+        self._press = self.picker.pick(mpos)
+
+    def release(self, mpos) -> None:
+        if self.input is not None:
+            self.input.release(mpos)
+            return
+        node, self._press = self._press, None
+        if node is not None and self.picker.pick(mpos) is node and self.expects_pick():
+            self.pick(node)
+
+    # -- drawing a step ------------------------------------------------------------------------
+    def render(self) -> None:
+        """Narration, camera, example cards, focus and score sheet for the current step."""
+        frame = self.runner.frame()
+        mode = "Play along" if self.runner.mode == PLAY else "Watch"
+        title = (f"Chapter {frame.chapter}: {frame.title}\nStep {frame.index + 1} of "
+                 f"{frame.count} - {mode}")
+        prompt = frame.prompt
+        if frame.finished:
+            prompt = "Chapter complete! Next goes on to the next chapter."
+        self.panel.set(title, frame.text, prompt, self.why)
+        self.panel.buttons["next"]["text"] = suitify(
+            "Next chapter" if frame.finished else ("Next (Space)" if not frame.waiting
+                                                   else "Your move"))
+        self._build_show(frame)
+        self._move_camera(frame.camera)
+        self._refocus()
+        self._render_sheet()
+        self._schedule_auto()
+
+    def _build_show(self, frame) -> None:
+        for node in self.show_nodes:
+            node.np.removeNode()
+        for label in self.show_labels:
+            label.removeNode()
+        self.show_nodes, self.show_labels = [], []
+        rows = frame.show
+        for r, row in enumerate(rows):
+            sizes = [len(g) for g in row]
+            xs = layout.group_xs(sizes, SHOW_STEP, SHOW_GAP)
+            y = (len(rows) - 1) / 2 * SHOW_ROW - r * SHOW_ROW
+            cards = [c for g in row for c in g]
+            for i, (x, c) in enumerate(zip(xs, cards)):
+                node = self.scene.factory.make(self.show_root, 100 + len(self.show_nodes))
+                node.set_face(c)
+                node.zone = "show"
+                node.np.setPos(x, y, i * 0.03)
+                self.show_nodes.append(node)
+            if r < len(frame.labels):
+                text = TextNode(f"show-label-{r}")
+                text.setText(suitify(frame.labels[r]))
+                text.setAlign(TextNode.ACenter)
+                text.setTextColor(1, 0.95, 0.8, 1)
+                text.setShadow(0.05, 0.05)
+                text.setShadowColor(0, 0, 0, 1)
+                np = self.show_root.attachNewNode(text)
+                np.setPos(0, y + CARD_H / 2 + 1.4, 0.2)
+                np.setHpr(0, -90, 0)
+                np.setScale(1.6)
+                np.setLightOff(1)
+                np.setBin("fixed", 5)
+                np.setDepthTest(False)
+                np.setDepthWrite(False)
+                self.show_labels.append(np)
+
+    def _move_camera(self, name: str) -> None:
+        pos, look = CAMERA_POSES.get(name, CAMERA_POSES["table"])
+        cam = self.base.camera
+        if self.queue.speed <= 0:
+            cam.setPos(*pos)
+            cam.lookAt(*look)
+            return
+        start_pos, start_quat = cam.getPos(), cam.getQuat()
+        cam.setPos(*pos)
+        cam.lookAt(*look)
+        end_quat = cam.getQuat()
+        cam.setPos(start_pos)
+        cam.setQuat(start_quat)
+        LerpPosQuatInterval(cam, self.queue.seconds(0.8), Point3(*pos), quat=end_quat,
+                            blendType="easeInOut").start()
+
+    def _focus_targets(self) -> tuple[list[CardNode], list[NodePath]]:
+        frame = self.runner.frame()
+        wanted = set(frame.focus_cards)
+        nodes = [n for n in self.show_nodes if n.card in wanted]
+        shown = {n.card for n in nodes}
+        nodes += [n for n in self.scene.cards if n.card in wanted and n.card not in shown
+                  and n.zone != "stock"]
+        scene = self.scene
+        melds = scene.anchor_melds[scene.knocker if scene.knocker is not None else 0]
+        anchors = {"stock": scene.anchor_stock, "pile": scene.anchor_pile,
+                   "hand": scene.anchor_hand, "opponent": scene.anchor_opp, "melds": melds,
+                   "show": self.show_root}
+        places = [anchors[p] for p in frame.focus_places if p in anchors]
+        return nodes, places
+
+    def _refocus(self) -> None:
+        """Glow the cards the narration talks about; point the arrow at the first target."""
+        nodes, places = self._focus_targets()
+        for n in nodes:
+            n.set_glow(True, FOCUS_GLOW)
+        target = nodes[0].np if nodes else (places[0] if places else None)
+        if target is None or self.queue.busy:
+            self.arrow.hide()
+            return
+        above = CARD_H * 0.55  # just over the top edge of a card (or of the top row shown)
+        if target is self.show_root:
+            above += (len(self.runner.frame().show) - 1) / 2 * SHOW_ROW + 1.5
+        where = self.scene.root.getRelativePoint(target, Point3(0, above, 0))
+        spot = Point3(where.x, where.y, where.z + 1.5)
+        if self.arrow.isHidden() or (self.arrow.getPos() - spot).length() > 0.5:
+            self.arrow.setPos(spot)
+            self.arrow.setScale(0.9)
+            self.arrow.setBillboardAxis()
+            self.arrow.show()
+            if self.arrow_bob is not None:
+                self.arrow_bob.finish()
+                self.arrow_bob = None
+            if self.queue.speed > 0:
+                self.arrow_bob = Sequence(
+                    LerpPosInterval(self.arrow, 0.5, spot + Point3(0, 0, 1.2), blendType="easeOut"),
+                    LerpPosInterval(self.arrow, 0.5, spot, blendType="easeIn"))
+                self.arrow_bob.loop()
+
+    def _render_sheet(self) -> None:
+        sheet = self.runner.table.sheet
+        columns: list[list[str]] = [[], [], []]
+        if sheet is not None:
+            rows = [("Score sheet", "You", self.runner.opponent)]
+            for i, (seat, points) in enumerate(sheet.hands, 1):
+                rows.append((f"Hand {i}", *(str(points) if seat == s else "-" for s in (0, 1))))
+            run = sheet.running()
+            rows.append(("Hand points", str(run[0]), str(run[1])))
+            if sheet.over:
+                table = sheet.breakdown()
+                for key, label in (("game_bonus", "Game bonus"), ("boxes", "Boxes"),
+                                   ("shutout", "Shutout"), ("total", "Total")):
+                    if key == "shutout" and not table[0][key] and not table[1][key]:
+                        continue
+                    rows.append((label, str(table[0][key]), str(table[1][key])))
+            columns = [list(col) for col in zip(*rows)]
+        for text, col in zip(self.sheet_texts, columns):
+            text.setText("\n".join(col))
+
+    # -- Watch mode pacing ------------------------------------------------------------------
+    def _schedule_auto(self) -> None:
+        if self._auto_task is not None:
+            self.base.taskMgr.remove(self._auto_task)
+            self._auto_task = None
+        if (not self.auto_advance or self.runner.mode != WATCH or self.runner.finished
+                or self.runner.step.practice):
+            if self.auto_advance and self.runner.step.practice and not self.runner.finished \
+                    and self.runner.mode == WATCH:
+                self._auto_task = self.base.taskMgr.doMethodLater(
+                    1.2, self._auto_next, "tutorial-auto-next")
+            return
+        words = len(self.runner.frame().text.split())
+        wait = READ_SECONDS[0] + READ_SECONDS[1] * words
+        self._auto_task = self.base.taskMgr.doMethodLater(wait, self._auto_next,
+                                                          "tutorial-auto-next")
+
+    def _auto_next(self, task=None):
+        self._auto_task = None
+        if self.queue.busy:  # let the animation finish first, then give time to read
+            self._auto_task = self.base.taskMgr.doMethodLater(0.5, self._auto_next,
+                                                              "tutorial-auto-next")
+            return None
+        if not self.runner.finished and not self.runner.waiting:
+            self.next()
+        return None
+
+    def _idle(self) -> None:
+        self._refocus()
+
+    def destroy(self) -> None:
+        if self._auto_task is not None:
+            self.base.taskMgr.remove(self._auto_task)
+        if self._idle in self.queue.on_idle:
+            self.queue.on_idle.remove(self._idle)
+        self.queue.finish_all()
+        self._drop_table()
+        if self.arrow_bob is not None:
+            self.arrow_bob.finish()
+        for node in self.show_nodes:
+            node.np.removeNode()
+        self.show_root.removeNode()
+        self.arrow.removeNode()
+        self.picker.ray_np.removeNode()
+        self.panel.destroy()
+        for text in self.sheet_texts:
+            text.destroy()
+        for n in self.scene.cards:
+            n.set_glow(False)
+        self.scene.place_camera()
+
+
+class TutorialScreen:
+    """The tutorial's screen: the chapter list, and the chapter being played."""
+
+    def __init__(self, app, chapters: list[Chapter], rules: Callable[[], RuleSet],
+                 on_exit: Callable[[], None], auto_advance: bool = True) -> None:
+        self.app = app
+        self.chapters = chapters
+        self.rules = rules
+        self.on_exit = on_exit
+        self.auto_advance = auto_advance
+        self.mode = WATCH
+        self.view: TutorialView | None = None
+        self.menu: DirectFrame | None = None
+        self.menu_buttons: dict[str, object] = {}
+        self.show_menu()
+
+    def show_menu(self) -> None:
+        self._close_view()
+        self._close_menu()
+        from .screens import Panel
+
+        p = Panel(self.app, "Tutorial", width=1.25, height=0.9)
+        self.menu = p
+        p.text(f"Rules: {self.rules().name}. Choose a chapter, or start at 1.", 0.62, 0.045)
+        for i, ch in enumerate(self.chapters):
+            col, row = divmod(i, 8)
+            x = -0.6 + col * 1.2
+            y = 0.48 - row * 0.115
+            p.button(f"chapter{ch.number}", f"{ch.number}. {ch.title}",
+                     lambda c=ch: self.start(c), (x, y), scale=0.04,
+                     frameSize=(-13.5, 13.5, -0.55, 1.05))
+        p.button("mode", self._mode_label(), self._toggle_mode, (-0.45, -0.78), scale=0.05,
+                 frameSize=(-7, 7, -0.55, 1.05))
+        p.button("back", "Main menu", self.on_exit, (0.55, -0.78), scale=0.05)
+        self.menu_buttons = p.buttons
+        self.app.accept("escape", self.on_exit)
+
+    def _mode_label(self) -> str:
+        return "Mode: Watch" if self.mode == WATCH else "Mode: Play along"
+
+    def _toggle_mode(self) -> None:
+        self.mode = PLAY if self.mode == WATCH else WATCH
+        self.menu.buttons["mode"]["text"] = self._mode_label()
+
+    def start(self, chapter: Chapter) -> TutorialView:
+        self._close_menu()
+        self._close_view()
+        self.view = TutorialView(self.app, chapter, self.rules(), self.mode,
+                                 on_done=lambda go_on: self._chapter_done(chapter, go_on),
+                                 auto_advance=self.auto_advance)
+        self.app.accept("escape", self.show_menu)
+        return self.view
+
+    def _chapter_done(self, chapter: Chapter, go_on: bool) -> None:
+        later = [c for c in self.chapters if c.number > chapter.number]
+
+        def switch(task=None) -> None:  # after the button's own callback has returned
+            if go_on and later:
+                self.start(later[0])
+            else:
+                self.show_menu()
+
+        self.app.taskMgr.doMethodLater(0, switch, "tutorial-switch")
+
+    def _close_view(self) -> None:
+        if self.view is not None:
+            self.view.destroy()
+            self.view = None
+
+    def _close_menu(self) -> None:
+        if self.menu is not None:
+            self.menu.destroy()
+            self.menu = None
+
+    def destroy(self) -> None:
+        self._close_view()
+        self._close_menu()
+        self.app.ignore("escape")
+
+
+class TutorialDriver(InputDriver):
+    """Acts out tutorial moves through the real input path (tests, screenshots, demos)."""
+
+    def __init__(self, app, view: TutorialView) -> None:
+        super().__init__(app)
+        self.view = view
+
+    @property
+    def session(self):
+        return self.view  # has .input, .ctl (as controller), .hud like a game session
+
+    def perform(self, move: Action | Card) -> None:
+        """Click, key or button for ``move`` as a learner would."""
+        view = self.view
+        inp = view.input
+        if isinstance(move, Card):
+            node = next((n for n in view.show_nodes if n.card == move), None) or next(
+                n for n in self.app.scene.cards if n.card == move and n.zone != "stock")
+            point = view.picker.visible_point(node)
+            if point is None:
+                raise RuntimeError(f"{move} is not visible on the table")
+            view.press(point)
+            view.release(point)
+        elif isinstance(move, DrawStock):
+            self.click_node_point(inp.stock_point())
+        elif isinstance(move, DrawDiscard):
+            self.click_node_point(inp.pile_point())
+        elif isinstance(move, Pass):
+            self.key("p")
+        elif isinstance(move, Discard):
+            self.click_card(move.card)
+            self.click_node_point(inp.pile_point())
+        elif isinstance(move, Knock):
+            self.button("knock")
+            if inp.knock_mode:
+                self.click_card(move.card)
+        elif isinstance(move, BigGin):
+            self.key("g")
+        elif isinstance(move, LayOff):
+            self.click_card(move.card)
+            if inp.selected == move.card:  # the card could go on several melds: choose one
+                meld = self.app.scene.table_melds[move.meld]
+                self.click_node_point(inp.picker.visible_point(meld[0]))
+        elif isinstance(move, FinishLayoff):
+            self.button("done")
+        else:
+            raise ValueError(f"no input for {move}")
+        self.app.taskMgr.step()
+
+
+__all__ = ["TutorialController", "TutorialDriver", "TutorialInput", "TutorialScreen",
+           "TutorialView", "practice_hint"]

@@ -1,0 +1,76 @@
+"""LAN scenario run inside a private network namespace by test_net_discovery.py.
+
+``python net_lan_scenario.py lan`` : host + advertiser + browser + guest in one process on lo.
+``python net_lan_scenario.py host ADDR`` / ``join`` : the two halves, one per namespace.
+Prints one JSON line with what happened.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from gin3d.engine import RuleSet  # noqa: E402
+from gin3d.net.autoplay import GreedyPlayer  # noqa: E402
+from gin3d.net.discovery import TableAdvertiser, TableBrowser  # noqa: E402
+from gin3d.net.peer import HostedMatch, JoinedMatch  # noqa: E402
+
+RULES = RuleSet.preset("classic", game_target=30)
+
+
+async def host(address: str, interfaces: list[str]) -> dict:
+    match = HostedMatch(GreedyPlayer(), RULES, listen=address, port=0, open_table=True)
+    await match.start()
+    adv = TableAdvertiser("Kitchen table", match.port, match.identity.fingerprint, [address],
+                          interfaces=interfaces)
+    await adv.start()
+    print(json.dumps({"listening": match.port}), flush=True)
+    ended = await match.wait()
+    result = {"ended": ended.reason, "head": match.session.log.head}
+    await adv.close()
+    await match.close()
+    return result
+
+
+async def join(interfaces: list[str] | None) -> dict:
+    browser = TableBrowser(interfaces=interfaces)
+    await browser.start()
+    while not browser.tables:
+        browser.changed.clear()
+        await asyncio.wait_for(browser.changed.wait(), 30)
+    table = browser.list()[0]
+    guest = JoinedMatch(GreedyPlayer(), "", direct=(table.address, table.port),
+                        open_fingerprint=table.fingerprint)
+    await guest.start()
+    ended = await guest.wait()
+    result = {"found": table.name, "address": table.address, "compatible": table.compatible,
+              "ended": ended.reason, "head": guest.session.log.head}
+    await browser.close()
+    await guest.close()
+    return result
+
+
+async def lan() -> dict:
+    host_task = asyncio.ensure_future(host("127.0.0.1", ["127.0.0.1"]))
+    joined = await join(["127.0.0.1"])
+    hosted = await host_task
+    return {"host": hosted, "guest": joined}
+
+
+def main() -> None:
+    role = sys.argv[1]
+    if role == "lan":
+        out = asyncio.run(lan())
+    elif role == "host":
+        out = asyncio.run(host(sys.argv[2], [sys.argv[2]]))
+    else:
+        out = asyncio.run(join(None))
+    print(json.dumps(out), flush=True)
+
+
+if __name__ == "__main__":
+    main()

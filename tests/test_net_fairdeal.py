@@ -1,0 +1,111 @@
+"""The fair deal: commutative encryption, opening cards, and catching a dishonest transcript."""
+
+import pytest
+
+from gin3d.net.fairdeal import (
+    Deal,
+    DealError,
+    DealerSecrets,
+    card_points,
+    check_deck,
+    inverse,
+    mul,
+    random_scalar,
+    verify_peer,
+)
+
+
+def _deal():
+    points = card_points(b"seed" * 8)
+    host, guest = DealerSecrets(), DealerSecrets()
+    d1 = host.shuffle_step(points)
+    d2 = guest.shuffle_step(d1)
+    d3 = host.rekey_step(d2)
+    d4 = guest.rekey_step(d3)
+    decks = [d1, d2, d3, d4]
+    return points, host, guest, Deal(points, host, decks), Deal(points, guest, decks)
+
+
+def test_encryption_commutes_and_inverts():
+    x = card_points(b"x" * 32)[7]
+    a, b = random_scalar(), random_scalar()
+    assert mul(a, mul(b, x)) == mul(b, mul(a, x))
+    assert mul(inverse(a), mul(a, x)) == x
+    assert mul(a, x) != x
+
+
+def test_card_points_are_distinct_and_seeded():
+    p = card_points(b"a" * 32)
+    assert len(set(p)) == 52
+    assert p == card_points(b"a" * 32)
+    assert p != card_points(b"b" * 32)
+
+
+def test_both_peers_open_the_same_cards_and_verify_each_other():
+    points, host, guest, hd, gd = _deal()
+    deck_seen_by_host = verify_peer(hd, guest.to_wire(), peer_is_host=False)
+    deck_seen_by_guest = verify_peer(gd, host.to_wire(), peer_is_host=True)
+    assert deck_seen_by_host == deck_seen_by_guest
+    assert sorted(deck_seen_by_host) == list(range(52))
+    for slot in range(52):
+        assert hd.open_slot(slot, guest.slot_keys[slot]) == deck_seen_by_host[slot]
+        assert gd.open_slot(slot, host.slot_keys[slot]) == deck_seen_by_host[slot]
+
+
+def test_wrong_key_does_not_open_a_card_and_is_not_recorded():
+    _, _, guest, hd, _ = _deal()
+    with pytest.raises(DealError, match="does not open"):
+        hd.open_slot(3, random_scalar())
+    assert 3 not in hd.peer_keys
+    hd.open_slot(3, guest.slot_keys[3])
+    with pytest.raises(DealError, match="different key"):
+        hd.open_slot(3, guest.slot_keys[4])
+
+
+def test_lying_reveal_is_caught():
+    _, host, guest, hd, gd = _deal()
+    wire = guest.to_wire()
+    wire["perm"] = wire["perm"][1:] + wire["perm"][:1]
+    with pytest.raises(DealError, match="step 2"):
+        verify_peer(hd, wire, peer_is_host=False)
+    wire = host.to_wire()
+    wire["keys"] = [random_scalar()] + wire["keys"][1:]
+    with pytest.raises(DealError, match="step 3"):
+        verify_peer(gd, wire, peer_is_host=True)
+
+
+def test_key_published_during_the_hand_must_match_the_reveal():
+    _, _, guest, hd, _ = _deal()
+    hd.open_slot(5, guest.slot_keys[5])
+    wire = guest.to_wire()
+    wire["keys"][5] = random_scalar()
+    with pytest.raises(DealError, match="slot 5"):
+        verify_peer(hd, wire, peer_is_host=False)
+
+
+def test_marked_cards_are_caught_at_the_end():
+    points, host, guest, hd, _ = _deal()
+    # the guest encrypts one card with a different key (to recognise it later)
+    hd.decks[1] = list(hd.decks[1])
+    hd.decks[1][0] = mul(random_scalar(), hd.decks[0][0])
+    with pytest.raises(DealError):
+        verify_peer(hd, guest.to_wire(), peer_is_host=False)
+
+
+def test_bad_decks_are_refused():
+    points = card_points(b"z" * 32)
+    with pytest.raises(DealError, match="52"):
+        check_deck(points[:51])
+    with pytest.raises(DealError, match="twice"):
+        check_deck(points[:51] + points[:1])
+    off_curve = next(bytes([i]) * 32 for i in range(256) if _off(bytes([i]) * 32))
+    with pytest.raises(DealError, match="not a point"):
+        check_deck(points[:51] + [off_curve])
+
+
+def _off(x: bytes) -> bool:
+    try:
+        mul(2, x)
+    except DealError:
+        return True
+    return False

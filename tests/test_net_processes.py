@@ -1,0 +1,189 @@
+"""Two real processes play whole games over loopback: direct, through the relay, and through
+a proxy that delays, cuts mid-frame, stalls and corrupts the stream (they must reconnect and
+finish with identical move logs)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+LOOP = "127.0.0.1"
+FAST = ["--heartbeat", "0.3", "--dead-after", "2.5", "--retry", "0.2", "--grace", "60"]
+
+
+async def _spawn(*args: str) -> asyncio.subprocess.Process:
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    return await asyncio.create_subprocess_exec(
+        sys.executable, *args, cwd=ROOT, env=env, stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT)
+
+
+async def _line(proc, prefix: str) -> str:
+    while True:
+        line = (await proc.stdout.readline()).decode()
+        if not line:
+            raise AssertionError(f"process ended before printing {prefix}")
+        if line.startswith(prefix):
+            return line.split(None, 1)[1].strip()
+
+
+async def _finish(*procs, timeout=120) -> list[str]:
+    async def drain(p):
+        out = await p.stdout.read()
+        await p.wait()
+        return out.decode()
+
+    try:
+        return await asyncio.wait_for(asyncio.gather(*(drain(p) for p in procs)), timeout)
+    finally:
+        for p in procs:
+            if p.returncode is None:
+                p.kill()
+                await p.wait()
+
+
+def _check_same_game(tmp: Path) -> tuple[dict, dict]:
+    host = json.loads((tmp / "host.json").read_text())
+    guest = json.loads((tmp / "guest.json").read_text())
+    assert host["ended"] == guest["ended"] == "finished"
+    assert host["log_head"] == guest["log_head"] and host["log_ok"] and guest["log_ok"]
+    assert host["moves"] == guest["moves"]
+    assert host["totals"] == guest["totals"] and max(host["totals"][0]) >= 100
+    assert host["refusals"] == guest["refusals"] == []
+    return host, guest
+
+
+async def _host(tmp: Path, *extra: str):
+    proc = await _spawn("-m", "gin3d.net.cli", "host", "--listen", LOOP, "--port", "0",
+                        "--out", str(tmp / "host.json"), *FAST, *extra)
+    port, code = (await _line(proc, "LISTENING")).split()
+    return proc, int(port), code
+
+
+def test_two_processes_play_a_game_to_100_directly(tmp_path):
+    async def scenario():
+        host, port, code = await _host(tmp_path)
+        guest = await _spawn("-m", "gin3d.net.cli", "join", "--code", code, "--address",
+                             f"{LOOP}:{port}", "--out", str(tmp_path / "guest.json"), *FAST)
+        await _finish(host, guest)
+
+    asyncio.run(scenario())
+    _check_same_game(tmp_path)
+
+
+def test_two_processes_play_through_the_relay(tmp_path):
+    async def scenario():
+        relay = await _spawn("-m", "gin3d.net.relay", "--host", LOOP, "--port", "0")
+        relay_at = (await _line(relay, "gin3d-relay")).rsplit(None, 1)[1]
+        # the guest first tries a dead address, then falls back to the relay
+        dead = await asyncio.start_server(lambda r, w: w.close(), LOOP, 0)
+        dead_port = dead.sockets[0].getsockname()[1]
+        dead.close()
+        await dead.wait_closed()
+        host, _, code = await _host(tmp_path, "--relay", relay_at)
+        guest = await _spawn("-m", "gin3d.net.cli", "join", "--code", code, "--address",
+                             f"{LOOP}:{dead_port}", "--relay", relay_at,
+                             "--out", str(tmp_path / "guest.json"), *FAST)
+        try:
+            await _finish(host, guest)
+        finally:
+            relay.terminate()
+            await relay.wait()
+
+    asyncio.run(scenario())
+    host, guest = _check_same_game(tmp_path)
+    assert guest["route"] == host["route"] == "relay"
+
+
+class FaultyProxy:
+    """A TCP proxy whose n-th connection suffers ``faults[n]``; later ones pass cleanly.
+
+    A fault is (kind, after_bytes): ``cut`` closes both sides mid-stream, ``stall`` stops
+    forwarding but keeps the sockets open (only heartbeats can notice), ``corrupt`` drops a
+    chunk (TLS then fails). Every chunk is also delayed a little.
+    """
+
+    def __init__(self, target_port: int, faults: list[tuple[str, int]], delay: float) -> None:
+        self.target_port = target_port
+        self.faults = faults
+        self.delay = delay
+        self.connections = 0
+        self.port = 0
+        self.writers: list[asyncio.StreamWriter] = []
+
+    async def start(self) -> None:
+        self.server = await asyncio.start_server(self._conn, LOOP, 0)
+        self.port = self.server.sockets[0].getsockname()[1]
+
+    async def _conn(self, reader, writer) -> None:
+        n = self.connections
+        self.connections += 1
+        fault = self.faults[n] if n < len(self.faults) else ("none", 0)
+        up_reader, up_writer = await asyncio.open_connection(LOOP, self.target_port)
+        self.writers += [writer, up_writer]
+        moved = [0]
+        stalled = asyncio.Event()
+
+        async def pump(src, dst):
+            try:
+                while data := await src.read(4096):
+                    if stalled.is_set():
+                        continue
+                    await asyncio.sleep(self.delay)
+                    kind, after = fault
+                    if kind != "none" and moved[0] + len(data) > after:
+                        cut_at = max(1, after - moved[0])
+                        if kind == "cut":
+                            dst.write(data[:cut_at])
+                            await dst.drain()
+                            break
+                        if kind == "stall":
+                            stalled.set()
+                            continue
+                        if kind == "corrupt":
+                            fault_done[0] = True
+                            data = data[:cut_at] + data[cut_at + 7:]
+                    moved[0] += len(data)
+                    dst.write(data)
+                    await dst.drain()
+            except (OSError, ConnectionError):
+                pass
+            if not stalled.is_set():
+                for w in (writer, up_writer):
+                    w.close()
+
+        fault_done = [False]
+        await asyncio.gather(pump(reader, up_writer), pump(up_reader, writer))
+
+    def close(self) -> None:
+        self.server.close()
+        for w in self.writers:
+            w.close()
+
+
+def test_faults_reconnect_and_finish_with_identical_logs(tmp_path):
+    faults = [("cut", 9_000), ("stall", 25_000), ("corrupt", 40_000), ("cut", 30_001),
+              ("cut", 50_000)]
+
+    async def scenario():
+        host, port, code = await _host(tmp_path)
+        proxy = FaultyProxy(port, faults, delay=0.001)
+        await proxy.start()
+        guest = await _spawn("-m", "gin3d.net.cli", "join", "--code", code, "--address",
+                             f"{LOOP}:{proxy.port}", "--out", str(tmp_path / "guest.json"),
+                             *FAST)
+        try:
+            outs = await _finish(host, guest, timeout=180)
+        finally:
+            proxy.close()
+        return proxy.connections, outs
+
+    connections, outs = asyncio.run(scenario())
+    host, _ = _check_same_game(tmp_path)
+    assert host["route"] == "direct"
+    assert connections > len(faults), outs  # every fault forced a reconnect
+    assert "waiting for opponent" in outs[1]

@@ -1,0 +1,78 @@
+"""The relay pairs by the code's room hash, refuses junk, and only ever sees ciphertext."""
+
+import asyncio
+
+from gin3d.engine import RuleSet
+from gin3d.net.autoplay import GreedyPlayer
+from gin3d.net.peer import HostedMatch, JoinedMatch, MatchOptions
+from gin3d.net.relay import Relay, RelayError, relay_connect
+from gin3d.net.transport import room_id
+from gin3d.net.upnp import NOT_AVAILABLE, map_port
+
+LOOP = "127.0.0.1"
+
+
+def test_relay_forwards_only_what_it_cannot_read():
+    seen = bytearray()
+
+    async def scenario():
+        relay = Relay(LOOP, 0, observer=seen.extend)
+        await relay.start()
+        opts = MatchOptions(relay=(LOOP, relay.port))
+        host = HostedMatch(GreedyPlayer(), RuleSet.preset("classic", game_target=30),
+                           options=opts)
+        await host.start()
+        guest = JoinedMatch(GreedyPlayer(), host.code, options=MatchOptions(relay=opts.relay))
+        await guest.start()
+        ended = await asyncio.gather(host.wait(), guest.wait())
+        await host.close()
+        await guest.close()
+        await relay.close()
+        return host, guest, ended, relay
+
+    host, guest, ended, relay = asyncio.run(scenario())
+    assert [e.reason for e in ended] == ["finished", "finished"]
+    assert guest.route == "relay" and relay.pairs >= 1 and len(seen) > 10_000
+    for plain in (b'"t":"act"', b"discard", b'"deck"', host.code.encode(),
+                  host.code.replace("-", "").encode()):
+        assert plain not in seen
+
+
+def test_relay_refuses_bad_requests_and_double_bookings():
+    async def scenario():
+        relay = Relay(LOOP, 0)
+        await relay.start()
+        reader, writer = await asyncio.open_connection(LOOP, relay.port)
+        writer.write(b"HELLO THERE\n")
+        answer = await reader.readline()
+        writer.close()
+        room = room_id("ABCD-EFGHJK")
+        waiting = asyncio.ensure_future(relay_connect(LOOP, relay.port, "host", room))
+        while ("host", room) not in relay.waiting:
+            await asyncio.sleep(0)
+        try:
+            await relay_connect(LOOP, relay.port, "host", room)
+        except RelayError as exc:
+            busy = str(exc)
+        guest = await relay_connect(LOOP, relay.port, "guest", room)
+        paired = await waiting
+        paired[1].write(b"ping")
+        got = await guest[0].readexactly(4)
+        for _, w in (guest, paired):
+            w.close()
+        await relay.close()
+        return answer, busy, got
+
+    answer, busy, got = asyncio.run(scenario())
+    assert answer.startswith(b"REFUSED")
+    assert "already waiting" in busy
+    assert got == b"ping"
+
+
+def test_upnp_says_clearly_when_it_is_not_available(monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "miniupnpc", None)  # as if the package were missing
+    result = map_port(47470)
+    assert not result.ok and result.message == NOT_AVAILABLE
+    assert not map_port(0).ok

@@ -1,0 +1,148 @@
+"""TLS + join-code handshake over real loopback sockets: right code, wrong code, wrong
+version, a man in the middle, garbage, and a stranger trying to take over a match."""
+
+import asyncio
+import contextlib
+
+import pytest
+
+from gin3d.engine import RuleSet
+from gin3d.net.autoplay import GreedyPlayer
+from gin3d.net.peer import HostedMatch, JoinedMatch, MatchOptions
+from gin3d.net.session import Callbacks
+from gin3d.net.transport import (
+    HandshakeError,
+    Identity,
+    make_code,
+    normalize_code,
+    parse_address,
+    room_id,
+    tls_link,
+)
+
+SHORT = RuleSet.preset("classic", game_target=30)
+LOOP = "127.0.0.1"
+
+
+async def _host(**kw):
+    host = HostedMatch(GreedyPlayer(), SHORT, listen=LOOP, port=0, options=MatchOptions(**kw))
+    await host.start()
+    return host
+
+
+def test_codes():
+    code = make_code()
+    assert normalize_code(code.lower().replace("-", " ")) == code
+    assert room_id(code) == room_id(code[:4] + "-" + "2" * 6)  # the relay sees the room part
+    with pytest.raises(ValueError, match="not a join code"):
+        normalize_code("ABC-0OIL")
+    assert parse_address("127.0.0.1:5000", 1) == ("127.0.0.1", 5000)
+    assert parse_address("[::1]:7", 1) == ("::1", 7)
+    assert parse_address("lan-box", 47470) == ("lan-box", 47470)
+    with pytest.raises(ValueError, match="port"):
+        parse_address("h:99999", 1)
+
+
+def test_right_code_plays_a_game_over_tls():
+    async def scenario():
+        host = await _host()
+        guest = JoinedMatch(GreedyPlayer(), host.code, direct=(LOOP, host.port))
+        await guest.start()
+        ended = await asyncio.gather(host.wait(), guest.wait())
+        assert guest.peer_fingerprint == host.identity.fingerprint
+        assert host.peer_fingerprint == guest.identity.fingerprint
+        assert host.session.log.head == guest.session.log.head
+        assert host.safety_code == guest.safety_code and len(host.safety_code) == 7
+        await host.close()
+        await guest.close()
+        return ended
+
+    assert [e.reason for e in asyncio.run(scenario())] == ["finished", "finished"]
+
+
+def test_wrong_code_fails_clearly_and_the_table_stays_open():
+    async def scenario():
+        host = await _host()
+        wrong = "2222-222222" if host.code != "2222-222222" else "3333-333333"
+        with pytest.raises(HandshakeError, match="join code is wrong"):
+            await JoinedMatch(GreedyPlayer(), wrong, direct=(LOOP, host.port)).start()
+        assert host.session is None and any("join code" in f for f in host.failures)
+        guest = JoinedMatch(GreedyPlayer(), host.code, direct=(LOOP, host.port))
+        await guest.start()
+        await asyncio.gather(host.wait(), guest.wait())
+        await host.close()
+        await guest.close()
+
+    asyncio.run(scenario())
+
+
+def test_incompatible_version_gets_an_explicit_error():
+    async def scenario():
+        host = await _host()
+        guest = JoinedMatch(GreedyPlayer(), host.code, direct=(LOOP, host.port),
+                            options=MatchOptions(version=99))
+        with pytest.raises(HandshakeError, match="incompatible versions"):
+            await guest.start()
+        assert any("incompatible versions" in f for f in host.failures)
+        await host.close()
+
+    asyncio.run(scenario())
+
+
+def test_man_in_the_middle_is_detected():
+    async def scenario():
+        failed = asyncio.Event()
+
+        def status(text):
+            if text.startswith("connection failed"):
+                failed.set()
+
+        host = await _host(callbacks=Callbacks(on_status=status))
+        mallory = Identity.generate("mallory")
+
+        async def intercept(reader, writer):
+            to_guest, _ = await tls_link(reader, writer, "host", mallory)
+            r2, w2 = await asyncio.open_connection(LOOP, host.port)
+            to_host, _ = await tls_link(r2, w2, "guest", mallory)
+
+            async def pump(src, dst):
+                with contextlib.suppress(Exception):
+                    while True:
+                        await dst.send(await src.recv())
+
+            await asyncio.gather(pump(to_guest, to_host), pump(to_host, to_guest))
+
+        proxy = await asyncio.start_server(intercept, LOOP, 0)
+        port = proxy.sockets[0].getsockname()[1]
+        # mallory even knows the code: the fingerprints bound into the confirmation differ
+        guest = JoinedMatch(GreedyPlayer(), host.code, direct=(LOOP, port))
+        with pytest.raises(HandshakeError, match="intercepting"):
+            await guest.start()
+        await failed.wait()
+        assert host.session is None and "intercepting" in host.failures[0]
+        proxy.close()
+        await host.close()
+
+    asyncio.run(scenario())
+
+
+def test_garbage_and_strangers_are_turned_away():
+    async def scenario():
+        host = await _host()
+        _, writer = await asyncio.open_connection(LOOP, host.port)
+        writer.write(bytes(range(256)) * 4)
+        await writer.drain()
+        writer.close()
+        guest = JoinedMatch(GreedyPlayer(), host.code, direct=(LOOP, host.port))
+        await guest.start()
+        # a second player with the right code cannot take over: the fingerprint is pinned
+        stranger = JoinedMatch(GreedyPlayer(), host.code, direct=(LOOP, host.port))
+        with pytest.raises(HandshakeError, match="not the opponent"):
+            await stranger.start()
+        ended = await asyncio.gather(host.wait(), guest.wait())
+        assert [e.reason for e in ended] == ["finished", "finished"]
+        assert any("TLS" in f or "handshake" in f for f in host.failures)
+        await host.close()
+        await guest.close()
+
+    asyncio.run(scenario())

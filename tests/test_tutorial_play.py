@@ -1,0 +1,97 @@
+"""Play along: the learner's moves through ``runner.act``, one wrong move per chapter; Back."""
+
+from __future__ import annotations
+
+import pytest
+from tutorial_moves import right_move, snapshot, wrong_move
+
+from gin3d.engine import CARDS, Card, RuleSet, parse_action
+from gin3d.tutorial import PLAY, WATCH, TutorialRunner, load_chapters
+
+CHAPTERS = load_chapters()
+
+
+@pytest.mark.parametrize("preset", ["classic", "pagat", "oklahoma"])
+@pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda c: c.id)
+def test_play_along_with_one_wrong_move(chapter, preset):
+    runner = TutorialRunner(chapter, RuleSet.preset(preset), PLAY)
+    wrong_done = False
+    moves = 0
+    while not runner.finished:
+        failed = [r.claim for r in runner.check() if not r.ok]
+        assert not failed, f"{chapter.id} step {runner.index + 1}: {failed}"
+        if not runner.waiting:
+            runner.next()
+            continue
+        frame = runner.frame()
+        assert frame.prompt and "{" not in frame.prompt
+        with pytest.raises(ValueError, match="waiting for your move"):
+            runner.next()
+        if not wrong_done:
+            before = snapshot(runner)
+            bad = wrong_move(runner)
+            outcome = runner.act(bad)
+            assert not outcome.ok, f"{bad} was accepted at {chapter.id} step {runner.index + 1}"
+            assert outcome.why and "{" not in outcome.why
+            assert not outcome.events
+            assert snapshot(runner) == before  # a wrong move changes nothing
+            wrong_done = True
+        move = right_move(runner)
+        outcome = runner.act(move)
+        assert outcome.ok, f"{move} refused at {chapter.id} step {runner.index + 1}: {outcome.why}"
+        moves += 1
+        assert moves < 300
+    assert wrong_done, f"chapter {chapter.id} never waited for the learner"
+
+
+def test_wrong_moves_get_the_lesson_s_own_explanations():
+    by_id = {c.id: c for c in CHAPTERS}
+    turn = TutorialRunner(by_id["turn"], RuleSet.preset("classic"), PLAY)
+    turn.act(parse_action("draw stock"))
+    why = turn.act(parse_action("discard 5D")).why
+    assert "part of your new run" in why and "points of deadwood instead of 44" in why
+    turn.act(parse_action("discard KC"))
+    turn.act(parse_action("draw discard"))
+    # the no-throw-back rule: the engine refuses, the lesson explains
+    why = turn.act(parse_action("discard 8C")).why
+    assert "cannot go back" in why and "8\u2663" in why
+
+    knock = TutorialRunner(by_id["knock"], RuleSet.preset("pagat"), PLAY)
+    knock.act(parse_action("draw stock"))
+    why = knock.act(parse_action("knock 4C")).why
+    assert "13 points" in why and "limit of 10" in why
+
+    deck = TutorialRunner(by_id["deck"], RuleSet.preset("classic"), PLAY)
+    deck.goto(5)
+    assert "counts 10" in deck.act(CARDS[int(Card.parse("KD"))]).why
+    assert "counts 5" in deck.act(Card.parse("5C")).why
+    assert deck.act(Card.parse("AS")).ok
+
+
+def test_a_move_at_a_narration_step_is_refused_in_words():
+    runner = TutorialRunner(CHAPTERS[1], RuleSet.preset("classic"), PLAY)
+    outcome = runner.act(parse_action("pass"))
+    assert not outcome.ok and "Next" in outcome.why
+    assert runner.table.hand.actions == []
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda c: c.id)
+def test_back_and_goto_rebuild_exactly_the_same_table(chapter):
+    runner = TutorialRunner(chapter, RuleSet.preset("classic"), WATCH)
+    seen = {}
+    while not runner.finished:
+        seen.setdefault(runner.index, snapshot(runner))
+        runner.next()
+    for index in sorted(seen):
+        runner.goto(index)
+        assert snapshot(runner) == seen[index]
+        if index:
+            runner.back()
+            assert snapshot(runner) == seen[index - 1]
+
+
+def test_the_first_step_animates_the_deal():
+    runner = TutorialRunner(CHAPTERS[1], RuleSet.preset("classic"))
+    names = [type(e).__name__ for e in runner.start_events()]
+    assert names[0] == "HandStarted" and names.count("CardDealt") == 20
+    assert names[21] == "UpcardTurned"

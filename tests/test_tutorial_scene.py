@@ -1,0 +1,126 @@
+"""The tutorial on the offscreen table, at animation speed 0, through the real input path:
+the main menu's Tutorial button, the chapter list, clicks/keys/buttons on the table, and
+the narration panel's Next and Back."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+from scene_harness import check_scene, get_app
+from tutorial_moves import right_move, snapshot, wrong_move
+
+from gin3d.engine import Card
+from gin3d.scene.tutorial_view import TutorialDriver
+
+
+@pytest.fixture(scope="module")
+def app():
+    app = get_app()
+    yield app
+    app.request("Menu")
+
+
+def open_tutorial(app, play: bool):
+    app.request("Menu")
+    app.screens.panel.buttons["tutorial"]["command"]()  # the main menu's button
+    assert app.screens.state == "Tutorial"
+    screen = app.screens.tutorial
+    if play:
+        screen.menu.buttons["mode"]["command"]()
+        assert screen.mode == "play"
+    return screen
+
+
+def table_matches_engine(app, view) -> None:
+    """The scene shows exactly the runner's engine state (the scene tests' own check)."""
+    game = view.runner.table.game
+    if game is not None:
+        check_scene(SimpleNamespace(scene=app.scene, session=SimpleNamespace(game=game)))
+    shown = sorted(n.card for n in view.show_nodes)
+    assert shown == sorted(c for row in view.runner.frame().show for g in row for c in g)
+
+
+def press_next(app, view) -> None:
+    view.panel.buttons["next"]["command"]()
+    app.taskMgr.step()
+
+
+def test_every_chapter_played_along_through_the_table_input(app):
+    screen = open_tutorial(app, play=True)
+    screen.menu.buttons["chapter1"]["command"]()
+    seen = []
+    while True:
+        view = screen.view
+        runner = view.runner
+        seen.append(runner.chapter.number)
+        driver = TutorialDriver(app, view)
+        wrong_done = False
+        for _ in range(400):
+            if runner.finished:
+                break
+            assert all(r.ok for r in runner.check()), (runner.chapter.id, runner.index)
+            table_matches_engine(app, view)
+            if not runner.waiting:
+                before = runner.index
+                press_next(app, view)
+                assert runner.finished or runner.index > before or runner.step.practice
+                continue
+            if not wrong_done:
+                before = snapshot(runner)
+                driver.perform(wrong_move(runner))
+                assert view.why and "{" not in view.why, (runner.chapter.id, runner.index)
+                assert view.panel.why.getText()
+                assert snapshot(runner) == before  # a wrong move changes nothing
+                table_matches_engine(app, view)
+                wrong_done = True
+            before = snapshot(runner)
+            move = right_move(runner)
+            driver.perform(move)
+            assert snapshot(runner) != before, f"{move} through the input did nothing"
+        assert runner.finished and wrong_done, runner.chapter.id
+        press_next(app, view)  # "Next chapter"
+        app.taskMgr.step()
+        if screen.view is None:  # after the last chapter: back to the chapter list
+            break
+        assert screen.view is not view
+    assert seen == list(range(1, 16))
+    assert screen.menu is not None and screen.view is None
+
+
+def test_watch_mode_next_and_back_on_the_table(app):
+    screen = open_tutorial(app, play=False)
+    screen.menu.buttons["chapter8"]["command"]()  # laying off: a knock, layoffs, a result
+    view = screen.view
+    runner = view.runner
+    states = []
+    while not runner.finished:
+        assert not runner.waiting
+        states.append((snapshot(runner), app.scene.zones()["table_melds"]))
+        table_matches_engine(app, view)
+        app.messenger.send("space")  # Space advances in Watch mode
+        app.taskMgr.step()
+    assert runner.table.hand.over and len(states) == len(runner.steps)
+    for index in range(len(states) - 1, 0, -1):
+        runner.goto(index)  # the last step, then Back one at a time
+        view.goto(index)
+        view.panel.buttons["back"]["command"]()
+        assert (snapshot(runner), app.scene.zones()["table_melds"]) == states[index - 1]
+        table_matches_engine(app, view)
+
+
+def test_focus_cards_glow_and_the_camera_moves(app):
+    screen = open_tutorial(app, play=False)
+    screen.menu.buttons["chapter4"]["command"]()
+    view = screen.view
+    view.goto(2)
+    glowing = {n.card for n in view.show_nodes if n.glowing}
+    assert glowing == {Card.parse("7H"), Card.parse("7D")}
+    assert not view.arrow.isHidden()
+    screen.show_menu()
+    screen.menu.buttons["chapter2"]["command"]()
+    view = screen.view
+    view.goto(1)  # the upcard, camera "pile"
+    pile_top = app.scene.pile[-1]
+    assert pile_top.glowing and pile_top.card == Card.parse("QH")
+    assert app.camera.getPos().y > -40  # moved in from the table view (y -58)
