@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from direct.fsm.FSM import FSM
 from direct.gui.OnscreenText import OnscreenText
@@ -128,7 +128,11 @@ class GinApp(ShowBase):
         self.accept("window-event", self._on_window)
         self.keeper: GameKeeper | None = None
         self.notice: str | None = None  # shown once on the menu (e.g. a damaged save)
+        given = replace(settings) if settings is not None else None
         apply_settings(self, self.user_settings)
+        if given is not None:  # an explicit app Settings (tests, tools) wins over the file
+            self.settings = given
+            self.sounds.enabled = given.sound
         self.set_speed(self.settings.speed)
         resume, message = offer_resume()
         self.notice = " ".join(m for m in (notice, message) if m) or None
