@@ -24,7 +24,7 @@ VERSION = re.search(r'__version__ = "([^"]+)"', (ROOT / "gin3d" / "__init__.py")
 PLATFORMS = ["manylinux2014_x86_64", "win_amd64", "macosx_10_9_x86_64"]
 
 BUILD_APPS = {
-    "gui_apps": {"gin3d": "gin3d/__main__.py"},
+    "gui_apps": {"Gin3D": "gin3d/__main__.py"},
     "include_patterns": [
         "models/*.egg",
         "textures/*.png",
@@ -38,7 +38,7 @@ BUILD_APPS = {
                               "pip", "distutils", "pkg_resources", "tools", "tests"]},
     "plugins": ["pandagl", "p3openal_audio", "p3headlessgl"],
     "platforms": PLATFORMS,
-    "icons": {"gin3d": ["textures/icon.png"]},
+    "icons": {"Gin3D": ["textures/icon.png"]},
     "log_filename": "$USER_APPDATA/gin3d/output.log",
     "log_append": False,
     # wheels come from PyPI only (Panda3D's optimized-wheel index is not needed)

@@ -65,6 +65,18 @@ def data_dir(system: str | None = None, env: Mapping[str, str] | None = None) ->
     return Path(base) / APP_DIR
 
 
+def bundle_root() -> Path | None:
+    """Where a packaged build (Panda3D ``build_apps``) keeps its data files, or None when
+    running from a checkout or an installed package. Frozen modules have no usable
+    ``__file__``, so package data such as ``gin3d/tutorial/chapters`` is found from here."""
+    if not getattr(sys, "frozen", False):
+        return None
+    exe_dir = Path(sys.executable).resolve().parent
+    if exe_dir.name == "MacOS" and exe_dir.parent.name == "Contents":  # a macOS .app bundle
+        return exe_dir.parent / "Resources"
+    return exe_dir
+
+
 def settings_path() -> Path:
     return config_dir() / SETTINGS_FILE
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import platform
+import re
 import struct
 import subprocess
 import sys
@@ -39,7 +40,7 @@ def test_frozen_linux_build_starts_to_its_first_frame(tmp_path):
     )
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     app = build / PLATFORM
-    binary = app / "gin3d"
+    binary = app / "Gin3D"  # not "gin3d": that is the folder of the package data
     assert binary.is_file() and os.access(binary, os.X_OK)
     # the game's files and the plugins travel with it
     for rel in ("textures/cards_atlas.json", "textures/cards_classic.png", "textures/icon.png",
@@ -60,4 +61,9 @@ def test_frozen_linux_build_starts_to_its_first_frame(tmp_path):
     text = log.read_text(errors="replace") if log.exists() else "(no log file)"
     assert run.returncode == 0, text[-3000:]
     assert "gin3d: first frame rendered" in text
+    found = re.search(r"gin3d: data found: (\d+) tutorial chapters, (\d+) sounds", text)
+    assert found, text[-2000:]
+    chapters = sorted((ROOT / "gin3d" / "tutorial" / "chapters").glob("*.json"))
+    assert int(found[1]) == len(chapters) > 0
+    assert int(found[2]) == len(list((ROOT / "sounds").glob("*.wav"))) > 0
     assert png_size(shot) == (1280, 720)

@@ -23,6 +23,19 @@ SHOT_ENV = "GIN3D_SCREENSHOT"
 FRAMES = 3  # frames to render first: the first one may still be compiling shaders
 
 
+def _data_report() -> str:
+    """What a packaged build must carry besides code, counted (the build test reads it)."""
+    from ..tutorial import load_chapters
+    from .assets import asset_path
+
+    try:
+        chapters = len(load_chapters())
+    except (OSError, ValueError) as err:
+        chapters = f"error {err}"
+    sounds = len(list(asset_path("sounds").glob("*.wav")))
+    return f"{chapters} tutorial chapters, {sounds} sounds"
+
+
 def _on(name: str) -> bool:
     return os.environ.get(name, "").strip().lower() not in ("", "0", "false", "no")
 
@@ -49,6 +62,7 @@ def install_exit_after_first_frame(base) -> bool:
             base.win.saveScreenshot(Filename.fromOsSpecific(shot))
         print(f"gin3d: first frame rendered ({renderer}, "
               f"{base.win.getXSize()}x{base.win.getYSize()})", flush=True)
+        print(f"gin3d: data found: {_data_report()}", flush=True)
         sys.stdout.flush()
         base.userExit()
         return task.done
