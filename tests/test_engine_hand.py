@@ -3,6 +3,7 @@
 import random
 
 import pytest
+from engine_helpers import deck_for, rules_strategy_values, snapshot
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -27,8 +28,6 @@ from gin3d.engine import (
     parse_action,
     parse_cards,
 )
-
-from .engine_helpers import deck_for, rules_strategy_values, snapshot
 
 CLASSIC = RuleSet.preset("classic")
 C = card
