@@ -7,12 +7,14 @@ two seats (``None`` = local input), which is the hook LAN, online and the tutori
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from dataclasses import dataclass, field, replace
 
 from direct.fsm.FSM import FSM
 from direct.gui.OnscreenText import OnscreenText
+from direct.interval.IntervalGlobal import LerpFunctionInterval
 from direct.showbase.ShowBase import ShowBase
 from panda3d.core import TextNode
 
@@ -249,6 +251,7 @@ class Screens(ShipScreens, FSM):
         self.app = app
         self.panel: Panel | None = None
         self.portrait = None
+        self.counter = None
         self.back_to = "Menu"
 
     def _panel(self, *args, **kw) -> Panel:
@@ -289,6 +292,15 @@ class Screens(ShipScreens, FSM):
             p.text(self.app.notice, -0.74, 0.03, fg=(1, 0.75, 0.6, 1)).setWordwrap(38)
             self.app.notice = None
         self._esc(None)
+        self.app.taskMgr.add(self._sway, "menu-camera-sway")
+
+    def _sway(self, task):
+        """The menu's live table: the camera drifts slowly around the felt."""
+        t = task.time * 0.12
+        cam = self.app.camera
+        cam.setPos(18 * math.sin(t), -58 + 6 * (1 - math.cos(t)), 44 - 4 * math.sin(t * 0.7))
+        cam.lookAt(0, -1.5, 0)
+        return task.cont
 
     def _resume_saved(self) -> None:
         resume, message = offer_resume()
@@ -299,6 +311,8 @@ class Screens(ShipScreens, FSM):
             self.request("Menu")
 
     def exitMenu(self) -> None:
+        self.app.taskMgr.remove("menu-camera-sway")
+        self.app.scene.place_camera()
         self._close()
 
     def enterComing(self, what: str) -> None:
@@ -465,18 +479,40 @@ class Screens(ShipScreens, FSM):
             p.text(f"Deadwood: {kd} - {od}{laid}", 0.0, 0.042)
             self.app.sounds.play("hand_won" if winner == 0 else "hand_lost")
         run = game.score.running() if hasattr(game.score, "running") else game.totals()
-        p.text(f"Score: {names[0]} {run[0]} - {names[1]} {run[1]}   (game to "
-               f"{game.rules.game_target})", -0.08, 0.045, fg=(0.85, 1, 0.85, 1))
+        gained = hand.result.points if hand.result is not None else 0
+        before = list(run)
+        if hand.winner is not None:
+            before[hand.winner] -= gained
+        score = p.text("", -0.08, 0.045, fg=(0.85, 1, 0.85, 1))
+
+        def show(f: float) -> None:
+            now = [round(b + (r - b) * f) for b, r in zip(before, run)]
+            score.setText(f"Score: {names[0]} {now[0]} - {names[1]} {now[1]}   (game to "
+                          f"{game.rules.game_target})")
+
+        self._count_up(show)
         p.button("next", "Next hand", self._next_hand, (0, -0.21), scale=0.06)
         self.app.accept("enter", self._next_hand)
         self.app.accept("n", self._next_hand)
         self._esc("Pause")
+
+    def _count_up(self, show) -> None:
+        """Points count up on the result screens (instant at animation speed 0)."""
+        dur = self.app.queue.seconds(1.0)
+        show(0.0)
+        if dur <= 0:
+            show(1.0)
+            return
+        self.counter = LerpFunctionInterval(show, duration=dur, fromData=0.0, toData=1.0,
+                                            blendType="easeOut")
+        self.counter.start()
 
     def _next_hand(self) -> None:
         if self.app.session is not None and self.app.session.controller.next_hand():
             self.request("Table")
 
     def exitHandResult(self) -> None:
+        self._stop_counter()
         self.app.ignore("enter")
         self.app.ignore("n")
         self._close()
@@ -500,6 +536,7 @@ class Screens(ShipScreens, FSM):
         labels = (("points", "Hand points"), ("game_bonus", "Game bonus"), ("boxes", "Boxes"),
                   ("shutout", "Shutout"), ("total", "Total"))
         boxes = game.score.boxes() if hasattr(game.score, "boxes") else (0, 0)
+        totals = []
         for i, (key, label) in enumerate(labels):
             yy = y - 0.1 * (i + 1)
             p.text(label, yy, 0.045, x=-0.85, align=TextNode.ALeft)
@@ -507,9 +544,16 @@ class Screens(ShipScreens, FSM):
                 value = rows[seat][key] if rows else (game.totals()[seat] if key == "total"
                                                       else 0)
                 suffix = f" ({boxes[seat]} won)" if key == "boxes" else ""
-                p.text(f"{value}{suffix}", yy, 0.045, x=x)
+                cell = p.text(f"{value}{suffix}", yy, 0.045, x=x)
+                if key == "total":
+                    totals.append((cell, value))
+        self._count_up(lambda f: [c.setText(str(round(v * f))) for c, v in totals])
         p.text(f"Margin: {game.score.margin if hasattr(game.score, 'margin') else 0}",
                y - 0.68, 0.055, fg=(1, 1, 0.8, 1))
+        last = game.hand.result
+        if last is not None:
+            p.text(f"Last hand: {names[game.hand.winner]} - {last.breakdown()}", y - 0.8, 0.042,
+                   fg=(0.85, 1, 0.85, 1))
         p.button("again", "Play again", self._again, (-0.3, -0.62), scale=0.065)
         p.button("menu", "Main menu", lambda: self.request("Menu"), (0.35, -0.62), scale=0.06)
         self._esc("Menu")
@@ -518,7 +562,13 @@ class Screens(ShipScreens, FSM):
         self.app.start_single_player()
 
     def exitGameOver(self) -> None:
+        self._stop_counter()
         self._close()
+
+    def _stop_counter(self) -> None:
+        if self.counter is not None:
+            self.counter.finish()
+            self.counter = None
 
     # -- rules and settings ---------------------------------------------------------------
     def enterRules(self, back: str = "Menu") -> None:

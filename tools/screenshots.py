@@ -75,6 +75,11 @@ def main(argv: list[str] | None = None) -> int:
             break
         driver.play_turn()
     shot("3_mid_hand")
+    app.request("Pause")
+    shot("3b_pause")
+    app.screens.panel.buttons["rules"]["command"]()
+    shot("3c_rules")
+    app.request("Table")
     knocked: list = []
     ctl.on_applied.append(
         lambda action, events: knocked.extend(e for e in events if isinstance(e, Knocked)))

@@ -75,7 +75,7 @@ class Hud:
         self.target = OnscreenText(parent=base.a2dTopLeft, text="", pos=(0.04, -0.2),
                                    scale=0.04, fg=(0.9, 0.9, 0.75, 1), shadow=(0, 0, 0, 0.9),
                                    align=TextNode.ALeft, mayChange=True)
-        self.deadwood = OnscreenText(parent=base.a2dBottomRight, text="", pos=(-0.06, 0.62),
+        self.deadwood = OnscreenText(parent=base.a2dTopRight, text="", pos=(-0.06, -0.2),
                                      scale=0.05, fg=(1, 1, 0.85, 1), shadow=(0, 0, 0, 0.9),
                                      align=TextNode.ARight, mayChange=True)
         self.buttons: dict[str, DirectButton] = {}
@@ -84,13 +84,14 @@ class Hud:
                                         lambda n=name: on_action(n), (-0.22, 0, 0.3 - i * 0.11),
                                         scale=0.055)
         self.sort_buttons: dict[str, DirectButton] = {}
-        self.sort_label = OnscreenText(parent=base.a2dBottomLeft, text="Sort", pos=(0.07, 0.52),
+        self.sort_label = OnscreenText(parent=base.a2dTopLeft, text="Sort", pos=(0.04, -0.31),
                                        scale=0.04, fg=(1, 1, 1, 0.8), align=TextNode.ALeft)
         for i, (mode, label) in enumerate((("melds", "Melds"), ("rank", "Rank"),
                                            ("suit", "Suit"))):
-            self.sort_buttons[mode] = button(base.a2dBottomLeft, label,
+            self.sort_buttons[mode] = button(base.a2dTopLeft, label,
                                              lambda m=mode: on_action(f"sort:{m}"),
-                                             (0.14, 0, 0.45 - i * 0.085), scale=0.042)
+                                             (0.2 + i * 0.17, 0, -0.31), scale=0.042,
+                                             frameSize=(-1.7, 1.7, -0.55, 1.05))
         self.menu_button = button(base.a2dTopRight, "Menu (Esc)", on_menu, (-0.2, 0, -0.08),
                                   scale=0.045)
         self.extra: list = []
@@ -103,10 +104,14 @@ class Hud:
     def set_message(self, text: str) -> None:
         self.message.setText(suitify(text))
 
-    def set_scores(self, names, scores, target: int, dealer: int | None = None) -> None:
+    def set_scores(self, names, scores, target: int, dealer: int | None = None,
+                   knock_limit: int | None = None) -> None:
         marks = [" (dealer)" if dealer == s else "" for s in (0, 1)]
         self.scores.setText(f"{names[0]} {scores[0]}{marks[0]}\n{names[1]} {scores[1]}{marks[1]}")
-        self.target.setText(f"Game to {target}")
+        knock = ""
+        if knock_limit is not None:
+            knock = "  -  gin only" if knock_limit == 0 else f"  -  knock at {knock_limit}"
+        self.target.setText(f"Game to {target}{knock}")
 
     def set_deadwood(self, value: int | None) -> None:
         self.deadwood.setText("" if value is None else f"Deadwood {value}")

@@ -9,7 +9,7 @@ from panda3d.core import TextNode
 
 from .hud import button, suitify
 
-PANEL = (0.05, 0.08, 0.06, 0.86)
+PANEL = (0.05, 0.08, 0.06, 0.92)
 
 
 class Panel:

@@ -6,17 +6,20 @@ an opponent card's face is set when it is shown (discarded, laid out), never bef
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 from direct.interval.IntervalGlobal import (
     Func,
+    LerpColorScaleInterval,
     LerpPosInterval,
     LerpPosQuatInterval,
+    LerpScaleInterval,
     Parallel,
     Sequence,
     Wait,
 )
-from panda3d.core import NodePath
+from panda3d.core import NodePath, TextNode, TransparencyAttrib
 
 from ..engine import (
     Card,
@@ -106,9 +109,13 @@ class TableScene:
             return
         w, h = max(1, win.getXSize()), max(1, win.getYSize())
         aspect = w / h
-        vfov = 46.0 if aspect >= 1.45 else 46.0 * 1.45 / aspect
-        self.base.camLens.setFov(vfov * aspect, vfov)
-        self.base.camLens.setAspectRatio(aspect)
+        wide = 16 / 9
+        vfov = 46.0
+        if aspect < wide:  # narrower than 16:9: keep the 16:9 width in view
+            half_h = math.atan(math.tan(math.radians(vfov / 2)) * wide)
+            vfov = math.degrees(2 * math.atan(math.tan(half_h) / aspect))
+        self.base.camLens.setFov(
+            math.degrees(2 * math.atan(math.tan(math.radians(vfov / 2)) * aspect)), vfov)
 
     # -- animation helpers --------------------------------------------------------------
     def s(self, t: float) -> float:
@@ -294,6 +301,9 @@ class TableScene:
             pos, hpr = layout.opponent_poses(10)[min(idx, 9)]
             return Sequence(self._sound("deal"), self._move(node, self.anchor_opp, pos, hpr, 0.2))
         self.queue.add(deal)
+        if e.index >= 19:  # the last cards: arrange both hands (no-upcard deals 21)
+            self.queue.add(lambda: Parallel(self.hand_layout_interval(0.3),
+                                            self.opp_layout_interval(0.2)))
 
     def _on_UpcardTurned(self, e: UpcardTurned) -> None:
         def turn():
@@ -359,7 +369,11 @@ class TableScene:
             parts.append(self._spread_interval(e.seat))
             if e.kind in ("gin", "big_gin"):
                 parts.append(self._sound("gin"))
-            return Sequence(*parts)
+                word = self.banner("Big Gin!" if e.kind == "big_gin" else "Gin!",
+                                   (1.0, 0.85, 0.3, 1), 1.6, 0.24)
+            else:
+                word = self.banner("Knock!", (1, 1, 1, 1), 1.0)
+            return Parallel(Sequence(*parts), word)
         self.queue.add(knock)
 
     def _take_for_spread(self, seat: int, groups: list[list[Card]]) -> list[list[CardNode]]:
@@ -406,6 +420,31 @@ class TableScene:
             self.spread_has_deadwood[e.seat] = bool(e.deadwood)
             return Sequence(self._sound("flip"), self._spread_interval(e.seat))
         self.queue.add(reveal)
+
+    def banner(self, text: str, colour, t: float = 1.0, scale: float = 0.2):
+        """A word that pops up over the table and fades (Gin!, Knock!); play it in parallel."""
+        if self.queue.speed <= 0:
+            return Sequence()
+        node = TextNode("banner")
+        node.setText(text)
+        node.setAlign(TextNode.ACenter)
+        node.setTextColor(*colour)
+        node.setShadow(0.05, 0.05)
+        node.setShadowColor(0, 0, 0, 0.9)
+        label = self.base.aspect2d.attachNewNode(node)
+        label.setPos(0, 0, 0.25)
+        label.setTransparency(TransparencyAttrib.MAlpha)
+        label.hide()
+        dur = self.s(t)
+        pop = Sequence(
+            Func(label.show),
+            LerpScaleInterval(label, dur * 0.25, scale, startScale=scale * 0.3,
+                              blendType="easeOut"),
+            Wait(dur * 0.5),
+            LerpColorScaleInterval(label, dur * 0.25, (1, 1, 1, 0)),
+            Func(label.removeNode),
+        )
+        return pop
 
     # -- what the scene shows (for tests and the HUD) ------------------------------------
     def zones(self) -> dict:

@@ -383,7 +383,8 @@ class TableInput:
             self.hud.show_buttons(buttons)
             known = [c for c in view.hand]
             self.hud.set_deadwood(deadwood_of_mask(mask_of(known)) if known else None)
-            self.hud.set_scores(self.ctl.names, view.scores, view.target, view.dealer)
+            self.hud.set_scores(self.ctl.names, view.scores, view.target, view.dealer,
+                                view.knock_limit)
             self.hud.set_sort(scene.sort_mode)
         self.prompt = prompt
         self.buttons = buttons
