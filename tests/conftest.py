@@ -13,12 +13,6 @@ atexit.register(shutil.rmtree, os.environ["GIN3D_HOME"], True)
 ROOT = str(Path(__file__).resolve().parent.parent)
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
-# tests/ is a package (tests/__init__.py), so pytest puts only the root on sys.path; the
-# helper modules beside the tests (scene_harness, ai_positions, ship_autoplay...) are
-# imported by their plain names
-TESTS = str(Path(__file__).resolve().parent)
-if TESTS not in sys.path:
-    sys.path.insert(0, TESTS)
 
 
 def pytest_configure(config):
