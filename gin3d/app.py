@@ -135,6 +135,11 @@ class GinApp(ShowBase):
         if given is not None:  # an explicit app Settings (tests, tools) wins over the file
             self.settings = given
             self.sounds.enabled = given.sound
+            try:  # and the settings screen starts from what is really in use
+                self.user_settings = self.user_settings.but(animation_speed=given.speed,
+                                                            card_style=given.style)
+            except ValueError:
+                pass
         self.set_speed(self.settings.speed)
         resume, message = offer_resume()
         self.notice = " ".join(m for m in (notice, message) if m) or None
