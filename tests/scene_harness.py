@@ -23,9 +23,10 @@ def get_app():
 
         from gin3d.app import GinApp, Settings
 
-        if hasattr(builtins, "base"):  # a plain ShowBase from another test file (assets)
-            builtins.base.destroy()
-
+        other = getattr(builtins, "base", None)
+        if other is not None:  # a plain ShowBase left by another test module (assets)
+            other.destroy()
+        loadPrcFileData("gin3d-tests-size", "win-size 1280 720\n")
         _APP = GinApp(Settings(speed=0.0, sound=False), seed=0)
     return _APP
 

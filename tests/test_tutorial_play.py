@@ -95,3 +95,23 @@ def test_the_first_step_animates_the_deal():
     names = [type(e).__name__ for e in runner.start_events()]
     assert names[0] == "HandStarted" and names.count("CardDealt") == 20
     assert names[21] == "UpcardTurned"
+
+
+def test_back_after_the_practice_hand_shows_the_hand_you_played():
+    practice = next(c for c in CHAPTERS if c.id == "practice")
+    runner = TutorialRunner(practice, RuleSet.preset("classic"), PLAY)
+    runner.next()
+    first = True
+    while runner.step.practice:
+        view = runner.table.game.view(0)
+        move = runner.hint().action
+        if first:  # not what the hint says, so the hand differs from a hint-played one
+            move = next(a for a in view.legal if a != move)
+            first = False
+        assert runner.act(move).ok
+    result = runner.frame().text
+    actions = list(runner.table.game.actions)
+    runner.next()
+    runner.back()
+    assert runner.index == 2 and list(runner.table.game.actions) == actions
+    assert runner.frame().text == result

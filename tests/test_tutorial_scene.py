@@ -88,6 +88,30 @@ def test_every_chapter_played_along_through_the_table_input(app):
     assert screen.menu is not None and screen.view is None
 
 
+def test_the_whole_tutorial_in_watch_mode_on_the_table(app):
+    screen = open_tutorial(app, play=False)
+    screen.menu.buttons["chapter1"]["command"]()
+    seen, steps = [], 0
+    while screen.view is not None:
+        view = screen.view
+        runner = view.runner
+        seen.append(runner.chapter.number)
+        while not runner.finished:
+            assert not runner.waiting
+            failed = [r.claim for r in runner.check() if not r.ok]
+            assert not failed, (runner.chapter.id, runner.index, failed)
+            table_matches_engine(app, view)
+            assert view.panel.body.getText()
+            app.messenger.send("space")  # Space: on to the next step (or practice move)
+            app.taskMgr.step()
+            steps += 1
+        app.messenger.send("space")  # "Next chapter"
+        app.taskMgr.step()
+        app.taskMgr.step()
+        assert screen.view is not view
+    assert seen == list(range(1, 16)) and steps > 90
+
+
 def test_watch_mode_next_and_back_on_the_table(app):
     screen = open_tutorial(app, play=False)
     screen.menu.buttons["chapter8"]["command"]()  # laying off: a knock, layoffs, a result

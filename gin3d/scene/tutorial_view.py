@@ -55,10 +55,10 @@ from .picking import Picker
 from .tableinput import TableInput
 
 FOCUS_GLOW = (0.35, 0.8, 1.0, 0.95)
-SHOW_POS = (5.5, -4.0, 15.0)  # the board example cards stand on, above the felt
+SHOW_POS = (5.5, -3.0, 17.0)  # the board example cards stand on, above the felt
 SHOW_HPR = (0.0, 50.0, 0.0)
 SHOW_STEP = 4.6
-SHOW_GAP = 2.4
+SHOW_GAP = 4.0
 SHOW_ROW = 12.5
 SHOW_SCALE = 0.82
 CAMERA_POSES = {  # name: (camera position, point looked at)
@@ -71,21 +71,19 @@ CAMERA_POSES = {  # name: (camera position, point looked at)
     "opponent": ((0.0, -34.0, 48.0), (0.0, 14.0, 0.0)),
     "show": ((0.0, -58.0, 44.0), (0.0, -2.0, 8.0)),
 }
-READ_SECONDS = (2.5, 0.32)  # Watch mode: a step stays this long (base + per word) by itself
+READ_SECONDS = (1.8, 0.26)  # Watch mode: a step stays this long (base + per word) by itself
+FAST_FORWARD = 12  # more events than this at once are played faster
 
 
 def practice_hint(view) -> Hint:
-    """The AI's hint when the ``ai`` package offers one (with the greedy reason as the words
-    when they agree), else the tutorial's own greedy hint."""
-    own = greedy_hint(view)
+    """The hint for the practice hand: the AI's (its best move and the reason), or the
+    tutorial's own greedy hint where the ``ai`` package is not there."""
     try:
-        from ..ai import hint as ai_hint  # type: ignore[attr-defined]
+        from ..ai.hint import hint as ai_hint
     except ImportError:
-        return own
-    got = ai_hint(view)
-    action = getattr(got, "action", got)
-    text = getattr(got, "text", None) or (own.text if action == own.action else f"Try: {action}")
-    return Hint(action, text) if action in view.legal else own
+        return greedy_hint(view)
+    got = ai_hint(view, budget_s=0.25)
+    return Hint(got.action, got.reason)
 
 
 class TutorialController(TableController):
@@ -288,6 +286,7 @@ class TutorialView:
             for x, align in ((-0.78, TextNode.ALeft), (-0.3, TextNode.ARight),
                              (-0.06, TextNode.ARight))]
         self.why = ""
+        self._frame = self.runner.frame()
         self._auto_task = None
         self._keys = {"space": self.on_space, "backspace": self.back}
         self._load_table(instant=False)
@@ -314,7 +313,7 @@ class TutorialView:
         if self.runner.waiting:
             self.panel.set_why("Your move: " + self.runner.prompt())
             return False
-        self.queue.finish_all()
+        self._finish_animations()
         self.why = ""
         events = self.runner.next()
         self._show(events)
@@ -360,16 +359,28 @@ class TutorialView:
         return self.learner_move(node.card)
 
     def _show(self, events) -> None:
-        if self.ctl is not None:
-            self.ctl.show(events)
+        if self.ctl is None:
+            return
+        speed = self.app.settings.speed
+        fast = len(events) > FAST_FORWARD and speed > 0
+        if fast:  # a scripted fast-forward (many moves at once) plays four times as fast
+            self.queue.call(lambda: setattr(self.queue, "speed", speed * 4))
+        self.ctl.show(events)
+        if fast:
+            self.queue.call(lambda: setattr(self.queue, "speed", speed))
+
+    def _finish_animations(self) -> None:
+        """Jump every animation to its end, at the speed the settings ask for afterwards."""
+        self.queue.finish_all()
+        self.queue.speed = self.app.settings.speed
 
     # -- the table ---------------------------------------------------------------------------
     def _load_table(self, instant: bool) -> None:
         """Put the runner's game on the table (animating the deal unless ``instant``)."""
         self._drop_table()
-        speed = self.queue.speed
+        speed = self.app.settings.speed
         if instant:
-            self.queue.finish_all()
+            self._finish_animations()
             self.queue.speed = 0
         try:
             game = self.runner.table.game
@@ -442,7 +453,7 @@ class TutorialView:
     # -- drawing a step ------------------------------------------------------------------------
     def render(self) -> None:
         """Narration, camera, example cards, focus and score sheet for the current step."""
-        frame = self.runner.frame()
+        frame = self._frame = self.runner.frame()
         mode = "Play along" if self.runner.mode == PLAY else "Watch"
         title = (f"Chapter {frame.chapter}: {frame.title}\nStep {frame.index + 1} of "
                  f"{frame.count} - {mode}")
@@ -455,6 +466,8 @@ class TutorialView:
                                                    else "Your move"))
         self._build_show(frame)
         self._move_camera(frame.camera)
+        if self.input is not None:
+            self.input.refresh()  # buttons and glows for the new state (also when it's over)
         self._refocus()
         self._render_sheet()
         self._schedule_auto()
@@ -511,7 +524,7 @@ class TutorialView:
                             blendType="easeInOut").start()
 
     def _focus_targets(self) -> tuple[list[CardNode], list[NodePath]]:
-        frame = self.runner.frame()
+        frame = self._frame
         wanted = set(frame.focus_cards)
         nodes = [n for n in self.show_nodes if n.card in wanted]
         shown = {n.card for n in nodes}
@@ -536,7 +549,7 @@ class TutorialView:
             return
         above = CARD_H * 0.55  # just over the top edge of a card (or of the top row shown)
         if target is self.show_root:
-            above += (len(self.runner.frame().show) - 1) / 2 * SHOW_ROW + 1.5
+            above += (len(self._frame.show) - 1) / 2 * SHOW_ROW + 1.5
         where = self.scene.root.getRelativePoint(target, Point3(0, above, 0))
         spot = Point3(where.x, where.y, where.z + 1.5)
         if self.arrow.isHidden() or (self.arrow.getPos() - spot).length() > 0.5:
@@ -585,7 +598,7 @@ class TutorialView:
                 self._auto_task = self.base.taskMgr.doMethodLater(
                     1.2, self._auto_next, "tutorial-auto-next")
             return
-        words = len(self.runner.frame().text.split())
+        words = len(self._frame.text.split())
         wait = READ_SECONDS[0] + READ_SECONDS[1] * words
         self._auto_task = self.base.taskMgr.doMethodLater(wait, self._auto_next,
                                                           "tutorial-auto-next")
@@ -608,7 +621,7 @@ class TutorialView:
             self.base.taskMgr.remove(self._auto_task)
         if self._idle in self.queue.on_idle:
             self.queue.on_idle.remove(self._idle)
-        self.queue.finish_all()
+        self._finish_animations()
         self._drop_table()
         if self.arrow_bob is not None:
             self.arrow_bob.finish()

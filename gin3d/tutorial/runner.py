@@ -97,6 +97,8 @@ class TutorialRunner:
         self.opponent = opponent
         self._player = practice_player or greedy_player
         self._hint_for = practice_hint or hint
+        self._hint_cache: tuple[Any, int, Hint] | None = None
+        self._practice_played: list[Action] = []  # moves of the last practice hand finished
         self.steps: list[Step] = chapter.steps_for(Table(chapter, self.rules).names(opponent))
         self.index = 0
         self.finished = False
@@ -151,7 +153,10 @@ class TutorialRunner:
             raise ValueError("waiting for your move: " + self.prompt())
         if self.step.practice and self._practice_live():
             events = self._practice_turn()
-            return events if self._practice_live() else events + self._advance()
+            if self._practice_live():
+                return events
+            self._practice_played = list(self.table.game.actions)
+            return events + self._advance()
         events = self._complete(self.table, self.step)
         return events + self._advance()
 
@@ -174,8 +179,14 @@ class TutorialRunner:
             return table.apply(step.expect.move)
         if step.practice:
             events = []
+            replay = list(self._practice_played)  # the hand as it was played, for Back
             while self._practice_live(table):
-                events += self._practice_turn(table)
+                if replay and table.game.hand.is_legal(replay[0]):
+                    events += table.game.apply(replay.pop(0))
+                else:
+                    replay = []
+                    events += self._practice_turn(table)
+            self._practice_played = list(table.game.actions)
             return events
         return []
 
@@ -247,15 +258,20 @@ class TutorialRunner:
         while self._practice_live() and game.hand.turn == 1:
             events += self._practice_turn()
         if not self._practice_live():
+            self._practice_played = list(game.actions)
             events += self._advance()
         return Outcome(True, events=tuple(events))
 
     def hint(self) -> Hint | None:
-        """The hint for the learner's current practice move (hints are on in practice)."""
+        """The hint for the learner's current practice move (hints are on in practice);
+        worked out once per position, however often the table asks."""
         game = self.table.game
         if not self.step.practice or game is None or game.hand.turn != 0:
             return None
-        return self._hint_for(game.view(0))
+        cached = self._hint_cache
+        if cached is None or cached[0] is not game or cached[1] != len(game.actions):
+            cached = self._hint_cache = (game, len(game.actions), self._hint_for(game.view(0)))
+        return cached[2]
 
     # -- what the table shows -----------------------------------------------------------
     def names(self) -> dict[str, Any]:
