@@ -8,33 +8,55 @@ import argparse
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="gin3d", description="Gin Rummy on a 3D table")
     parser.add_argument("--seed", type=int, default=None, help="deal the same cards every game")
-    parser.add_argument("--speed", type=float, default=1.0,
-                        help="animation speed (1 normal, 2 twice as fast, 0 instant)")
-    parser.add_argument("--size", default="1280x720", help="window size, e.g. 1920x1080")
+    parser.add_argument("--speed", type=float, default=None,
+                        help="animation speed (1 normal, 2 twice as fast, 0 instant); "
+                             "default: the saved setting")
+    parser.add_argument("--size", default=None,
+                        help="window size, e.g. 1920x1080; default: the saved setting")
     args = parser.parse_args(argv)
-    try:
-        w, h = (int(v) for v in args.size.lower().split("x"))
-    except ValueError:
-        parser.error(f"--size must look like 1280x720, got {args.size!r}")
-    if args.speed < 0:
-        parser.error("--speed cannot be negative")
-    from panda3d.core import loadPrcFileData
+    from gin3d import settings as settings_mod
 
-    loadPrcFileData("gin3d", f"win-size {w} {h}\nwindow-title gin3d\nframebuffer-multisample 1"
-                             "\nmultisamples 4")
-    app = launch(speed=args.speed, seed=args.seed)
+    loaded = settings_mod.load()  # never raises: a bad file gives the defaults and a message
+    user = loaded.settings
+    if loaded.message:
+        print(f"gin3d: {loaded.message}", flush=True)
+    try:
+        if args.size is not None:
+            user = user.but(resolution=tuple(int(v) for v in args.size.lower().split("x")))
+        if args.speed is not None:
+            user = user.but(animation_speed=args.speed)
+    except ValueError as err:
+        parser.error(str(err))
+    app = launch(seed=args.seed, user=user, notice=loaded.message)
     app.run()
     return 0
 
 
-def launch(speed: float = 1.0, seed: int | None = None):
-    """Create the app (window, table, main menu) as fast as possible and return it."""
-    from .scene import preload
+def launch(speed: float | None = None, seed: int | None = None, user=None,
+           notice: str | None = None):
+    """Create the app (window, table, main menu) as fast as possible and return it.
 
-    preload.start("classic")  # decode the card atlas while the rest is imported
-    from .app import GinApp, Settings
+    ``user``: the player's ``gin3d.settings.Settings`` (window size, full screen and
+    antialiasing are applied before the window opens). Imports are absolute because packaged
+    builds run this module as the top-level ``__main__``."""
+    from panda3d.core import loadPrcFileData
 
-    return GinApp(Settings(speed=speed), seed=seed)
+    from gin3d import settings as settings_mod
+    from gin3d.scene import preload
+    from gin3d.scene.first_frame import configure_before_window, install_exit_after_first_frame
+    from gin3d.scene.ship_screens import window_prc
+
+    user = user or settings_mod.Settings()
+    if speed is not None:
+        user = user.but(animation_speed=speed)
+    loadPrcFileData("gin3d", "window-title gin3d\n" + window_prc(user))
+    configure_before_window()
+    preload.start(user.card_style)  # decode the card atlas while the rest is imported
+    from gin3d.app import GinApp
+
+    app = GinApp(seed=seed, user_settings=user, notice=notice)
+    install_exit_after_first_frame(app)
+    return app
 
 
 if __name__ == "__main__":
