@@ -8,9 +8,11 @@ import argparse
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="gin3d", description="Gin Rummy on a 3D table")
     parser.add_argument("--seed", type=int, default=None, help="deal the same cards every game")
-    parser.add_argument("--speed", type=float, default=1.0,
-                        help="animation speed (1 normal, 2 twice as fast, 0 instant)")
-    parser.add_argument("--size", default="1280x720", help="window size, e.g. 1920x1080")
+    parser.add_argument("--speed", type=float, default=None,
+                        help="animation speed (1 normal, 2 twice as fast, 0 instant); "
+                             "default: the saved setting")
+    parser.add_argument("--size", default=None,
+                        help="window size, e.g. 1920x1080; default: the saved setting")
     net = parser.add_argument_group("LAN and online play")
     net.add_argument("--name", default="", help="your name at the table")
     net.add_argument("--relay", default=None, help="a gin3d-relay, host:port (online play)")
@@ -20,42 +22,64 @@ def main(argv: list[str] | None = None) -> int:
                      help="no LAN list or LAN advertising (mDNS); join by address or code")
     net.add_argument("--no-upnp", action="store_true", help="do not ask the router for a port")
     args = parser.parse_args(argv)
-    try:
-        w, h = (int(v) for v in args.size.lower().split("x"))
-    except ValueError:
-        parser.error(f"--size must look like 1280x720, got {args.size!r}")
-    if args.speed < 0:
-        parser.error("--speed cannot be negative")
-    from panda3d.core import loadPrcFileData
+    from gin3d import settings as settings_mod
 
-    loadPrcFileData("gin3d", f"win-size {w} {h}\nwindow-title gin3d\nframebuffer-multisample 1"
-                             "\nmultisamples 4")
+    loaded = settings_mod.load()  # never raises: a bad file gives the defaults and a message
+    user = loaded.settings
+    if loaded.message:
+        print(f"gin3d: {loaded.message}", flush=True)
+    try:
+        if args.size is not None:
+            user = user.but(resolution=tuple(int(v) for v in args.size.lower().split("x")))
+        if args.speed is not None:
+            user = user.but(animation_speed=args.speed)
+    except ValueError as err:
+        parser.error(str(err))
     if not 0 <= args.port < 65536:
         parser.error(f"--port must be 0..65535, got {args.port}")
     if args.relay is not None and not args.relay.strip():
         parser.error("--relay needs host:port")
     net = dict(name=args.name, relay=args.relay, listen=args.listen, port=args.port,
                discovery=not args.no_lan_discovery, upnp=not args.no_upnp)
-    app = launch(speed=args.speed, seed=args.seed, net=net)
+    app = launch(seed=args.seed, user=user, notice=loaded.message, net=net)
     app.run()
     return 0
 
 
-def launch(speed: float = 1.0, seed: int | None = None, net: dict | None = None):
+def launch(speed: float | None = None, seed: int | None = None, user=None,
+           notice: str | None = None, net: dict | None = None):
     """Create the app (window, table, main menu) as fast as possible and return it.
-    ``net``: the fields of ``gin3d.scene.lobby.NetConfig`` (name, relay, port...)."""
-    from .scene import preload
 
-    preload.start("classic")  # decode the card atlas while the rest is imported
-    from .app import GinApp, Settings
-    from .scene.lobby import NetConfig
+    ``user``: the player's ``gin3d.settings.Settings`` (window size, full screen and
+    antialiasing are applied before the window opens). Imports are absolute because packaged
+    builds run this module as the top-level ``__main__``. ``net``: the fields of
+    ``gin3d.scene.lobby.NetConfig`` (name, relay, port...)."""
+    from panda3d.core import loadPrcFileData
 
-    config = NetConfig(**(net or {}))
+    from gin3d import settings as settings_mod
+    from gin3d.scene import preload
+    from gin3d.scene.first_frame import configure_before_window, install_exit_after_first_frame
+    from gin3d.scene.ship_screens import window_prc
+
+    user = user or settings_mod.Settings()
+    if speed is not None:
+        user = user.but(animation_speed=speed)
+    loadPrcFileData("gin3d", "window-title gin3d\n" + window_prc(user))
+    configure_before_window()
+    preload.start(user.card_style)  # decode the card atlas while the rest is imported
+    from gin3d.app import GinApp
+    from gin3d.scene.lobby import NetConfig
+
+    net = dict(net or {})
+    net["name"] = net.get("name") or user.player_name  # --name, else the settings' name
+    config = NetConfig(**net)
     if config.relay:
-        from .net.transport import parse_address
+        from gin3d.net.transport import parse_address
 
         parse_address(config.relay, 47471)  # a bad relay address fails here, clearly
-    return GinApp(Settings(speed=speed), seed=seed, net=config)
+    app = GinApp(seed=seed, user_settings=user, notice=notice, net=config)
+    install_exit_after_first_frame(app)
+    return app
 
 
 if __name__ == "__main__":

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from direct.fsm.FSM import FSM
 from direct.gui.OnscreenText import OnscreenText
@@ -18,7 +18,9 @@ from direct.interval.IntervalGlobal import LerpFunctionInterval
 from direct.showbase.ShowBase import ShowBase
 from panda3d.core import TextNode
 
+from . import settings as settings_mod
 from .engine import Game, RuleSet
+from .paths import save_path
 from .players import (
     computer_player,
     default_level,
@@ -27,17 +29,20 @@ from .players import (
     portrait,
     think_range,
 )
+from .recorder import GameKeeper
+from .saves import Seat, delete_save, offer_resume
 from .scene.animation import AnimationQueue
 from .scene.controller import TableController
 from .scene.hud import Hud, register_suit_graphics
 from .scene.lobby import LobbyScreens, NetConfig, NetHub
 from .scene.nettable import NetSession
 from .scene.screens import Panel
+from .scene.ship_screens import ShipScreens, apply_settings
 from .scene.sound import Sounds
 from .scene.table import TableScene
 from .scene.tableinput import TableInput
+from .undo import can_undo, undo_last_human_move
 
-SPEEDS = (("Slow", 0.6), ("Normal", 1.0), ("Fast", 1.8), ("Instant", 0.0))
 STYLES = ("classic", "four_colour", "large_index")
 BACKS = ("back_blue", "back_red")
 TARGETS = (100, 150, 200, 250, 50)
@@ -120,10 +125,14 @@ class GinApp(ShowBase):
     """The window, the one table scene and the screen state machine."""
 
     def __init__(self, settings: Settings | None = None, seed: int | None = None,
-                 net: NetConfig | None = None) -> None:
+                 user_settings: settings_mod.Settings | None = None,
+                 notice: str | None = None, net: NetConfig | None = None) -> None:
         self.launch_time = time.perf_counter()
         super().__init__()
-        self.settings = settings or Settings()
+        self.user_settings = user_settings or settings_mod.Settings()
+        self.settings = settings or Settings(speed=self.user_settings.animation_speed,
+                                             style=self.user_settings.card_style,
+                                             sound=self.user_settings.effects_volume > 0)
         self.setup = GameSetup()
         self.seed = seed
         self.disableMouse()
@@ -134,10 +143,29 @@ class GinApp(ShowBase):
                                 style=self.settings.style, detail=self.settings.detail)
         register_suit_graphics(self.scene.factory.atlas)
         self.session: Session | NetSession | None = None
-        self.net_hub = NetHub(self, net or NetConfig())  # LAN / online play, opened on demand
+        # LAN / online play, opened on demand
+        self.net_hub = NetHub(self, net or NetConfig(name=self.user_settings.player_name))
         self.screens = Screens(self)
         self.accept("window-event", self._on_window)
-        self.screens.request("Menu")
+        self.keeper: GameKeeper | None = None
+        self.notice: str | None = None  # shown once on the menu (e.g. a damaged save)
+        given = replace(settings) if settings is not None else None
+        apply_settings(self, self.user_settings)
+        if given is not None:  # an explicit app Settings (tests, tools) wins over the file
+            self.settings = given
+            self.sounds.enabled = given.sound
+            try:  # and the settings screen starts from what is really in use
+                self.user_settings = self.user_settings.but(animation_speed=given.speed,
+                                                            card_style=given.style)
+            except ValueError:
+                pass
+        self.set_speed(self.settings.speed)
+        resume, message = offer_resume()
+        self.notice = " ".join(m for m in (notice, message) if m) or None
+        if resume is not None:
+            self.screens.request("Resume", resume)
+        else:
+            self.screens.request("Menu")
         self._warm_glyphs()
 
     def _warm_glyphs(self) -> None:
@@ -154,13 +182,15 @@ class GinApp(ShowBase):
 
     def start_game(self, players: list, rules: RuleSet, seed: int | str | None = None,
                    names: tuple[str, str] = ("You", "Computer"), decks=None,
-                   first_dealer: int | None = None,
+                   first_dealer: int | None = None, game: Game | None = None,
                    think: tuple[float, float] = (0.6, 1.2)) -> Session:
-        """Start a game on the table with two seats (``None`` = local input) and go there."""
+        """Start a game on the table with two seats (``None`` = local input) and go there.
+        ``game``: carry on with a game already in progress (resume, undo)."""
         self.end_game()
-        seed = seed if seed is not None else (self.seed if self.seed is not None
-                                              else random.randrange(1 << 30))
-        game = Game(rules, seed=seed, decks=decks, first_dealer=first_dealer)
+        if game is None:
+            seed = seed if seed is not None else (self.seed if self.seed is not None
+                                                  else random.randrange(1 << 30))
+            game = Game(rules, seed=seed, decks=decks, first_dealer=first_dealer)
         self.session = Session(self, game, players, names, think)
         self.screens.request("Table")
         return self.session
@@ -177,14 +207,62 @@ class GinApp(ShowBase):
 
     def start_single_player(self) -> Session:
         setup = self.setup
-        return self.start_game([None, computer_player(setup.level)], setup.rules(),
-                               names=("You", opponent_name(setup.level)),
-                               think=think_range(setup.level))
+        seats = (Seat("human", self.user_settings.player_name),
+                 Seat("computer", opponent_name(setup.level), setup.level))
+        session = self.start_game([None, computer_player(setup.level)], setup.rules(),
+                                  names=(seats[0].name, seats[1].name),
+                                  think=think_range(setup.level))
+        self.keep(session, seats)
+        return session
+
+    def keep(self, session: Session, seats: tuple[Seat, Seat], game_id: str = "") -> None:
+        """Save the game after every action; statistics and history after every hand."""
+        try:
+            self.keeper = GameKeeper(session.game, seats, game_id)
+        except OSError as err:
+            self.keeper = None
+            session.hud.set_message(f"Your game cannot be saved: {err}")
+            return
+        keeper = self.keeper
+        session.controller.on_applied.append(lambda action, events: keeper.update())
+
+    def resume_game(self, resume) -> Session:
+        """Carry on with a saved game (``saves.Resume``)."""
+        return self._carry_on(resume.game, resume.record.seats, resume.record.game_id)
+
+    def _carry_on(self, game: Game, seats: tuple[Seat, Seat], game_id: str) -> Session:
+        """A session for a game in progress: the table is rebuilt instantly from its events."""
+        human = [s.kind for s in seats].index("human")
+        level = seats[1 - human].level
+        players = [None, None]
+        players[1 - human] = computer_player(level)
+        speed = self.queue.speed
+        self.queue.speed = 0
+        try:
+            session = self.start_game(players, game.rules, game=game,
+                                      names=(seats[0].name, seats[1].name),
+                                      think=think_range(level))
+            self.queue.finish_all()
+        finally:
+            self.set_speed(speed)
+        self.keep(session, seats, game_id)
+        return session
+
+    def undo(self) -> bool:
+        """Take back the local player's last move (single-player, when the setting is on)."""
+        session, keeper = self.session, self.keeper
+        if session is None or keeper is None or not can_undo(
+                session.game, keeper.human, self.user_settings.undo_enabled):
+            return False
+        game = undo_last_human_move(session.game, keeper.human)
+        self._carry_on(game, keeper.seats, keeper.game_id)
+        return True
 
     def end_game(self) -> None:
         if self.session is not None:
             self.session.destroy()
             self.session = None
+        self.keeper = None  # the save stays: quitting to the menu keeps the game resumable
 
     def hand_over(self) -> None:
         self.screens.request("GameOver" if self.session.game.over else "HandResult")
@@ -203,7 +281,7 @@ class GinApp(ShowBase):
             self.scene.fit_lens()
 
 
-class Screens(LobbyScreens, FSM):
+class Screens(ShipScreens, LobbyScreens, FSM):
     """Menu → setup → table → hand result → game over; pause, rules, settings; Esc goes back."""
 
     def __init__(self, app: GinApp) -> None:
@@ -236,15 +314,22 @@ class Screens(LobbyScreens, FSM):
         p = self._panel("gin3d", width=0.62, height=0.82, pos=(-0.95, 0))
         p.title.setScale(0.12)
         p.text("Gin Rummy on a 3D table", 0.56, 0.045, fg=(0.9, 0.95, 0.85, 1))
-        p.column([
+        items = [("resume", "Resume game", self._resume_saved)] if save_path().exists() else []
+        items += [
             ("play", "Play vs computer", lambda: self.request("Setup")),
             ("lan", "LAN", lambda: self.request("Lan")),
             ("online", "Online", lambda: self.request("Online")),
             ("tutorial", "Tutorial", lambda: self.request("Tutorial")),
+            ("stats", "Statistics", lambda: self.request("Stats", "Menu")),
+            ("history", "Hand history", lambda: self.request("History")),
             ("settings", "Settings", lambda: self.request("Settings", "Menu")),
             ("rules", "Rules", lambda: self.request("Rules", "Menu")),
             ("quit", "Quit", self.app.userExit),
-        ], top=0.38, step=0.125, scale=0.058)
+        ]
+        p.column(items, top=0.42, step=min(0.125, 1.05 / len(items)), scale=0.052)
+        if self.app.notice:
+            p.text(self.app.notice, -0.74, 0.03, fg=(1, 0.75, 0.6, 1)).setWordwrap(38)
+            self.app.notice = None
         self._esc(None)
         self.app.taskMgr.add(self._sway, "menu-camera-sway")
 
@@ -255,6 +340,14 @@ class Screens(LobbyScreens, FSM):
         cam.setPos(18 * math.sin(t), -58 + 6 * (1 - math.cos(t)), 44 - 4 * math.sin(t * 0.7))
         cam.lookAt(0, -1.5, 0)
         return task.cont
+
+    def _resume_saved(self) -> None:
+        resume, message = offer_resume()
+        if resume is not None:
+            self.app.resume_game(resume)
+        else:
+            self.app.notice = message
+            self.request("Menu")
 
     def exitMenu(self) -> None:
         self.app.taskMgr.remove("menu-camera-sway")
@@ -369,18 +462,29 @@ class Screens(LobbyScreens, FSM):
             return
         session.controller.set_paused(True)
         p = self._panel("Paused", width=0.6, height=0.62)
-        p.column([
-            ("resume", "Resume", lambda: self.request("Table")),
+        items = [("resume", "Resume", lambda: self.request("Table"))]
+        keeper = self.app.keeper
+        if keeper is not None and can_undo(session.game, keeper.human,
+                                           self.app.user_settings.undo_enabled):
+            items.append(("undo", "Undo my last move", self._undo))
+        items += [
             ("settings", "Settings", lambda: self.request("Settings", "Pause")),
             ("rules", "Rules", lambda: self.request("Rules", "Pause")),
             ("resign", "Resign", self._resign),
             ("quit", "Quit to menu", lambda: self.request("Menu")),
-        ], top=0.3, step=0.13)
+        ]
+        p.column(items, top=0.3, step=min(0.13, 0.8 / len(items)))
         self._esc("Table")
 
     def _resign(self) -> None:
+        if self.app.keeper is not None:  # a resigned game is over: nothing to resume
+            delete_save(self.app.keeper.save_file)
         self.app.end_game()
         self.request("Menu")
+
+    def _undo(self) -> None:
+        if not self.app.undo():
+            self.request("Table")
 
     def exitPause(self) -> None:
         self._close()
@@ -525,40 +629,6 @@ class Screens(LobbyScreens, FSM):
         self._esc(back)
 
     def exitRules(self) -> None:
-        self._close()
-
-    def enterSettings(self, back: str = "Menu") -> None:
-        self.back_to = back
-        p = self._panel("Settings", width=0.9, height=0.6)
-        st = self.app.settings
-        rows = [
-            ("speed", "Animation speed",
-             lambda: next((n for n, v in SPEEDS if v == st.speed), f"{st.speed}x"),
-             self._cycle_speed),
-            ("sound", "Sound", lambda: "on" if st.sound else "off", self._toggle_sound),
-        ]
-        self.setup_rows = []
-        for i, (key, label, value, cmd) in enumerate(rows):
-            y = 0.25 - i * 0.14
-            p.text(label, y, 0.05, x=-0.75, align=TextNode.ALeft)
-            b = p.button(key, value(), lambda cmd=cmd: (cmd(), self._refresh_setup()),
-                         (0.4, y + 0.012), scale=0.05, frameSize=(-4, 4, -0.55, 1.05))
-            self.setup_rows.append((b, value))
-        p.button("back", "Back", lambda: self.request(self.back_to), (0, -0.45), scale=0.06)
-        self._esc(back)
-
-    def _cycle_speed(self) -> None:
-        values = [v for _, v in SPEEDS]
-        st = self.app.settings
-        i = values.index(st.speed) if st.speed in values else 0
-        self.app.set_speed(values[(i + 1) % len(values)])
-
-    def _toggle_sound(self) -> None:
-        st = self.app.settings
-        st.sound = not st.sound
-        self.app.sounds.enabled = st.sound
-
-    def exitSettings(self) -> None:
         self._close()
 
 

@@ -204,17 +204,20 @@ class Hand:
         phase = self.phase
         seat = self.turn
         if phase == DRAW:
-            if not self.stock_only and self._may_take_pile(seat):
+            if self.stock_only or not self.pile:
+                return [DRAW_STOCK]
+            if self.barred is None or self._may_take_pile(seat):
                 return [DRAW_STOCK, DRAW_DISCARD]
             return [DRAW_STOCK]
         if phase == DISCARD:
             hand = self.hands[seat]
-            blocked = self.taken
-            if blocked is None or self.rules.allow_throw_back:
-                acts = [] if self.must_knock else [DISCARDS[c] for c in hand]
-                blocked = None
+            blocked = None if self.rules.allow_throw_back else self.taken
+            if self.must_knock:
+                acts = []
+            elif blocked is None:
+                acts = list(map(DISCARDS.__getitem__, hand))
             else:
-                acts = [] if self.must_knock else [DISCARDS[c] for c in hand if c != blocked]
+                acts = [DISCARDS[c] for c in hand if c != blocked]
             if isolated_value(self.masks[seat]) - 10 <= self.knock_limit:
                 acts += [KNOCKS[c] for c in self.knock_cards(seat) if c != blocked]
                 if self.can_big_gin(seat):
@@ -282,6 +285,12 @@ class Hand:
             self.events.append(event)
             self.actions.append(action)
             return [event]
+        if t is DrawDiscard and self.phase == DRAW:
+            if self.stock_only or not self._may_take_pile(seat):
+                raise IllegalAction(self._why_illegal(action))
+            self.actions.append(action)
+            self._take_pile(seat)
+            return [self.events[-1]]
         if t is Discard and self.phase == DISCARD and type(action.card) is Card:
             card = action.card
             if (not self.masks[seat] >> card & 1 or self.must_knock
@@ -352,7 +361,11 @@ class Hand:
             seen.remove(card)
 
     def _discard(self, seat: int, card: Card) -> None:
-        self._remove(seat, card)
+        self.hands[seat].remove(card)
+        self.masks[seat] &= ~(1 << card)
+        seen = self.seen_taken[seat]
+        if seen and card in seen:
+            seen.remove(card)
         self.pile.append(card)
         self.discards.append((seat, card))
         # throw-back: the player who first threw this card may not simply take it back

@@ -73,6 +73,8 @@ RUN_COVER = tuple(
     for p in range(1 << 13)
 )
 
+OFF_RUN_VALUE = tuple(SUIT_VALUE[p & ~RUN_COVER[p]] for p in range(1 << 13))
+
 
 def mask_value(mask: int) -> int:
     """Sum of the card values in a mask."""
@@ -85,8 +87,10 @@ def isolated_value(mask: int) -> int:
     s0 = mask & SUIT_BITS
     s1 = mask >> 13 & SUIT_BITS
     s2 = mask >> 26 & SUIT_BITS
-    s3 = mask >> 39 & SUIT_BITS
+    s3 = mask >> 39
     three = (s0 & s1 & (s2 | s3)) | (s2 & s3 & (s0 | s1))
+    if not three:
+        return OFF_RUN_VALUE[s0] + OFF_RUN_VALUE[s1] + OFF_RUN_VALUE[s2] + OFF_RUN_VALUE[s3]
     return (SUIT_VALUE[s0 & ~(RUN_COVER[s0] | three)] + SUIT_VALUE[s1 & ~(RUN_COVER[s1] | three)]
             + SUIT_VALUE[s2 & ~(RUN_COVER[s2] | three)] + SUIT_VALUE[s3 & ~(RUN_COVER[s3] | three)])
 

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
-from panda3d.core import Filename
+from panda3d.core import ExecutionEnvironment, Filename
 
 
 def asset_root() -> Path:
@@ -13,6 +14,10 @@ def asset_root() -> Path:
     env = os.environ.get("GIN3D_ASSETS")
     if env:
         return Path(env)
+    if getattr(sys, "frozen", False):  # a packaged build: the files sit in its main folder
+        main_dir = ExecutionEnvironment.getEnvironmentVariable("MAIN_DIR")
+        return Path(Filename(main_dir).toOsSpecific()) if main_dir else Path(
+            sys.executable).resolve().parent
     return Path(__file__).resolve().parents[2]
 
 

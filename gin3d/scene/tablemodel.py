@@ -80,7 +80,8 @@ def build_table(loader, parent: NodePath, detail: str = "full") -> NodePath:
     """The table under ``parent``; its top surface is at z = 0. ``full`` loads the textured
     ``models/table.egg``; ``light`` (or a missing model) builds a vertex-coloured one."""
     egg = asset_path("models", "table.egg")
-    if egg.exists() and detail == "full":
+    # packaged builds hold it converted as table.egg.bam, which the loader finds for table.egg
+    if detail == "full" and (egg.exists() or egg.with_name("table.egg.bam").exists()):
         model = loader.loadModel(panda_filename(egg))
         model.reparentTo(parent)
         model.setScale(EGG_SCALE)  # the felt top is z = 0 in the model too

@@ -16,6 +16,7 @@ from importlib import resources
 from typing import Any
 
 from gin3d.engine import CARDS, Card, parse_action, parse_hand
+from gin3d.paths import bundle_root
 
 from .expressions import ExpressionError, evaluate, parse_expression
 
@@ -144,7 +145,9 @@ class Chapter:
 # -- loading ------------------------------------------------------------------------------
 def load_chapters() -> list[Chapter]:
     """Every chapter shipped in ``gin3d/tutorial/chapters``, in order."""
-    folder = resources.files("gin3d.tutorial") / "chapters"
+    root = bundle_root()  # a packaged build: the chapters sit beside the executable
+    folder = (root / "gin3d" / "tutorial" / "chapters" if root is not None
+              else resources.files("gin3d.tutorial") / "chapters")
     files = sorted(f for f in folder.iterdir() if f.name.endswith(".json"))
     chapters = [load_chapter(f.read_text(encoding="utf-8"), f.name) for f in files]
     numbers = [c.number for c in chapters]

@@ -1,0 +1,77 @@
+"""Keeps a single-player game's files up to date while it is played.
+
+``GameKeeper.update()`` is called after every action (the table controller's change hook):
+it rewrites the save atomically, and when a hand ends it counts the hand in the statistics
+and keeps it in the hand history; when the game ends it counts the game and removes the save.
+Statistics skip what they have already counted, so catching up after a resume (or a crash
+between the save and the statistics) never counts a hand twice.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import stats as stats_mod
+from .engine import Game
+from .history import HandRecord, append_hand
+from .paths import history_path, save_path, stats_path
+from .saves import Seat, write_save
+
+
+def new_game_id(seed: int | str) -> str:
+    return f"{seed}-{uuid.uuid4().hex[:8]}"
+
+
+@dataclass
+class GameKeeper:
+    """The save, statistics and history of one single-player game."""
+
+    game: Game
+    seats: tuple[Seat, Seat]
+    game_id: str = ""
+    save_file: Path = field(default_factory=save_path)
+    stats_file: Path = field(default_factory=stats_path)
+    history_file: Path = field(default_factory=history_path)
+    messages: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        kinds = [s.kind for s in self.seats]
+        if sorted(kinds) != ["computer", "human"]:
+            raise ValueError("a kept game has one human and one computer seat")
+        self.human = kinds.index("human")
+        self.level = self.seats[1 - self.human].level or "simple"
+        self.game_id = self.game_id or new_game_id(self.game.seed)
+        self.stats, message = stats_mod.load(self.stats_file)
+        if message:
+            self.messages.append(message)
+        self._written: tuple[int, int] | None = None
+        self.update()
+
+    @property
+    def names(self) -> tuple[str, str]:
+        return (self.seats[0].name, self.seats[1].name)
+
+    def update(self, game: Game | None = None) -> bool:
+        """Bring the files up to date with ``game`` (a new Game after an undo, or the same
+        one after an action). True if anything was written."""
+        if game is not None:
+            self.game = game
+        g = self.game
+        key = (id(g), len(g.actions))
+        if key == self._written:
+            return False
+        self._written = key
+        write_save(g, self.seats, self.save_file, self.game_id)
+        counted = False
+        for hand in g.hands:
+            if hand.over and self.stats.record_hand(self.level, hand, self.human, self.game_id):
+                append_hand(HandRecord.of(hand, self.names, self.game_id, self.level),
+                            self.history_file)
+                counted = True
+        if g.over:
+            counted |= self.stats.record_game(self.level, g, self.human, self.game_id)
+        if counted:
+            self.stats.save(self.stats_file)
+        return True

@@ -1,0 +1,248 @@
+"""Save and resume a single-player game. The save file *is* the game's action log.
+
+A save holds the rules, the seed, the first dealer, the two seats (human or computer and its
+level) and every action so far in text form (``str(action)``). Loading rebuilds the ``Game`` by
+replaying those actions: the engine is deterministic, so the rebuilt game is the very same
+state. The file is rewritten atomically after every action, so quitting, a crash or a power
+cut loses at most the action being made.
+
+A save that cannot be read or replayed raises ``SaveError`` with a clear message; the file is
+moved aside (``savegame.json.bad``), never deleted, and the game starts fresh.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .engine import DealerChosen, Game, IllegalAction, RuleSet, parse_action
+from .paths import save_path, set_aside, write_atomic
+
+FORMAT = "gin3d-save"
+VERSION = 1
+SEAT_KINDS = ("human", "computer")
+
+
+class SaveError(ValueError):
+    """The save file cannot be used; the message says why, for the player."""
+
+
+@dataclass(frozen=True)
+class Seat:
+    """Who plays a seat: a local human, or the computer at a level."""
+
+    kind: str  # human | computer
+    name: str
+    level: str | None = None  # computer level (beginner, simple, hard, expert)
+
+    def __post_init__(self) -> None:
+        if self.kind not in SEAT_KINDS:
+            raise ValueError(f"a seat is one of {SEAT_KINDS}, got {self.kind!r}")
+        if not isinstance(self.name, str) or not self.name:
+            raise ValueError(f"a seat needs a name, got {self.name!r}")
+        if self.kind == "computer" and not isinstance(self.level, str):
+            raise ValueError("a computer seat needs a level")
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"kind": self.kind, "name": self.name}
+        if self.level is not None:
+            d["level"] = self.level
+        return d
+
+    @classmethod
+    def from_dict(cls, d: Any) -> Seat:
+        if not isinstance(d, dict) or set(d) - {"kind", "name", "level"}:
+            raise ValueError(f"not a seat: {d!r}")
+        return cls(d.get("kind"), d.get("name"), d.get("level"))
+
+
+@dataclass
+class GameRecord:
+    """Everything needed to rebuild a game: its setup and its actions in text form."""
+
+    rules: RuleSet
+    seed: int | str
+    first_dealer: int
+    dealer_cut: bool  # the first dealer was chosen by the cut (the game has DealerChosen)
+    seats: tuple[Seat, Seat]
+    actions: list[str] = field(default_factory=list)
+    decks: list[list[int]] | None = None
+    game_id: str = ""  # names the game in statistics and history (seeds may repeat)
+
+    @classmethod
+    def of(cls, game: Game, seats: tuple[Seat, Seat], game_id: str = "") -> GameRecord:
+        cut = bool(game.events) and isinstance(game.events[0], DealerChosen)
+        return cls(rules=game.rules, seed=game.seed, first_dealer=game.hands[0].dealer,
+                   dealer_cut=cut, seats=tuple(seats), actions=[str(a) for a in game.actions],
+                   decks=[list(map(int, d)) for d in game._decks] if game._decks else None,
+                   game_id=game_id)
+
+    @property
+    def human_seat(self) -> int | None:
+        for i, s in enumerate(self.seats):
+            if s.kind == "human":
+                return i
+        return None
+
+    def to_dict(self) -> dict[str, Any]:
+        d = {
+            "format": FORMAT, "version": VERSION, "rules": self.rules.to_dict(),
+            "seed": self.seed, "first_dealer": self.first_dealer, "dealer_cut": self.dealer_cut,
+            "seats": [s.to_dict() for s in self.seats], "actions": list(self.actions),
+        }
+        if self.decks is not None:
+            d["decks"] = self.decks
+        if self.game_id:
+            d["game_id"] = self.game_id
+        return d
+
+    def dumps(self) -> str:
+        return json.dumps(self.to_dict(), indent=1) + "\n"
+
+    @classmethod
+    def from_dict(cls, d: Any) -> GameRecord:
+        """Check the shape of a decoded save; SaveError names the first problem."""
+        if not isinstance(d, dict):
+            raise SaveError("the save file does not hold a JSON object")
+        if d.get("format") != FORMAT:
+            raise SaveError("this is not a gin3d save file")
+        if d.get("version") != VERSION:
+            raise SaveError(f"the save was written by another gin3d version ({d.get('version')!r})")
+        try:
+            rules = RuleSet.from_dict(d["rules"])
+            seed = d["seed"]
+            if isinstance(seed, bool) or not isinstance(seed, (int, str)):
+                raise ValueError(f"bad seed {seed!r}")
+            first = d["first_dealer"]
+            if first not in (0, 1) or isinstance(first, bool):
+                raise ValueError(f"bad first dealer {first!r}")
+            cut = d["dealer_cut"]
+            if not isinstance(cut, bool):
+                raise ValueError(f"bad dealer_cut {cut!r}")
+            seats = d["seats"]
+            if not isinstance(seats, list) or len(seats) != 2:
+                raise ValueError("a game has two seats")
+            actions = d["actions"]
+            if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
+                raise ValueError("the actions must be a list of texts")
+            decks = d.get("decks")
+            if decks is not None and (not isinstance(decks, list) or not all(
+                    isinstance(x, list) and all(isinstance(c, int) for c in x) for x in decks)):
+                raise ValueError("bad deck list")
+            game_id = d.get("game_id", "")
+            if not isinstance(game_id, str):
+                raise ValueError(f"bad game id {game_id!r}")
+            return cls(rules, seed, first, cut, (Seat.from_dict(seats[0]),
+                       Seat.from_dict(seats[1])), list(actions), decks, game_id)
+        except KeyError as e:
+            raise SaveError(f"the save file lacks {e.args[0]!r}") from None
+        except (TypeError, ValueError) as e:
+            raise SaveError(f"the save file is damaged: {e}") from None
+
+    def rebuild(self) -> Game:
+        """The game replayed from its setup and actions (SaveError if they don't fit)."""
+        try:
+            game = Game(self.rules, self.seed, first_dealer=None if self.dealer_cut
+                        else self.first_dealer, decks=self.decks)
+        except (TypeError, ValueError) as e:
+            raise SaveError(f"the saved game cannot be set up: {e}") from None
+        if game.hands[0].dealer != self.first_dealer:
+            raise SaveError("the saved first dealer does not match the cut for this seed")
+        for i, text in enumerate(self.actions):
+            try:
+                game.apply(parse_action(text))
+            except (IllegalAction, ValueError) as e:
+                raise SaveError(
+                    f"saved action {i + 1} ({text!r}) cannot be replayed: {e}") from None
+        return game
+
+
+def saveable(seats: tuple[Seat, Seat]) -> bool:
+    """Only single-player games are saved: exactly one local human against the computer."""
+    return sorted(s.kind for s in seats) == ["computer", "human"]
+
+
+def write_save(game: Game, seats: tuple[Seat, Seat], path: Path | str | None = None,
+               game_id: str = "") -> Path:
+    """Write the game atomically (call after every action). A finished game removes the save."""
+    if not saveable(seats):
+        raise ValueError("only a single-player game (one human, one computer) is saved")
+    path = Path(path) if path is not None else save_path()
+    if game.over:
+        delete_save(path)
+        return path
+    write_atomic(path, GameRecord.of(game, seats, game_id).dumps())
+    return path
+
+
+def delete_save(path: Path | str | None = None) -> None:
+    path = Path(path) if path is not None else save_path()
+    try:
+        path.unlink()
+    except FileNotFoundError:
+        pass
+
+
+def read_save(path: Path | str | None = None) -> GameRecord:
+    """The record in a save file, not yet replayed. SaveError if it cannot be used."""
+    path = Path(path) if path is not None else save_path()
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise SaveError("there is no saved game") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise SaveError(f"the save file cannot be read: {e}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise SaveError(f"the save file is damaged ({e.msg}, line {e.lineno})") from None
+    return GameRecord.from_dict(data)
+
+
+@dataclass(frozen=True)
+class Resume:
+    """A saved game offered on start: its record and the rebuilt game."""
+
+    record: GameRecord
+    game: Game
+
+    def describe(self) -> str:
+        """One line for the resume prompt."""
+        opp = next((s for s in self.record.seats if s.kind == "computer"), None)
+        totals = self.game.totals()
+        human = self.record.human_seat or 0
+        who = f" against {opp.name}" if opp else ""
+        return (f"Game{who}, hand {self.game.hand.hand_number + 1}, "
+                f"score {totals[human]} to {totals[1 - human]}")
+
+
+def load_save(path: Path | str | None = None) -> Resume:
+    """Read and replay a save. On any problem the file is set aside and SaveError raised."""
+    path = Path(path) if path is not None else save_path()
+    try:
+        record = read_save(path)
+        game = record.rebuild()
+    except SaveError as e:
+        if path.exists():
+            try:
+                kept = set_aside(path)
+            except OSError:
+                kept = None
+            if kept is not None:
+                raise SaveError(f"{e}. The file was kept as {kept.name}.") from None
+        raise
+    return Resume(record, game)
+
+
+def offer_resume(path: Path | str | None = None) -> tuple[Resume | None, str | None]:
+    """What to offer on start: (a resumable game or None, a message for the player or None).
+    Never raises for a bad file."""
+    path = Path(path) if path is not None else save_path()
+    if not path.exists():
+        return None, None
+    try:
+        return load_save(path), None
+    except SaveError as e:
+        return None, f"Your saved game could not be restored: {e}"

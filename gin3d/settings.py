@@ -1,0 +1,238 @@
+"""The player's settings: one checked dataclass, saved as JSON in the user's config folder.
+
+Loading never crashes the game. A file that cannot be read, is not JSON, or comes from a
+newer gin3d gives the defaults and a message (the file is kept aside as ``settings.json.bad``).
+A field with a bad value falls back to its default alone, with a message naming it; unknown
+fields are dropped; files in the older version-1 layout are migrated.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any
+
+from .engine import PRESETS, RuleSet
+from .paths import set_aside, settings_path, write_atomic
+
+VERSION = 2
+FORMAT = "gin3d-settings"
+MULTISAMPLES = (0, 2, 4, 8)
+CARD_STYLES = ("classic", "four_colour", "large_index")
+OPPONENT_LEVELS = ("beginner", "simple", "hard", "expert")
+MIN_RES, MAX_RES = (640, 480), (7680, 4320)
+NAME_MAX = 24
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Every setting with its default. Making one checks every value (ValueError names it)."""
+
+    resolution: tuple[int, int] = (1280, 720)
+    fullscreen: bool = False
+    antialiasing: int = 4  # multisamples: 0, 2, 4 or 8
+    animation_speed: float = 1.0  # 0 instant, 1 normal, up to 3 times as fast
+    sound_volume: float = 0.8  # music and ambience, 0..1
+    effects_volume: float = 0.8  # card sounds, 0..1
+    card_style: str = "classic"
+    rules_preset: str = "classic"
+    rules_overrides: dict[str, Any] = field(default_factory=dict)
+    player_name: str = "Player"
+    undo_enabled: bool = False
+    hints_enabled: bool = True
+    opponent_level: str = "simple"
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            _check(f.name, getattr(self, f.name))
+        # the rules must make a playable RuleSet
+        self.rules()
+        # store a private copy so the frozen settings cannot be changed through the dict
+        object.__setattr__(self, "rules_overrides", dict(self.rules_overrides))
+        object.__setattr__(self, "resolution", tuple(self.resolution))
+
+    def rules(self) -> RuleSet:
+        """The default rules for a new game: the preset with the overrides applied."""
+        try:
+            return RuleSet.preset(self.rules_preset, **self.rules_overrides)
+        except (TypeError, ValueError) as e:
+            raise ValueError(f"rules: {e}") from None
+
+    def but(self, **changes: Any) -> Settings:
+        """A copy with some settings changed (checked; unknown names are refused)."""
+        known = {f.name for f in fields(self)}
+        unknown = sorted(set(changes) - known)
+        if unknown:
+            raise ValueError(f"unknown setting {unknown[0]!r}")
+        return replace(self, **changes)
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["resolution"] = list(self.resolution)
+        return d
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Settings:
+        """Strict: every key must be a known setting with a valid value."""
+        if not isinstance(data, dict):
+            raise ValueError("settings must be a JSON object")
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise ValueError(f"unknown setting {unknown[0]!r}")
+        values = dict(data)
+        if isinstance(values.get("resolution"), list):
+            values["resolution"] = tuple(values["resolution"])
+        return cls(**values)
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _is_number(v: Any) -> bool:
+    return (isinstance(v, (int, float)) and not isinstance(v, bool)) and v == v  # not NaN
+
+
+def _check(name: str, v: Any) -> None:
+    """Raise ValueError if ``v`` is not a valid value for setting ``name``."""
+    if name == "resolution":
+        if (not isinstance(v, (tuple, list)) or len(v) != 2 or not all(_is_int(x) for x in v)):
+            raise ValueError(f"resolution must be two whole numbers (width, height), got {v!r}")
+        if not (MIN_RES[0] <= v[0] <= MAX_RES[0] and MIN_RES[1] <= v[1] <= MAX_RES[1]):
+            raise ValueError(f"resolution must be from {MIN_RES[0]}x{MIN_RES[1]} to "
+                             f"{MAX_RES[0]}x{MAX_RES[1]}, got {v[0]}x{v[1]}")
+    elif name in ("fullscreen", "undo_enabled", "hints_enabled"):
+        if not isinstance(v, bool):
+            raise ValueError(f"{name} must be true or false, got {v!r}")
+    elif name == "antialiasing":
+        if not _is_int(v) or v not in MULTISAMPLES:
+            raise ValueError(f"antialiasing must be one of {MULTISAMPLES}, got {v!r}")
+    elif name == "animation_speed":
+        if not _is_number(v) or not 0 <= v <= 3:
+            raise ValueError(f"animation_speed must be from 0 to 3, got {v!r}")
+    elif name in ("sound_volume", "effects_volume"):
+        if not _is_number(v) or not 0 <= v <= 1:
+            raise ValueError(f"{name} must be from 0 to 1, got {v!r}")
+    elif name == "card_style":
+        if v not in CARD_STYLES:
+            raise ValueError(f"card_style must be one of {CARD_STYLES}, got {v!r}")
+    elif name == "rules_preset":
+        if v not in PRESETS:
+            raise ValueError(f"rules_preset must be one of {tuple(PRESETS)}, got {v!r}")
+    elif name == "rules_overrides":
+        if not isinstance(v, dict):
+            raise ValueError(f"rules_overrides must be an object, got {v!r}")
+    elif name == "player_name":
+        if not isinstance(v, str) or not 1 <= len(v) <= NAME_MAX or not v.isprintable() \
+                or not v.strip():
+            raise ValueError(f"player_name must be 1 to {NAME_MAX} printable characters, "
+                             f"got {v!r}")
+    elif name == "opponent_level":
+        if v not in OPPONENT_LEVELS:
+            raise ValueError(f"opponent_level must be one of {OPPONENT_LEVELS}, got {v!r}")
+
+
+# -- the file ---------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Loaded:
+    """What ``load`` found: the settings to use and, if anything was wrong, what to tell."""
+
+    settings: Settings
+    messages: tuple[str, ...] = ()
+
+    @property
+    def message(self) -> str | None:
+        return " ".join(self.messages) or None
+
+
+def dumps(settings: Settings) -> str:
+    return json.dumps({"format": FORMAT, "version": VERSION, "settings": settings.to_dict()},
+                      indent=2, sort_keys=True) + "\n"
+
+
+def save(settings: Settings, path: Path | str | None = None) -> Path:
+    """Write atomically to ``path`` (default: the platform's settings file)."""
+    path = Path(path) if path is not None else settings_path()
+    write_atomic(path, dumps(settings))
+    return path
+
+
+def migrate_v1(data: dict[str, Any]) -> dict[str, Any]:
+    """Version 1 layout (flat, no ``format``): ``width``/``height``, one ``volume``,
+    ``multisamples``, ``rules`` as a preset name. Gives the version-2 ``settings`` dict."""
+    out = {k: v for k, v in data.items() if k not in (
+        "version", "width", "height", "volume", "multisamples", "rules")}
+    if "width" in data or "height" in data:
+        out["resolution"] = [data.get("width"), data.get("height")]
+    if "volume" in data:
+        out["sound_volume"] = out["effects_volume"] = data["volume"]
+    if "multisamples" in data:
+        out["antialiasing"] = data["multisamples"]
+    if "rules" in data:
+        out["rules_preset"] = data["rules"]
+    return out
+
+
+def parse(data: Any) -> Loaded:
+    """Settings from the decoded JSON of a settings file, repairing what can be repaired."""
+    if not isinstance(data, dict):
+        raise ValueError("does not hold a JSON object")
+    version = data.get("version")
+    if version == 1 and "format" not in data:
+        values = migrate_v1(data)
+        notes = ["Your settings were updated from an older version of gin3d."]
+    elif data.get("format") == FORMAT and version == VERSION:
+        values = data.get("settings")
+        notes = []
+        if not isinstance(values, dict):
+            raise ValueError("has no settings object")
+    elif data.get("format") == FORMAT and _is_int(version) and version > VERSION:
+        raise ValueError(f"was written by a newer gin3d (settings version {version})")
+    else:
+        raise ValueError(f"is not a gin3d settings file of a known version ({version!r})")
+    try:
+        return Loaded(Settings.from_dict(values), tuple(notes))
+    except (TypeError, ValueError):
+        pass
+    # repair field by field: keep every good value, default the rest, say which
+    good: dict[str, Any] = {}
+    names = {f.name for f in fields(Settings)}
+    for key, value in values.items():
+        if key not in names:
+            notes.append(f"Unknown setting {key!r} was ignored.")
+            continue
+        try:
+            Settings.from_dict({**good, key: value})
+        except (TypeError, ValueError) as e:
+            notes.append(f"Setting {key} was reset to its default ({e}).")
+            continue
+        good[key] = value
+    return Loaded(Settings.from_dict(good), tuple(notes))
+
+
+def load(path: Path | str | None = None) -> Loaded:
+    """The saved settings, or the defaults with a message. Never raises for a bad file."""
+    path = Path(path) if path is not None else settings_path()
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return Loaded(Settings())
+    except (OSError, UnicodeDecodeError) as e:
+        return _fallback(path, f"could not be read ({e})")
+    try:
+        return parse(json.loads(text))
+    except json.JSONDecodeError as e:
+        return _fallback(path, f"is not valid JSON ({e.msg}, line {e.lineno})")
+    except (TypeError, ValueError) as e:
+        return _fallback(path, str(e))
+
+
+def _fallback(path: Path, why: str) -> Loaded:
+    try:
+        kept = set_aside(path)
+    except OSError:
+        kept = None
+    where = f" The old file was kept as {kept.name}." if kept else ""
+    return Loaded(Settings(), (f"Your settings file {why}; the defaults are used.{where}",))

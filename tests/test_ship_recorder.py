@@ -1,0 +1,70 @@
+"""GameKeeper: the save after every action, statistics and history after every hand."""
+
+from __future__ import annotations
+
+from ship_autoplay import SEATS, next_action, state
+
+from gin3d import stats as stats_mod
+from gin3d.engine import Game, RuleSet
+from gin3d.history import read_hands
+from gin3d.recorder import GameKeeper
+from gin3d.saves import load_save
+
+
+def keeper(tmp_path, game, game_id=""):
+    return GameKeeper(game, SEATS, game_id, save_file=tmp_path / "save.json",
+                      stats_file=tmp_path / "stats.json", history_file=tmp_path / "hands.jsonl")
+
+
+def test_a_game_kept_to_its_end(tmp_path):
+    game = Game(RuleSet.preset("classic", game_target=60), "kept")
+    k = keeper(tmp_path, game)
+    assert load_save(tmp_path / "save.json").record.game_id == k.game_id
+    while not game.over:
+        game.apply(next_action(game))
+        assert k.update()
+        assert not k.update()  # nothing new: nothing written
+        if game.hand.over and not game.over:  # a hand just ended
+            assert state(load_save(tmp_path / "save.json").game) == state(game)
+            assert len(read_hands(tmp_path / "hands.jsonl")[0]) == len(game.hands)
+    assert not (tmp_path / "save.json").exists()
+    st, message = stats_mod.load(tmp_path / "stats.json")
+    s = st.levels["simple"]
+    assert message is None
+    assert s.games_played == 1 and s.games_won == (game.winner == 0)
+    assert s.hands_played == len(game.hands)
+    assert s.hands_won == sum(h.winner == 0 for h in game.hands)
+    records, _ = read_hands(tmp_path / "hands.jsonl")
+    assert [r.hand_number for r in records] == list(range(len(game.hands)))
+    assert {r.game_id for r in records} == {k.game_id}
+
+
+def test_resume_continues_without_counting_twice(tmp_path):
+    game = Game(RuleSet(), "resume")
+    k = keeper(tmp_path, game)
+    while len(game.hands) < 3 or game.hand.over:
+        game.apply(next_action(game))
+        k.update()
+    # the program stops here; on the next start the save is offered and resumed
+    resumed = load_save(tmp_path / "save.json")
+    assert resumed.record.game_id == k.game_id
+    k2 = keeper(tmp_path, resumed.game, resumed.record.game_id)
+    g = resumed.game
+    while not g.over:
+        g.apply(next_action(g))
+        k2.update()
+    st, _ = stats_mod.load(tmp_path / "stats.json")
+    assert st.levels["simple"].hands_played == len(g.hands)
+    assert st.levels["simple"].games_played == 1
+    assert len(read_hands(tmp_path / "hands.jsonl")[0]) == len(g.hands)
+
+
+def test_two_games_with_the_same_seed_are_both_counted(tmp_path):
+    for _ in range(2):
+        game = Game(RuleSet.preset("classic", game_target=40), 7)
+        k = keeper(tmp_path, game)
+        while not game.over:
+            game.apply(next_action(game))
+            k.update()
+    st, _ = stats_mod.load(tmp_path / "stats.json")
+    assert st.levels["simple"].games_played == 2

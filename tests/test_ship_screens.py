@@ -1,0 +1,152 @@
+"""The player's screens in the real app, offscreen: settings saved and applied, statistics,
+the replay viewer on the table, resume and undo through the app."""
+
+from __future__ import annotations
+
+import pytest
+from scene_harness import Driver, check_scene, get_app
+from ship_autoplay import state
+
+from gin3d import paths, settings
+from gin3d import stats as stats_mod
+from gin3d.engine import Game, RuleSet
+from gin3d.history import HandRecord, append_hand, read_hands
+from gin3d.saves import load_save, offer_resume
+
+
+@pytest.fixture
+def app():
+    app = get_app()
+    for f in (paths.save_path(), paths.stats_path(), paths.history_path(),
+              paths.settings_path()):
+        f.unlink(missing_ok=True)
+    app.user_settings = settings.Settings(animation_speed=0.0)
+    app.set_speed(0.0)
+    app.screens.request("Menu")
+    yield app
+    app.screens.request("Menu")
+    app.set_speed(0.0)
+
+
+def test_settings_screen_saves_and_applies(app):
+    app.screens.request("Settings", "Menu")
+    buttons = app.screens.panel.buttons
+    buttons["style"]["command"]()  # classic -> four_colour
+    buttons["level"]["command"]()  # simple -> hard
+    buttons["undo"]["command"]()
+    buttons["speed"]["command"]()  # instant -> slow
+    app.screens.name_entry.enterText("Grace")
+    buttons["save"]["command"]()
+    assert app.screens.state == "Menu"
+    saved = settings.load().settings
+    assert (saved.card_style, saved.opponent_level, saved.undo_enabled) == (
+        "four_colour", "hard", True)
+    assert saved.player_name == "Grace" and saved.animation_speed == 0.6
+    assert app.user_settings == saved and app.queue.speed == 0.6 and app.setup.level == "hard"
+
+
+def test_settings_screen_refuses_a_bad_name(app):
+    app.screens.request("Settings", "Menu")
+    app.screens.name_entry.enterText("x" * 30)
+    assert not app.screens._save_settings()
+    assert app.screens.state == "Settings"
+    assert "player_name" in app.screens.settings_note.getText()
+    assert not paths.settings_path().exists()
+
+
+def test_statistics_screen_shows_the_numbers(app):
+    game = Game(RuleSet(), "stats-screen")
+    driver_game_to_end(game)
+    st = stats_mod.Stats()
+    for h in game.hands:
+        st.record_hand("simple", h, 0, "g")
+    st.record_game("simple", game, 0, "g")
+    st.save()
+    app.screens.request("Stats", "Menu")
+    texts = [w.getText() for w in app.screens.panel.widgets if hasattr(w, "getText")]
+    assert "Walt" in texts and str(len(game.hands)) in texts
+    assert app.screens.chart.getNumChildren() > 2  # bars drawn
+
+
+def driver_game_to_end(game):
+    from ship_autoplay import next_action
+
+    while not game.over:
+        game.apply(next_action(game))
+
+
+def test_replay_viewer_steps_on_the_table(app):
+    from ship_hands import UNDERCUT, play_script
+
+    hand = play_script(UNDERCUT, dealer=1)
+    append_hand(HandRecord.of(hand, names=("Ann", "Walt")))
+    app.screens.request("History")
+    app.screens.panel.buttons["hand0"]["command"]()
+    assert app.screens.state == "Replay"
+    view = app.screens.replay_view
+    scene = app.scene
+    # at the deal both hands lie face up: every card of both hands shows its face
+    assert sorted(n.card for n in scene.hands[1]) == sorted(view.replay.hand.hands[1])
+    assert sorted(n.card for n in scene.hands[0]) == sorted(view.replay.hand.hands[0])
+    view.forward()
+    view.forward()
+    view.forward()
+    assert view.replay.step == 3
+    assert [n.card for n in scene.pile] == view.replay.hand.pile
+    view.end()
+    assert view.replay.hand.result.kind == "undercut"
+    assert [sorted(m) for m in scene.zones()["table_melds"]] == [
+        sorted(m) for m in hand.table_melds]
+    view.back()
+    assert view.replay.step == view.replay.length - 1
+    app.screens._refresh_replay()
+    assert "Walt knocks" in app.screens.panel.title.getText()
+    app.screens.request("History")
+    assert all(n.body.getScale()[0] == 1 for n in scene.cards)
+
+
+def test_single_player_game_is_saved_resumed_and_undone(app):
+    app.user_settings = app.user_settings.but(undo_enabled=True, player_name="Ann")
+    session = app.start_single_player()
+    driver = Driver(app)
+    game = session.game
+    for _ in range(2):
+        driver.play_turn()
+    assert len(game.actions) > 2 and not game.hand.over
+    saved = load_save()
+    assert state(saved.game) == state(game)
+    assert saved.record.seats[0].name == "Ann"
+    # quit to the menu: the game stays resumable and is offered
+    app.screens.request("Menu")
+    assert "resume" in app.screens.panel.buttons
+    resume, message = offer_resume()
+    assert message is None
+    session = app.resume_game(resume)
+    assert state(session.game) == state(game)
+    check_scene(app)
+    # undo: back to just before the human's last action
+    before = len(session.game.actions)
+    assert app.undo()
+    undone = app.session.game
+    assert len(undone.actions) < before and undone.hand.turn == 0
+    assert state(load_save().game) == state(undone)
+    check_scene(app)
+    # with the setting off there is no undo
+    app.user_settings = app.user_settings.but(undo_enabled=False)
+    driver.play_turn()
+    assert not app.undo()
+    # resigning ends the game: nothing to resume
+    app.screens.request("Pause")
+    assert "undo" not in app.screens.panel.buttons
+    app.screens.panel.buttons["resign"]["command"]()
+    assert offer_resume() == (None, None)
+
+
+def test_finished_hands_reach_history_and_statistics(app):
+    app.start_single_player()
+    driver = Driver(app)
+    driver.play_hand()
+    records, _ = read_hands()
+    assert len(records) == 1
+    st, _ = stats_mod.load()
+    assert sum(s.hands_played for s in st.levels.values()) == 1
