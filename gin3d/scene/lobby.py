@@ -13,18 +13,38 @@ import queue
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from direct.gui.DirectGui import DirectEntry
 from panda3d.core import TextNode
 
-from ..net.api import NetEvent, NetService
-from ..net.peer import DEFAULT_PORT
-from ..net.session import Timing
-from ..net.transport import normalize_code, parse_address
+if TYPE_CHECKING:  # the network stack (TLS, crypto) loads only when a network screen opens
+    from ..net.api import NetEvent, NetService
+    from ..net.session import Timing
+
+DEFAULT_PORT = 47470  # gin3d.net.peer.DEFAULT_PORT
 
 ERROR_FG = (1, 0.5, 0.4, 1)
 OK_FG = (0.8, 1, 0.8, 1)
 MAX_ROWS = 5
+
+
+def net_event(kind: str, **data) -> NetEvent:
+    from ..net.api import NetEvent
+
+    return NetEvent(kind, data)
+
+
+def normalize_code(text: str) -> str:
+    from ..net.transport import normalize_code
+
+    return normalize_code(text)
+
+
+def parse_address(text: str, default_port: int) -> tuple[str, int]:
+    from ..net.transport import parse_address
+
+    return parse_address(text, default_port)
 
 
 def default_name() -> str:
@@ -47,7 +67,7 @@ class NetConfig:
     discovery: bool = True  # LAN list and LAN advertising (mDNS); off: address/code only
     lan_interfaces: list[str] | None = None
     upnp: bool = True  # ask the router for a port mapping when hosting online
-    timing: Timing | None = None
+    timing: Timing | None = None  # gin3d.net.session.Timing
     evidence_dir: str | None = None
     save_dir: str | None = None
 
@@ -67,7 +87,12 @@ class NetHub:
         self.role: str | None = None  # "host" or "guest" once we asked for one
 
     def open(self) -> NetService:
+        """The service, started on first use; RuntimeError when network play cannot load."""
         if self.service is None:
+            try:
+                from ..net.api import NetService
+            except ImportError as exc:  # e.g. a build without the crypto libraries
+                raise RuntimeError(f"network play is not available here: {exc}") from None
             c = self.config
             self.service = NetService(c.name, relay=c.relay, timing=c.timing,
                                       evidence_dir=c.evidence_dir, save_dir=c.save_dir).start()
@@ -79,7 +104,7 @@ class NetHub:
         def done(f) -> None:
             exc = f.exception()
             if exc is not None:
-                self.local.put(NetEvent("error", {"message": f"{what}: {exc}"}))
+                self.local.put(net_event("error", message=f"{what}: {exc}"))
         fut.add_done_callback(done)
 
     def _poll(self, task):
@@ -179,8 +204,16 @@ class LobbyScreens:
             self.app.start_net_game(self.hub, seat, data.get("opponent", ""),
                                     data.get("route", ""), data.get("safety_code", ""))
 
-    def _start_lobby(self) -> NetService:
-        net = self.hub.open()
+    def _start_lobby(self, title: str) -> NetService | None:
+        """The service for a lobby screen; None (and a screen saying why) if it cannot load."""
+        try:
+            net = self.hub.open()
+        except RuntimeError as exc:
+            p = self._lobby(title)
+            self._say(str(exc), error=True)
+            p.button("back", "Back", lambda: self.request("Menu"), (0, -0.8), scale=0.055)
+            self._esc("Menu")
+            return None
         self.hub.handler = self._lobby_event
         return net
 
@@ -188,7 +221,9 @@ class LobbyScreens:
     def enterLan(self) -> None:
         self.app.end_game()
         fresh = self.hub.service is None
-        net = self._start_lobby()
+        net = self._start_lobby("LAN play")
+        if net is None:
+            return
         if fresh or not hasattr(self, "lan_tables"):  # a new service: its browser starts over
             self.lan_tables = []
         p = self._lobby("LAN play")
@@ -310,7 +345,8 @@ class LobbyScreens:
     # -- Online -------------------------------------------------------------------------
     def enterOnline(self) -> None:
         self.app.end_game()
-        self._start_lobby()
+        if self._start_lobby("Online play") is None:
+            return
         p = self._lobby("Online play")
         self._name_row(p, 0.66)
         relay = self.hub.config.relay
@@ -359,7 +395,9 @@ class LobbyScreens:
     # -- Hosting ------------------------------------------------------------------------
     def enterHosting(self, mode: str = "lan", table: str = "") -> None:
         self.app.end_game()
-        net = self._start_lobby()
+        net = self._start_lobby("Hosting")
+        if net is None:
+            return
         c = self.hub.config
         lan = mode == "lan" and c.discovery
         open_table = mode == "lan" and self.host_open and lan
@@ -390,12 +428,11 @@ class LobbyScreens:
         """(On the network thread.) Host on a free port if the configured one was busy."""
         exc = fut.exception()
         if isinstance(exc, OSError) and self.hub.service is net:
-            self.hub.local.put(NetEvent("status", {"text": f"port busy ({exc.strerror}): "
-                                                           "hosting on a free port"}))
+            self.hub.local.put(net_event("status", text=f"port busy ({exc.strerror}): "
+                                                        "hosting on a free port"))
             self.hub.watch(net.host(port=0, **request), "could not open the table")
         elif exc is not None:
-            self.hub.local.put(NetEvent("error", {"message":
-                                                  f"could not open the table: {exc}"}))
+            self.hub.local.put(net_event("error", message=f"could not open the table: {exc}"))
 
     def _show_hosting(self, info) -> None:
         mode, lan, open_table = self.hosting

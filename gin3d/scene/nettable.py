@@ -11,8 +11,8 @@ from direct.gui.DirectGui import DGG, DirectEntry, DirectFrame, OnscreenText
 from direct.showbase.DirectObject import DirectObject
 from panda3d.core import TextNode
 
-from ..net.api import NetEvent
 from .hud import Hud, button, suitify
+from .lobby import net_event
 from .netcontroller import NetTableController
 from .tableinput import KEYS, TableInput
 
@@ -297,8 +297,7 @@ class NetSession:
     def _watch(self, fut) -> None:
         def done(f) -> None:
             if f.exception() is not None:  # on the network thread: report through the queue
-                self.net.events.put(NetEvent("error", {"message":
-                                                       f"chat not sent: {f.exception()}"}))
+                self.net.events.put(net_event("error", message=f"chat not sent: {f.exception()}"))
         fut.add_done_callback(done)
 
     def _typing(self, on: bool) -> None:
