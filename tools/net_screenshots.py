@@ -1,6 +1,6 @@
 """Save screenshots of the network screens: the LAN list, hosting with a code, online join by
 code (with a wrong code's error), online hosting, and a network match mid-hand with the
-status line and chat.
+status line and chat, and the same table when the line drops.
 
     python tools/net_screenshots.py [out_dir] [--size 1280x720]
 
@@ -111,6 +111,9 @@ def main(argv: list[str] | None = None) -> int:
         frames(lambda: ctl.waiting_for_human() and len(session.chat.lines) >= 3, "our turn")
         session.refresh_status()
         shot("4_table_mid_hand")
+        # 5. how the table says the line dropped (the event the service sends then)
+        session.handle(NetEvent("status", {"text": "waiting for opponent…"}))
+        shot("5_table_line_dropped")
     finally:
         app.net_hub.close(wait=True)
         bob.stop()

@@ -276,8 +276,8 @@ class NetSession:
         """While the line is down or the match is over, say so where the prompt goes."""
         if self.alarm:
             self.hud.set_prompt(self.alarm if len(self.alarm) < 60 else self.alarm[:57] + "...")
-        elif self.link_state.startswith("waiting"):
-            self.hud.set_prompt("Waiting for opponent...")
+        elif self.link_state.startswith("waiting") and not self.controller.waiting_for_human():
+            self.hud.set_prompt("Waiting for opponent...")  # (your own move still goes)
         elif self.controller.current.phase == "deal" and not self.controller.queue.busy:
             self.hud.set_prompt("Dealing (shuffling with your opponent)...")
 
