@@ -40,8 +40,8 @@ class Weights:
     take_margin: float = 1.0  # a pile card must beat the stock by this (it shows our hand)
     candidate_margin: int = 10  # discards leaving more than the least + this are not studied
     max_candidates: int = 6
-    wait_deadwood: int = 0  # play on for gin with this much deadwood or less (0: never)
-    wait_stock: int = 10  # ... while at least this many cards are left in the stock
+    wait_deadwood: int = 6  # play on for gin with this much deadwood or less (0: never)
+    wait_stock: int = 4  # ... while at least this many cards are left in the stock
 
 
 @dataclass(frozen=True)
