@@ -9,12 +9,16 @@ its own decisions are timed. Run it on an otherwise idle machine for figures wor
 from __future__ import annotations
 
 import argparse
+import sys
 import time
+from pathlib import Path
 
 import numpy as np
 
-from gin3d.ai import LEVELS, make_player
-from gin3d.engine import Game, NextHand, RuleSet
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a checkout
+
+from gin3d.ai import LEVELS, make_player  # noqa: E402
+from gin3d.engine import Game, NextHand, RuleSet  # noqa: E402
 
 
 def time_level(level: str, games: int, seed: int = 0) -> np.ndarray:

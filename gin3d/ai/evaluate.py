@@ -22,30 +22,44 @@ def bits(mask: int) -> list[int]:
     return out
 
 
-def shed(mask: int, dw: int | None = None) -> int:
+def by_value(mask: int) -> list[tuple[int, int]]:
+    """(value, bit) of each card in the mask, highest value first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append((VALUES[low.bit_length() - 1], low))
+        mask ^= low
+    out.sort(reverse=True)
+    return out
+
+
+def shed(mask: int, dw: int | None = None, order: list[tuple[int, int]] | None = None) -> int:
     """How much deadwood the hand loses by throwing its best card (0 when all melded)."""
     dw = deadwood_of_mask(mask) if dw is None else dw
     if dw == 0:
         return 0
     best = dw
-    m = mask
-    while m:
-        low = m & -m
-        m ^= low
+    # dropping a card of value v saves at most v, so stop once dw - v cannot beat the best
+    for v, low in order if order is not None else by_value(mask):
+        if dw - v >= best:
+            break
         d = deadwood_of_mask(mask ^ low)
         if d < best:
             best = d
     return dw - best
 
 
-def best_after_adding(mask: int, card: int) -> int:
+def best_after_adding(mask: int, card: int, order: list[tuple[int, int]] | None = None) -> int:
     """Least deadwood after adding ``card`` to the hand and throwing any one card back."""
+    best = deadwood_of_mask(mask)  # throwing the new card straight back
+    if best == 0:
+        return 0
     full = mask | (1 << card)
-    best = deadwood_of_mask(mask)
-    m = mask
-    while m:
-        low = m & -m
-        m ^= low
+    whole = deadwood_of_mask(full)
+    # throwing a card of value v leaves at least whole - v: cards are tried highest first
+    for v, low in order if order is not None else by_value(mask):
+        if whole - v >= best:
+            break
         d = deadwood_of_mask(full ^ low)
         if d < best:
             best = d
@@ -57,7 +71,8 @@ def potential(mask: int, draw_p, unseen: tuple[int, ...], dw: int | None = None)
     dw = deadwood_of_mask(mask) if dw is None else dw
     if dw == 0:
         return 0.0
-    gain = shed(mask, dw)
+    order = by_value(mask)
+    gain = shed(mask, dw, order)
     comp = completers(mask)
     total = 0.0
     for c in unseen:
@@ -65,7 +80,7 @@ def potential(mask: int, draw_p, unseen: tuple[int, ...], dw: int | None = None)
         if not w:
             continue
         if comp >> c & 1:
-            imp = dw - best_after_adding(mask, c)
+            imp = dw - best_after_adding(mask, c, order)
         else:
             imp = gain - VALUES[c]
         if imp > 0:

@@ -42,6 +42,7 @@ class ExpertWeights(Weights):
     threat: float = 0.6  # extra weight on deadwood when the opponent is close to knocking
     threat_margin: int = 6  # a deal within knock limit + this counts as "close"
     knocked_weight: float = 0.2  # weight of a deal the opponent would already have knocked with
+    odd_discard_weight: float = 0.4  # weight of a deal whose last discard was not least-deadwood
     stock_probe: int = 6  # stock cards tried per deal when asking "can the opponent knock next"
     budget_s: float = 0.25  # time cap for the sampling of one decision
 
@@ -50,7 +51,7 @@ class Deals:
     """Opponent hands consistent with the view, as 52-bit masks with a weight each."""
 
     def __init__(self, know: Knowledge, n: int, rng: np.random.Generator,
-                 knocked_weight: float) -> None:
+                 knocked_weight: float, odd_discard_weight: float = 1.0) -> None:
         view = know.view
         unseen = np.fromiter(know.unseen, dtype=np.int64, count=len(know.unseen))
         self.masks: list[int] = []
@@ -64,6 +65,8 @@ class Deals:
         else:
             chosen = np.zeros((n, 0), dtype=np.int64)
         played = any(s == 1 - view.seat for s, _ in view.discards)
+        last = view.discards[-1][1] if view.discards and view.discards[-1][0] != view.seat \
+            else None
         limit = view.knock_limit
         for row in chosen:
             m = know.opp_known
@@ -71,7 +74,12 @@ class Deals:
                 m |= 1 << c
             self.masks.append(m)
             dw = deadwood_of_mask(m)
-            weights.append(knocked_weight if played and dw <= limit else 1.0)
+            weight = knocked_weight if played and dw <= limit else 1.0
+            if last is not None and odd_discard_weight < 1.0 and dw > 0:
+                # a sensible opponent threw a card that left it the least deadwood
+                if best_after_adding(m, last) < dw:
+                    weight *= odd_discard_weight
+            weights.append(weight)
         self.weights = np.array(weights, dtype=np.float64)
         self.deadwood = [deadwood_of_mask(m) for m in self.masks]
         total = self.weights.sum()
@@ -95,8 +103,9 @@ class ExpertPlayer(HardPlayer):
 
     def deals(self, know: Knowledge) -> Deals:
         if self._deals is None:
-            self._deals = Deals(know, self.weights.samples, self.np_rng,
-                                self.weights.knocked_weight)
+            w = self.weights
+            self._deals = Deals(know, w.samples, self.np_rng, w.knocked_weight,
+                                w.odd_discard_weight)
         return self._deals
 
     # -- discards weigh deadwood by the opponent's threat -------------------------------
@@ -125,13 +134,17 @@ class ExpertPlayer(HardPlayer):
     # -- knock now or play on -------------------------------------------------------------
     def choose_knock(self, view: PlayerView, know: Knowledge, knocks: list[int]) -> int | None:
         mask = know.mine
-        card = super().choose_knock(view, know, knocks)
-        d = deadwood_of_mask(mask & ~(1 << card))
-        if d == 0:
-            return card
+        left = {c: deadwood_of_mask(mask & ~(1 << c)) for c in knocks}
+        least = min(left.values())
+        if least == 0:
+            return min((c for c in knocks if left[c] == 0), key=lambda c: (-VALUES[c], c))
+        # among knock cards leaving the least (or nearly), the one the deals pay most for
+        options = sorted((c for c in knocks if left[c] <= least + 2),
+                         key=lambda c: (left[c], -VALUES[c], c))[:3]
+        values = [(self.knock_value(view, know, mask & ~(1 << c), left[c]), c) for c in options]
+        knock_ev, card = max(values, key=lambda v: (v[0], -left[v[1]]))
         if not any(type(a) is Discard for a in view.legal):
             return card
-        knock_ev = self.knock_value(view, know, mask & ~(1 << card), d)
         wait_ev, _ = self.wait_value(view, know, knock_ev)
         return card if knock_ev >= wait_ev else None
 

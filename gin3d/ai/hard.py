@@ -23,6 +23,7 @@ from ..engine import (
     PlayerView,
     deadwood_of_mask,
 )
+from ..engine.cards import VALUES
 from .evaluate import potential
 from .knowledge import Knowledge
 from .player import ComputerPlayer
@@ -40,8 +41,8 @@ class Weights:
     take_margin: float = 1.0  # a pile card must beat the stock by this (it shows our hand)
     candidate_margin: int = 10  # discards leaving more than the least + this are not studied
     max_candidates: int = 6
-    wait_deadwood: int = 0  # play on for gin with this much deadwood or less (0: never)
-    wait_stock: int = 10  # ... while at least this many cards are left in the stock
+    wait_deadwood: int = 6  # play on for gin with this much deadwood or less (0: never)
+    wait_stock: int = 4  # ... while at least this many cards are left in the stock
 
 
 @dataclass(frozen=True)
@@ -85,7 +86,7 @@ class HardPlayer(ComputerPlayer):
             danger = know.danger(c) if with_danger else 0.0
             out.append(DiscardScore(c, dw, pot, danger,
                                     dw - w.potential * pot + w.danger * danger))
-        out.sort(key=lambda s: (s.score, s.deadwood, -c_value(s.card), s.card))
+        out.sort(key=lambda s: (s.score, s.deadwood, -VALUES[s.card], s.card))
         return out
 
     def stock_value(self, mask: int, know: Knowledge) -> float:
@@ -102,8 +103,7 @@ class HardPlayer(ComputerPlayer):
             return fallback
         mask = know.mine
         full = mask | (1 << top)
-        rest = [c for c in view.hand]
-        take = self.score_discards(full, know, rest, with_danger=False)[0].score
+        take = self.score_discards(full, know, list(view.hand), with_danger=False)[0].score
         if take + self.weights.take_margin < self.stock_value(mask, know):
             return DRAW_DISCARD
         return fallback
@@ -129,16 +129,10 @@ class HardPlayer(ComputerPlayer):
         who knocks first is then likely to be undercut, and gin pays a bonus.
         """
         mask = know.mine
-        card = min(knocks, key=lambda c: (deadwood_of_mask(mask & ~(1 << c)), -c_value(c), c))
+        card = min(knocks, key=lambda c: (deadwood_of_mask(mask & ~(1 << c)), -VALUES[c], c))
         d = deadwood_of_mask(mask & ~(1 << card))
         w = self.weights
         if (0 < d <= w.wait_deadwood and view.stock_count >= w.wait_stock
                 and any(type(a) is Discard for a in view.legal)):
             return None
         return card
-
-
-def c_value(card: int) -> int:
-    from ..engine.cards import VALUES
-
-    return VALUES[card]
