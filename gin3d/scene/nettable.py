@@ -156,7 +156,6 @@ class NetSession:
         self.link_state = "connected"
         self.alarm = ""  # a cheat or an ending: shown in red, input off
         self.ended: str | None = None
-        self.rematch_asked = False
         self.want_rematch = False
         self.notes: list = []  # callables told about rematch news (the game-over screen)
         self.controller = NetTableController(app, app.scene, net, self.names)
@@ -190,9 +189,6 @@ class NetSession:
         self.want_rematch = True
         self.net.answer_rematch(True)
         self._note("Rematch asked: waiting for your opponent...")
-
-    def decline(self) -> None:
-        self.net.answer_rematch(False)
 
     # -- events ------------------------------------------------------------------------------
     def handle(self, ev) -> None:
@@ -228,8 +224,6 @@ class NetSession:
             if not self.alarm and self.ended != "finished":
                 self.alarm = ENDINGS.get(self.ended, f"The match ended: {self.ended}")
             self._note(ENDINGS.get(self.ended, self.ended))
-        elif kind == "rematch_asked":
-            self.rematch_asked = True
         self.refresh_status()
         self._prompt()
 
