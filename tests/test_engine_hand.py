@@ -277,3 +277,10 @@ def test_view_tracks_cards_taken_from_the_pile():
     hand.apply(Discard(keep))
     assert hand.view(0).opponent_known == (up,)
     assert set(parse_cards(str(up))) <= set(hand.view(1).hand)
+
+
+@pytest.mark.parametrize("deck", [list(range(51)), [*range(51), 51, 0], [-1, *range(51)],
+                                  [*range(51), 60], ["AS"] * 52, None])
+def test_bad_decks_are_refused(deck):
+    with pytest.raises(ValueError):
+        Hand(CLASSIC, 0, deck)

@@ -55,6 +55,9 @@ UPCARD, DRAW, DISCARD, LAYOFF, LAST_CHANCE, OVER = (
 STOCK_END = 2  # the hand is drawn when a discard leaves this many cards in the stock
 
 
+_ALL_INDICES = list(range(DECK_SIZE))
+
+
 class IllegalAction(ValueError):
     """An action the rules do not allow now; the hand is unchanged."""
 
@@ -73,9 +76,13 @@ class Hand:
                  hand_number: int = 0) -> None:
         if dealer not in (0, 1):
             raise ValueError(f"dealer must be seat 0 or 1, got {dealer!r}")
-        deck = [CARDS[int(c)] for c in deck]
-        if sorted(deck) != list(CARDS):
+        try:
+            order = [int(c) for c in deck]
+        except (TypeError, ValueError):
+            raise ValueError("a deck is a sequence of 52 card indices") from None
+        if sorted(order) != _ALL_INDICES:
             raise ValueError("a deck must hold each of the 52 cards exactly once")
+        deck = [CARDS[i] for i in order]
         self.rules = rules
         self.dealer = dealer
         self.deck = tuple(deck)

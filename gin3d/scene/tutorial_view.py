@@ -166,7 +166,7 @@ class NarrationPanel:
     grows and shrinks with its text so it covers as little of the table as it can."""
 
     WIDTH = 0.9
-    TOP = 0.76
+    TOP = 0.6  # below the HUD's score lines and sort buttons
 
     def __init__(self, base, on_back: Callable[[], None], on_next: Callable[[], None],
                  on_chapters: Callable[[], None]) -> None:
