@@ -72,6 +72,39 @@ def shuffled_deck(seed: int | str) -> list[Card]:
 class Hand:
     """The full (hidden-information) state of one hand. Players only ever see ``view``s."""
 
+    __slots__ = (
+        "actions",
+        "barred",
+        "dealer",
+        "deck",
+        "discards",
+        "events",
+        "hand_number",
+        "hands",
+        "knock_card",
+        "knock_kind",
+        "knock_limit",
+        "knocker",
+        "knocker_deadwood",
+        "knocker_melds",
+        "layoffs",
+        "masks",
+        "must_knock",
+        "phase",
+        "pile",
+        "result",
+        "rules",
+        "seen_taken",
+        "stock",
+        "stock_only",
+        "table_melds",
+        "taken",
+        "turn",
+        "upcard",
+        "upcard_passes",
+        "winner",
+    )
+
     def __init__(self, rules: RuleSet, dealer: int, deck: Sequence[int],
                  hand_number: int = 0) -> None:
         if dealer not in (0, 1):
