@@ -36,6 +36,9 @@ BUILD_APPS = {
     "exclude_patterns": ["tools/**", "tests/**", "bench/**"],
     "exclude_modules": {"*": ["tkinter", "pytest", "_pytest", "hypothesis", "setuptools",
                               "pip", "distutils", "pkg_resources", "tools", "tests"]},
+    # loaded on demand or from C, so the module finder cannot see them: network play needs them
+    "include_modules": {"*": ["gin3d.net.api", "gin3d.net.relay", "_cffi_backend",
+                              "zeroconf._utils.ipaddress", "ifaddr"]},
     "plugins": ["pandagl", "p3openal_audio", "p3headlessgl"],
     "platforms": PLATFORMS,
     "icons": {"Gin3D": ["textures/icon.png"]},

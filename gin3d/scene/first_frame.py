@@ -36,6 +36,22 @@ def _data_report() -> str:
     return f"{chapters} tutorial chapters, {sounds} sounds"
 
 
+def _network_report() -> str:
+    """Whether the network stack loads in this build: its crypto, PAKE and discovery libraries
+    are compiled extensions that a packaged build has to carry."""
+    try:
+        import spake2  # noqa: F401
+        import zeroconf  # noqa: F401
+        from cryptography.hazmat.primitives.asymmetric import ec
+
+        import gin3d.net.api  # noqa: F401
+
+        ec.generate_private_key(ec.SECP256R1())
+    except Exception as err:  # any failure here means network play would fail too
+        return f"unavailable ({type(err).__name__}: {err})"
+    return "ok"
+
+
 def _on(name: str) -> bool:
     return os.environ.get(name, "").strip().lower() not in ("", "0", "false", "no")
 
@@ -63,6 +79,7 @@ def install_exit_after_first_frame(base) -> bool:
         print(f"gin3d: first frame rendered ({renderer}, "
               f"{base.win.getXSize()}x{base.win.getYSize()})", flush=True)
         print(f"gin3d: data found: {_data_report()}", flush=True)
+        print(f"gin3d: network: {_network_report()}", flush=True)
         sys.stdout.flush()
         base.userExit()
         return task.done
