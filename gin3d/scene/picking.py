@@ -85,3 +85,29 @@ class Picker:
             if pt is not None and self.pick(pt) is node:
                 return pt
         return None
+
+
+class MouseButtons:
+    """Turns mouse-button events into ``press``/``release`` at the pointer (-1..1 coordinates).
+
+    Mixed into whatever owns ``base`` and the ``press``/``release`` handlers, so the real mouse
+    and the tests' simulated clicks go through the same two methods."""
+
+    base: object
+
+    def _mouse(self) -> tuple[float, float] | None:
+        mw = self.base.mouseWatcherNode
+        if mw is None or not mw.hasMouse():
+            return None
+        m = mw.getMouse()
+        return (m.x, m.y)
+
+    def _mouse_down(self) -> None:
+        pos = self._mouse()
+        if pos is not None:
+            self.press(pos)
+
+    def _mouse_up(self) -> None:
+        pos = self._mouse()
+        if pos is not None:
+            self.release(pos)

@@ -24,7 +24,7 @@ from ..engine import (
 )
 from . import layout
 from .cards import CardNode
-from .picking import Picker
+from .picking import MouseButtons, Picker
 
 DRAG_START = 0.025  # mouse units the pointer must move before a press becomes a drag
 GLOW_DRAW = (1.0, 0.85, 0.3, 0.9)
@@ -40,7 +40,7 @@ KEYS = {
 GLOW_HINT = (0.55, 0.8, 1.0, 0.95)
 
 
-class TableInput:
+class TableInput(MouseButtons):
     """Maps clicks, drags and keys on the table to the local seat's actions."""
 
     def __init__(self, base, scene, controller, hud=None) -> None:
@@ -67,23 +67,6 @@ class TableInput:
         controller.on_change.append(self.refresh)
 
     # -- mouse ------------------------------------------------------------------------
-    def _mouse(self) -> tuple[float, float] | None:
-        mw = self.base.mouseWatcherNode
-        if mw is None or not mw.hasMouse():
-            return None
-        m = mw.getMouse()
-        return (m.x, m.y)
-
-    def _mouse_down(self) -> None:
-        pos = self._mouse()
-        if pos is not None:
-            self.press(pos)
-
-    def _mouse_up(self) -> None:
-        pos = self._mouse()
-        if pos is not None:
-            self.release(pos)
-
     def _track_mouse(self, task):
         pos = self._mouse()
         if pos is not None and pos != self._last_mouse:

@@ -51,7 +51,7 @@ from .autoplay import InputDriver
 from .cards import CARD_H, CardNode
 from .controller import TableController
 from .hud import Hud, button, suitify
-from .picking import Picker
+from .picking import MouseButtons, Picker
 from .tableinput import TableInput
 
 FOCUS_GLOW = (0.35, 0.8, 1.0, 0.95)
@@ -245,7 +245,7 @@ def _arrow_node() -> NodePath:
     return np
 
 
-class TutorialView:
+class TutorialView(MouseButtons):
     """Plays one chapter on the table; ``on_done(next_chapter: bool)`` when the learner leaves."""
 
     def __init__(self, app, chapter: Chapter, rules: RuleSet, mode: str = WATCH,
@@ -419,23 +419,6 @@ class TutorialView:
             self.input.do(name)
 
     # clicks in lessons without a hand (press and release on the same card = a click)
-    def _mouse(self):
-        mw = self.base.mouseWatcherNode
-        if mw is None or not mw.hasMouse():
-            return None
-        m = mw.getMouse()
-        return (m.x, m.y)
-
-    def _mouse_down(self) -> None:
-        pos = self._mouse()
-        if pos is not None:
-            self.press(pos)
-
-    def _mouse_up(self) -> None:
-        pos = self._mouse()
-        if pos is not None:
-            self.release(pos)
-
     def press(self, mpos) -> None:
         if self.input is not None:
             self.input.press(mpos)
