@@ -27,6 +27,7 @@ from gin3d.engine import (
     card,
     parse_action,
     parse_cards,
+    shuffled_deck,
 )
 
 CLASSIC = RuleSet.preset("classic")
@@ -41,6 +42,25 @@ def test_same_seed_same_hand_and_deal_order():
     assert [e.seat for e in dealt[:4]] == [0, 1, 0, 1]  # non-dealer first
     assert len(a.hands[0]) == len(a.hands[1]) == 10 and len(a.stock) == 31
     assert a.card_count() == 52 and a.phase == "upcard" and a.turn == 0
+
+
+@pytest.mark.parametrize("seed", [0, 1, 7, 2**40 + 3, "match-42"])
+def test_seeded_deck_is_the_standard_fisher_yates_order(seed):
+    # the order saved games and the rules' worked examples rely on: random.shuffle's
+    expected = list(CARDS)
+    random.Random(seed).shuffle(expected)
+    assert shuffled_deck(seed) == expected
+    dealt = Hand.deal(CLASSIC, dealer=0, seed=seed)
+    assert list(dealt.deck) == expected and dealt.card_count() == 52
+
+
+def test_over_follows_the_phase():
+    hand = Hand.deal(CLASSIC, dealer=0, seed=3)
+    rnd = random.Random(3)
+    while not hand.over:
+        assert hand.phase != "over"
+        hand.apply(rnd.choice(hand.legal_actions()))
+    assert hand.phase == "over" and hand.legal_actions() == []
 
 
 def test_upcard_offer_both_pass_then_stock_only():

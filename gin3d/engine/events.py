@@ -12,46 +12,46 @@ from .cards import Card
 from .scoring import HandResult
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class HandStarted:
     dealer: int
     hand_number: int
     stock_size: int  # cards in the stock after the deal
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class CardDealt:
     seat: int
     card: Card | None
     index: int  # 0.. order of dealing
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class UpcardTurned:
     card: Card
     knock_limit: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Passed:
     seat: int
     what: str  # "upcard" | "last_chance"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class CardDrawn:
     seat: int
     source: str  # "stock" | "discard"
     card: Card | None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Discarded:
     seat: int
     card: Card
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Knocked:
     seat: int
     card: Card | None  # the face-down discard; None for Big Gin
@@ -60,14 +60,14 @@ class Knocked:
     deadwood: list[Card] = field(default_factory=list)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class LaidOff:
     seat: int
     card: Card
     meld: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class HandRevealed:
     """The non-knocker's hand laid out as melds and deadwood (after layoffs)."""
 
@@ -76,7 +76,7 @@ class HandRevealed:
     deadwood: list[Card]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class HandScored:
     result: HandResult
     knocker: int
@@ -84,20 +84,20 @@ class HandScored:
     points: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class HandDrawn:
     """The stock ran down to two cards with no knock: nobody scores, same dealer again."""
 
     stock_left: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class DealerChosen:
     dealer: int
     cut: tuple[Card, Card]  # the card each seat drew
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class GameOver:
     winner: int
     totals: tuple[int, int]

@@ -63,10 +63,23 @@ class IllegalAction(ValueError):
 
 
 def shuffled_deck(seed: int | str) -> list[Card]:
-    """The deck in dealing order for a seed (same seed, same order, on every platform)."""
+    """The deck in dealing order for a seed (same seed, same order, on every platform).
+
+    The Fisher-Yates shuffle of ``random.Random(seed).shuffle`` written out, so the order is
+    pinned here rather than by the standard library, and each deal skips a method call per card.
+    """
     order = list(CARDS)
-    random.Random(seed).shuffle(order)
+    getrandbits = random.Random(seed).getrandbits
+    for i, bits in _SHUFFLE_STEPS:
+        j = getrandbits(bits)
+        while j > i:
+            j = getrandbits(bits)
+        order[i], order[j] = order[j], order[i]
     return order
+
+
+# (position, random bits for a draw among positions 0..position), last position first
+_SHUFFLE_STEPS = tuple((i, (i + 1).bit_length()) for i in range(DECK_SIZE - 1, 0, -1))
 
 
 class Hand:
@@ -90,6 +103,7 @@ class Hand:
         "layoffs",
         "masks",
         "must_knock",
+        "over",
         "phase",
         "pile",
         "result",
@@ -106,16 +120,17 @@ class Hand:
     )
 
     def __init__(self, rules: RuleSet, dealer: int, deck: Sequence[int],
-                 hand_number: int = 0) -> None:
+                 hand_number: int = 0, *, _checked: bool = False) -> None:
         if dealer not in (0, 1):
             raise ValueError(f"dealer must be seat 0 or 1, got {dealer!r}")
-        try:
-            order = [int(c) for c in deck]
-        except (TypeError, ValueError):
-            raise ValueError("a deck is a sequence of 52 card indices") from None
-        if sorted(order) != _ALL_INDICES:
-            raise ValueError("a deck must hold each of the 52 cards exactly once")
-        deck = [CARDS[i] for i in order]
+        if not _checked:  # a deck from shuffled_deck is already 52 distinct Cards
+            try:
+                order = [int(c) for c in deck]
+            except (TypeError, ValueError):
+                raise ValueError("a deck is a sequence of 52 card indices") from None
+            if sorted(order) != _ALL_INDICES:
+                raise ValueError("a deck must hold each of the 52 cards exactly once")
+            deck = [CARDS[i] for i in order]
         self.rules = rules
         self.dealer = dealer
         self.deck = tuple(deck)
@@ -125,6 +140,7 @@ class Hand:
         self.stock: list[Card] = []  # top of the stock is the last item
         self.pile: list[Card] = []  # top of the discard pile is the last item
         self.phase = UPCARD
+        self.over = False  # phase == OVER, kept as a plain attribute for the play loops
         self.turn = 1 - dealer
         self.upcard: Card | None = None
         self.knock_limit = rules.knock_limit
@@ -155,8 +171,10 @@ class Hand:
         """Deal a hand from a seed or an explicit deck order (first card dealt first)."""
         if (seed is None) == (deck is None):
             raise ValueError("give exactly one of seed or deck")
-        return cls(rules or RuleSet(), dealer, deck if deck is not None else shuffled_deck(seed),
-                   hand_number)
+        if deck is None:
+            return cls(rules or RuleSet(), dealer, shuffled_deck(seed), hand_number,
+                       _checked=True)
+        return cls(rules or RuleSet(), dealer, deck, hand_number)
 
     def _deal(self) -> None:
         deck = list(self.deck)
@@ -185,10 +203,6 @@ class Hand:
         self.events.extend(ev)
 
     # -- queries ------------------------------------------------------------------------
-    @property
-    def over(self) -> bool:
-        return self.phase == OVER
-
     @property
     def drawn(self) -> bool:
         """Whether the hand ended at the stock's end with nobody scoring."""
@@ -326,7 +340,8 @@ class Hand:
             self.actions.append(action)
             return [event]
         if t is DrawDiscard and self.phase == DRAW:
-            if self.stock_only or not self._may_take_pile(seat):
+            if self.stock_only or not (self.barred is None and self.pile
+                                       or self._may_take_pile(seat)):
                 raise IllegalAction(self._why_illegal(action))
             self.actions.append(action)
             self._take_pile(seat)
@@ -336,8 +351,25 @@ class Hand:
             if (not self.masks[seat] >> card & 1 or self.must_knock
                     or (card == self.taken and not self.rules.allow_throw_back)):
                 raise IllegalAction(self._why_illegal(action))
-            before = len(self.events)
             self.actions.append(action)
+            if self.barred is None and len(self.stock) > STOCK_END and (
+                    self.taken is None or card != self.taken):
+                # a plain discard: nothing barred before or after, and the hand goes on
+                self.hands[seat].remove(card)
+                self.masks[seat] ^= 1 << card
+                seen = self.seen_taken[seat]
+                if seen and card in seen:
+                    seen.remove(card)
+                self.pile.append(card)
+                self.discards.append((seat, card))
+                event = Discarded(seat, card)
+                self.events.append(event)
+                self.taken = None
+                self.must_knock = False
+                self.turn = 1 - seat
+                self.phase = DRAW
+                return [event]
+            before = len(self.events)
             self._discard(seat, card)
             return self.events[before:]
         if not self.is_legal(action):
@@ -427,6 +459,7 @@ class Hand:
 
     def _end_drawn(self) -> None:
         self.phase = OVER
+        self.over = True
         self.turn = -1
         self.events.append(HandDrawn(len(self.stock)))
 
@@ -457,6 +490,7 @@ class Hand:
         self.result = result
         self.winner = knocker if result.winner == "knocker" else other
         self.phase = OVER
+        self.over = True
         self.turn = -1
         self.events.append(HandRevealed(other, result.other_melds, result.other_deadwood_cards))
         self.events.append(HandScored(result, knocker, self.winner, result.points))
@@ -481,7 +515,7 @@ class Hand:
 
     def replay(self) -> Hand:
         """A fresh hand rebuilt from the deck and the action list (for checks and saves)."""
-        copy = Hand(self.rules, self.dealer, self.deck, self.hand_number)
+        copy = Hand(self.rules, self.dealer, self.deck, self.hand_number, _checked=True)
         for a in self.actions:
             copy.apply(a)
         return copy
