@@ -84,7 +84,8 @@ class Session:
         self.controller = TableController(app, app.scene, game, players, think=think,
                                           names=names)
         self.hud = Hud(app, self.on_hud_action, lambda: app.request("Pause"))
-        self.input = TableInput(app, app.scene, self.controller, self.hud)
+        self.input = TableInput(app, app.scene, self.controller, self.hud,
+                                hints=lambda: app.user_settings.hints_enabled)
         self.controller.on_message.append(self.hud.set_message)
         self.controller.on_hand_over.append(lambda g: app.hand_over())
         self.controller.on_game_over.append(lambda g: app.hand_over())

@@ -130,3 +130,21 @@ def test_hint_names_a_legal_move(app):
     advice = session.input.last_hint
     assert advice is not None and advice.action in session.controller.legal()
     assert session.hud.message.getText().startswith("Hint:")
+
+
+def test_hint_button_follows_the_setting(app):
+    pytest.importorskip("gin3d.ai.hint")
+    before = app.user_settings
+    app.user_settings = before.but(hints_enabled=False)
+    try:
+        app.start_game([None, SimplePlayer()], RuleSet.preset("classic"), seed=5)
+        session = app.session
+        assert session.controller.legal()
+        assert session.hud.buttons["hint"].isHidden()
+        Driver(app).key("h")
+        assert session.input.last_hint is None
+        assert not session.hud.message.getText().startswith("Hint:")
+    finally:
+        app.user_settings = before
+    session.input.refresh()
+    assert not session.hud.buttons["hint"].isHidden()

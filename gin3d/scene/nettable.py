@@ -161,7 +161,8 @@ class NetSession:
         self.controller = NetTableController(app, app.scene, net, self.names)
         self.controller.seat = my_seat
         self.hud = Hud(app, self.on_hud_action, lambda: app.request("Pause"))
-        self.input = TableInput(app, app.scene, self.controller, self.hud)
+        # no computer help against a person: the Hint button stays off in network matches
+        self.input = TableInput(app, app.scene, self.controller, self.hud, hints=lambda: False)
         self.chat = ChatBox(app, self._send_chat, self._send_emote, self._typing)
         self.status = StatusLine(app, self._claim)
         self.controller.on_message.append(self.hud.set_message)

@@ -76,6 +76,8 @@ class ShipScreens:
              lambda: self._set(opponent_level=_next(OPPONENT_LEVELS, d().opponent_level))),
             ("undo", "Undo (casual)", lambda: "on" if d().undo_enabled else "off",
              lambda: self._set(undo_enabled=not d().undo_enabled)),
+            ("hints", "Hint button", lambda: "on" if d().hints_enabled else "off",
+             lambda: self._set(hints_enabled=not d().hints_enabled)),
         ]
         self.setting_rows = []
         for column, rows in ((-1.38, left), (0.08, right)):

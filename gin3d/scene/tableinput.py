@@ -7,6 +7,8 @@ coordinates, so tests drive the very same handlers the mouse does.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from panda3d.core import Point3
 
 from ..engine import (
@@ -43,8 +45,10 @@ GLOW_HINT = (0.55, 0.8, 1.0, 0.95)
 class TableInput(MouseButtons):
     """Maps clicks, drags and keys on the table to the local seat's actions."""
 
-    def __init__(self, base, scene, controller, hud=None) -> None:
+    def __init__(self, base, scene, controller, hud=None,
+                 hints: Callable[[], bool] = lambda: True) -> None:
         self.base = base
+        self.hints = hints  # whether the Hint button is offered now (a setting; never online)
         self.scene = scene
         self.ctl = controller
         self.hud = hud
@@ -281,7 +285,7 @@ class TableInput(MouseButtons):
 
     def show_hint(self) -> bool:
         """Ask the AI's hint for the local seat: say why in the message line, light the card."""
-        if not self.ctl.legal():
+        if not self.ctl.legal() or not self.hints():
             return False
         try:
             from ..ai.hint import hint
@@ -321,7 +325,7 @@ class TableInput(MouseButtons):
             self.selected = None if self.selected not in hand_cards else self.selected
         if view.phase != "discard":
             self.knock_mode = False
-        buttons: set[str] = {"hint"} if legal else set()
+        buttons: set[str] = {"hint"} if legal and self.hints() else set()
         prompt = ""
         top = view.top
         if not legal:
