@@ -266,6 +266,15 @@ def test_status_line_tells_line_drops_departures_and_cheating(app):
 def test_whole_network_game_then_rematch(app, peer):
     """Online: the app hosts a short game, plays it to the end through clicks, and both
     players agree to a rematch, which deals a new game on the same table."""
+    from gin3d import stats as stats_mod
+    from gin3d.history import read_hands
+
+    def online():
+        st = stats_mod.load()[0].levels.get("online")
+        return (st.games_played, st.games_won, st.hands_played) if st else (0, 0, 0)
+
+    before = online()
+    history_before = len(read_hands()[0])
     app.setup.target = 50
     try:
         app.request("Online")
@@ -293,6 +302,12 @@ def test_whole_network_game_then_rematch(app, peer):
     winner = session.names[game.winner]
     assert app.screens.panel.title.getText() == f"{winner} won the game!"
     assert app.screens.panel.buttons["again"]["text"] == "Rematch"
+    # the finished game counts once in the statistics (games, wins, every hand) and history
+    won = int(game.winner == 0)
+    assert online() == (before[0] + 1, before[1] + won, before[2] + len(game.hands))
+    kept = read_hands()[0][history_before:]
+    assert len(kept) == len(game.hands)
+    assert all(r.opponent_level == "online" and r.names == ("Ann", "Bob") for r in kept)
     answered = []
 
     def peer_says_yes():
@@ -309,6 +324,7 @@ def test_whole_network_game_then_rematch(app, peer):
          and session.controller.current.scores == (0, 0), "the new game's deal")
     check_view(app)
     assert session.game is None or not session.game.over
+    assert online()[:2] == (before[0] + 1, before[1] + won)  # the rematch is another game
     app.request("Menu")
 
 
