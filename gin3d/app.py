@@ -414,6 +414,8 @@ class Screens(ShipScreens, LobbyScreens, MatchScreens, FSM):
             b["text"] = value()
         if self.portrait is not None:
             self.portrait.setText(portrait(self.app.setup.level))
+        if getattr(self, "setup_summary", None):  # the network host's setup
+            self._show_host_rules()
 
     def _cycle_level(self) -> None:
         keys = [k for k, _ in levels()]

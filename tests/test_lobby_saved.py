@@ -70,7 +70,7 @@ def test_save_mid_game_then_resume_from_the_list(app, tmp_path):
         app.screens.panel.buttons["save"]["command"]()
         pump(app, lambda: app.screens.state == "Menu", "the menu after saving")
         shown = [w.getText() for w in app.screens.panel.widgets if hasattr(w, "getText")]
-        assert any("Match saved" in t for t in shown), shown
+        assert any("match with Bob is saved" in t for t in shown), shown
         ended = []
         pump(app, lambda: ended.extend(e for e in peer.poll() if e.kind == "ended") or ended,
              "the peer told")

@@ -25,17 +25,28 @@ class MatchScreens:
         """Before a table opens: the rules preset, its options and the game target."""
         title = f"Host {table}" if table else "Host an online game"
         p = self._panel(title, width=1.05, height=0.94)
-        last = self._rules_rows(p, 0.56, opponent=False)
-        self.setup_note = p.text("", last - 0.12, 0.04, fg=(1, 0.8, 0.6, 1))
-        p.text("Your opponent sees these rules before accepting them.", last - 0.2, 0.038,
-               fg=SOFT)
+        last = self._rules_rows(p, 0.62, opponent=False)
+        self.setup_note = p.text("", last - 0.1, 0.04, fg=(1, 0.8, 0.6, 1))
+        self.setup_summary = [p.text("", last - 0.2, 0.045, fg=GOLD)] + [
+            p.text("", last - 0.28 - i * 0.06, 0.034, fg=SOFT) for i in range(5)]
+        p.text("Your opponent sees these rules before accepting them.", -0.64, 0.038,
+               fg=(0.85, 1, 0.85, 1))
+        self._refresh_setup()
         back = "Lan" if mode == "lan" else "Online"
         p.button("host", "Open the table", lambda: self.request("Hosting", mode, table),
                  (0.35, -0.78), scale=0.065, frameSize=(-5, 5, -0.55, 1.05))
         p.button("back", "Back", lambda: self.request(back), (-0.55, -0.78), scale=0.06)
         self._esc(back)
 
+    def _show_host_rules(self) -> None:
+        """The chosen rules in words, as the guest will see them."""
+        rules = self.app.setup.rules()
+        lines = [rules_label(rules)] + rules.describe()[:5]
+        for widget, text in zip(self.setup_summary, lines + [""] * len(self.setup_summary)):
+            widget.setText(text)
+
     def exitHostSetup(self) -> None:
+        self.setup_summary = []
         self._close()
 
     # -- the guest sees the host's rules ------------------------------------------------
@@ -88,12 +99,13 @@ class MatchScreens:
         for i, sm in enumerate(self.saved[:SAVED_ROWS]):
             y = 0.53 - i * 0.15
             if sm.ok:
-                role = "you host" if sm.role == "host" else "you join"
+                role = "you host" if sm.role == "host" else "you joined"
                 kind = {"lan": "LAN", "online": "Online"}.get(sm.kind, "")
+                game = f", game {sm.game_number + 1}" if sm.game_number else ""
+                hands = f"{sm.hands} hand{'s' if sm.hands != 1 else ''}"
                 p.text(f"vs {sm.opponent or 'unknown'}   {sm.scores[0]} - {sm.scores[1]}"
-                       f"{f'  (game {sm.game_number + 1})' if sm.game_number else ''}",
-                       y, 0.045, x=-1.15, align=TextNode.ALeft)
-                p.text(f"{rules_label(sm.rules)}   -   {kind} {role}   -   "
+                       f"   (after {hands}{game})", y, 0.045, x=-1.15, align=TextNode.ALeft)
+                p.text(f"{rules_label(sm.rules)}   -   {kind}, {role}   -   "
                        f"{sm.saved_at.replace('T', ' ')[:16]} UTC", y - 0.055, 0.034,
                        x=-1.12, align=TextNode.ALeft, fg=(0.85, 0.9, 1, 1))
             else:

@@ -265,8 +265,8 @@ class NetSession:
         elif kind == "offer":
             self.app.request("Offer", data["rules"], data.get("opponent") or self.names[1])
         elif kind == "saved":
-            self.app.notice = (f"Match saved ({data['path'].name}): finish it later from LAN "
-                               "or Online, Saved matches")
+            self.app.notice = (f"Your match with {self.names[1]} is saved. To finish it, "
+                               "open LAN or Online, then Saved matches.")
             self.app.request("Menu")
             return
         self.refresh_status()
