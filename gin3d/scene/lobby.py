@@ -220,15 +220,22 @@ class LobbyScreens:
             self._say(data["text"], error=data["text"].startswith("connection failed"))
         elif kind == "error":
             self._say(data["message"], error=True)
+        elif kind == "resumed":  # (normally after "connected"; kept for the table if not)
+            self.early_events = [*getattr(self, "early_events", []), ev]
         elif kind == "connected":
             seat = 0 if self.hub.role == "host" else 1
-            self.app.start_net_game(self.hub, seat, data.get("opponent", ""),
-                                    data.get("route", ""), data.get("safety_code", ""))
+            session = self.app.start_net_game(self.hub, seat, data.get("opponent", ""),
+                                              data.get("route", ""),
+                                              data.get("safety_code", ""))
+            early, self.early_events = getattr(self, "early_events", []), []
+            for e in early:
+                session.handle(e)
 
     def _for_match(self, role: str, kind: str) -> None:
         """We are about to host or join: our seat, and where the match is kept (its saves)."""
         self.hub.role = role
         self.hub.kind = kind
+        self.early_events = []
         if self.hub.service is not None:
             self.hub.service.kind = kind
 

@@ -335,7 +335,11 @@ class NetSession:
         """A verified hand: into the statistics and hand history (each counted once)."""
         from ..recorder import MatchKeeper
 
-        self.kept.add(data["hand"], self.controller.seat or 0)
+        try:
+            self.kept.add(data["hand"], self.controller.seat or 0)
+        except ValueError as err:  # out of step (should not happen): keep playing
+            self.hud.set_message(f"Statistics are not kept for this hand: {err}")
+            return
         if self.keeper is None and data.get("match"):
             try:
                 self.keeper = MatchKeeper(self.kind, (self.player_name, self.names[1]),
