@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 from scene_harness import check_scene, get_app
-from test_lobby_screens import TIMING, check_view, play_one_hand, pump
+from test_lobby_screens import TIMING, accept_offer, check_view, play_one_hand, pump
 
 from gin3d import stats as stats_mod
 from gin3d.net.api import NetService
@@ -164,6 +164,63 @@ def test_save_and_leave_before_any_hand_says_so(app):
         assert "no hand has finished yet" in session.hud.message.getText()
         assert session.ended is None
         check_view(app)
+        app.request("Menu")
+    finally:
+        peer.stop()
+
+
+def test_resume_a_match_we_joined(app, tmp_path):
+    """The app joined; it saves and leaves. Resuming against a host that runs another match
+    fails with a clear message; once the host resumes this one, the app's Resume (with the
+    host's new address typed) reconnects and a hand is played."""
+    peer_dir = tmp_path / "peer"
+    peer_dir.mkdir()
+    peer = NetService("Bob", timing=TIMING, save_dir=str(peer_dir)).start()
+    try:
+        info = peer.host(None, player=GreedyPlayer(), lan=False, listen="127.0.0.1",
+                         port=0).result(10)
+        app.request("Online")
+        p = app.screens.panel
+        p.entries["code"].enterText(info.code)
+        p.entries["address"].enterText(f"127.0.0.1:{info.port}")
+        p.buttons["join"]["command"]()
+        accept_offer(app)
+        session = app.session
+        assert session.controller.seat == 1
+        play_one_hand(app)
+        pump(app, lambda: session.controller.held, "the next deal")
+        app.screens.panel.buttons["next"]["command"]()
+        pump(app, lambda: session.controller.waiting_for_human(), "our turn in hand 2")
+        app.messenger.send("escape")
+        app.screens.panel.buttons["save"]["command"]()
+        pump(app, lambda: app.screens.state == "Menu", "the menu after saving")
+        pump(app, lambda: peer.match.done, "the peer's match ended")
+        host_save = next(peer_dir.glob("gin3d-match-*-host.json"))
+        # the host opens another table: our saved match cannot get in there
+        other = peer.host(None, player=GreedyPlayer(), lan=False, listen="127.0.0.1",
+                          port=0).result(10)
+        app.request("Saved", "Online")
+        listed = app.screens.saved
+        mine = next(i for i, m in enumerate(listed) if m.ok and m.role == "guest")
+        assert listed[mine].opponent == "Bob" and listed[mine].kind == "online"
+        app.screens.panel.entries["address"].enterText(f"127.0.0.1:{other.port}")
+        app.screens.panel.buttons[f"resume{mine}"]["command"]()
+        pump(app, lambda: "must choose Resume on this same match" in
+             app.screens.note.getText(), "the refusal")
+        assert app.screens.state == "Saved" and app.session is None
+        peer.stop()  # closes the other table (nobody joined it)
+        peer = NetService("Bob", timing=TIMING, save_dir=str(peer_dir)).start()
+        peer.resume(host_save, listen="127.0.0.1", port=0, player=GreedyPlayer()).result(10)
+        address = f"127.0.0.1:{peer.match.port}"
+        app.screens.panel.entries["address"].enterText(address)
+        app.screens.panel.buttons[f"resume{mine}"]["command"]()
+        pump(app, lambda: app.screens.state == "Table", "the resumed table")
+        session = app.session
+        assert session.controller.seat == 1 and app.screens.state == "Table"  # no offer again
+        pump(app, lambda: session.game is not None, "the resumed game")
+        play_one_hand(app)
+        check_scene(app)
+        assert len(session.game.hands) == 2
         app.request("Menu")
     finally:
         peer.stop()
