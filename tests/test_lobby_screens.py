@@ -236,11 +236,13 @@ def test_status_line_tells_line_drops_departures_and_cheating(app):
     session.handle(NetEvent("status", {"text": "waiting for opponent…"}))
     assert "waiting for opponent" in session.status.state.getText()
     assert session.hud.prompt.getText() == "Waiting for opponent..."
-    assert session.status.claim.isHidden()
+    assert session.status.claim.isHidden() and not session.status.save.isHidden()
     session.handle(NetEvent("status", {"text": "opponent gone"}))
     assert "claim" in session.status.state.getText() and not session.status.claim.isHidden()
+    assert session.status.save["text"] == "Save and leave" and not session.status.save.isHidden()
     session.handle(NetEvent("status", {"text": "connected"}))
     assert session.status.state.getText() == "connected" and session.status.claim.isHidden()
+    assert session.status.save.isHidden()
     assert "relay" in session.status.info.getText() and "123 456" in session.status.info.getText()
     session.handle(NetEvent("cheat", {"message": "your opponent's client cheated: bad deck",
                                       "evidence": "gin3d-evidence-x-seat1-1.json"}))
@@ -248,6 +250,8 @@ def test_status_line_tells_line_drops_departures_and_cheating(app):
     assert "cheated" in text and "gin3d-evidence-x-seat1-1.json" in text
     session.handle(NetEvent("ended", {"reason": "opponent left", "detail": ""}))
     assert "cheated" in session.status.state.getText()  # the cheat stays the headline
+    session.handle(NetEvent("status", {"text": "opponent gone"}))
+    assert session.status.save.isHidden()  # the match is over: nothing to save
     session.handle(NetEvent("emote", {"seat": 0, "name": "good_game"}))
     assert session.chat.lines[-1] == "Bob: *Good game*"
     # while the chat entry has the keyboard the table's keys are off; a click away restores them
