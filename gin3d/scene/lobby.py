@@ -118,12 +118,19 @@ class NetHub:
             self.base.taskMgr.add(self._poll, "net-poll")
         return self.service
 
+    def tell(self, ev: NetEvent) -> None:
+        """Queue an event of our own (from any thread) after what the service said so far:
+        a failure reported from the network thread must not be overtaken by the
+        "connecting..." the service emitted before it."""
+        service = self.service
+        (service.events if service is not None else self.local).put(ev)
+
     def watch(self, fut, what: str) -> None:
         """Report a failed request (a Future of the service) as an ``error`` event."""
         def done(f) -> None:
             exc = f.exception()
             if exc is not None:
-                self.local.put(net_event("error", message=f"{what}: {exc}"))
+                self.tell(net_event("error", message=f"{what}: {exc}"))
         fut.add_done_callback(done)
 
     def _poll(self, task):
@@ -500,12 +507,12 @@ class LobbyScreens:
         """(On the network thread.) Host on a free port if the configured one was busy."""
         exc = fut.exception()
         if isinstance(exc, OSError) and self.hub.service is net:
-            self.hub.local.put(net_event("status", text=f"port busy ({exc.strerror}): "
-                                                        "hosting on a free port"))
+            self.hub.tell(net_event("status", text=f"port busy ({exc.strerror}): "
+                                                   "hosting on a free port"))
             self.hub.watch(again() if again else net.host(port=0, **request),
                            "could not open the table")
         elif exc is not None:
-            self.hub.local.put(net_event("error", message=f"could not open the table: {exc}"))
+            self.hub.tell(net_event("error", message=f"could not open the table: {exc}"))
 
     def _show_hosting(self, info) -> None:
         mode, lan, open_table = self.hosting
