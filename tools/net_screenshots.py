@@ -70,7 +70,9 @@ def main(argv: list[str] | None = None) -> int:
             app.taskMgr.step()
 
     rules = RuleSet.preset("classic")
-    bob = NetService("Bob").start()
+    bob_saves = Path(home) / "bob"
+    bob_saves.mkdir()
+    bob = NetService("Bob", save_dir=str(bob_saves)).start()
     try:
         info = bob.host(rules, "Bob's table", player=GreedyPlayer(), lan=False,
                         listen="127.0.0.1", port=0).result(20)
@@ -153,6 +155,18 @@ def main(argv: list[str] | None = None) -> int:
         shot("7_saved_matches")
         app.screens.panel.buttons["delete1"]["command"]()
         shot("7b_delete_saved")
+        # 8. resuming a match we hosted: Bob's side of the same match, as if it were ours
+        app.screens.panel.buttons["no"]["command"]()
+        import shutil
+
+        frames(lambda: bob.match.done, "Bob's side to end")
+        theirs = next(bob_saves.glob("gin3d-match-*-host.json"))
+        shutil.copy(theirs, Path(config.save_dir) / theirs.name)
+        app.request("Saved")
+        row = next(i for i, m in enumerate(app.screens.saved) if m.ok and m.role == "host")
+        app.screens.panel.buttons[f"resume{row}"]["command"]()
+        frames(lambda: "Join code" in app.screens.host_lines[0].getText(), "resume hosting")
+        shot("8_resume_hosting")
     finally:
         app.net_hub.close(wait=True)
         bob.stop()

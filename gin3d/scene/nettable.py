@@ -180,6 +180,7 @@ class NetSession:
         self.player_name = player_name
         self.keeper = None  # MatchKeeper: statistics and history, from the first verified hand
         self.kept = MatchRecord()  # the current game for the keeper (the table's may lag)
+        self.resumed = False  # a saved match that goes on (its rules were agreed long ago)
         self.route = route
         self.safety_code = safety_code
         self.link_state = "connected"
@@ -356,6 +357,7 @@ class NetSession:
     def _resumed(self, hands: list) -> None:
         """A saved match goes on: the finished hands of its game, as the result screens and
         the statistics know them (they were counted when first played)."""
+        self.resumed = True
         seat = self.controller.seat if self.controller.seat is not None else 0
         for record in (self.controller.record, self.kept):
             record.reset()
@@ -369,7 +371,12 @@ class NetSession:
         elif self.link_state.startswith("waiting") and not self.controller.waiting_for_human():
             self.hud.set_prompt("Waiting for opponent...")  # (your own move still goes)
         elif self.controller.current.phase == "deal" and not self.controller.queue.busy:
-            self.hud.set_prompt("Dealing (shuffling with your opponent)...")
+            if self.controller.current.turn == -1 and self.controller.seat == 0 and (
+                    self.controller.record.game is None and not self.resumed):
+                # nothing dealt yet: the guest is reading our rules
+                self.hud.set_prompt(f"Waiting for {self.names[1]} to accept your rules...")
+            else:
+                self.hud.set_prompt("Dealing (shuffling with your opponent)...")
 
     # -- chat ---------------------------------------------------------------------------------
     def _send_chat(self, text: str) -> None:
