@@ -224,3 +224,32 @@ def test_saves_with_different_rules_do_not_resume(tmp_path):
     results = asyncio.run(scenario())
     assert all(isinstance(r, MatchEnded) and r.reason == "saves differ" and
                "different rules" in r.detail for r in results)
+
+
+def test_a_finished_match_is_listed_but_not_resumable(tmp_path):
+    from gin3d.net.api import NetService
+
+    async def scenario():
+        a, b = memory_pair()
+        short = RuleSet.preset("classic", game_target=10)
+        h = MatchSession(0, GreedyPlayer(), MATCH, rules=short,
+                         autosave=str(tmp_path / "gin3d-match-f-host.json"))
+        h.save_extra = {"role": "host", "peer_name": "Bob", "identity": {}, "code": "c",
+                        "peer_fingerprint": "f"}
+        g = MatchSession(1, GreedyPlayer(), MATCH)
+        await asyncio.gather(h.attach(a), g.attach(b))
+        out = await asyncio.wait_for(asyncio.gather(h.run(), g.run()), 120)
+        await h.close()
+        await g.close()
+        return out
+
+    assert [r.reason for r in asyncio.run(scenario())] == ["finished", "finished"]
+    (entry,) = list_saved(tmp_path)
+    assert entry.ok and entry.finished and not entry.resumable
+    assert "(finished)" in entry.summary()
+    service = NetService("Ann").start()
+    try:
+        with pytest.raises(ValueError, match="finished"):
+            service.resume(entry.path).result(10)
+    finally:
+        service.stop()

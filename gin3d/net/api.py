@@ -305,6 +305,8 @@ class NetService:
         from .savelist import read_save
 
         saved = read_save(path)
+        if saved["games"][-1].get("over"):
+            raise ValueError("this match is finished: there is nothing to resume")
         if self.match is not None and not self.match.done:
             raise RuntimeError("a match is already open; leave it first")
         self.kind = saved.get("kind", self.kind)

@@ -38,12 +38,18 @@ class SavedMatch:
     rules: RuleSet | None = None
     saved_at: str = ""  # ISO time, UTC (the file's time for older saves)
     address: str = ""  # guest: where the host was
+    finished: bool = False  # its last game is over: kept for the record, nothing to resume
+
+    @property
+    def resumable(self) -> bool:
+        return self.ok and not self.finished
 
     def summary(self) -> str:
         """One line: ``vs Bob   You 45 - 30   Oklahoma, game to 150   2026-11-29 22:10``."""
         if not self.ok:
             return f"{self.path.name}: unreadable ({self.error})"
         game = f" (game {self.game_number + 1})" if self.game_number else ""
+        game += " (finished)" if self.finished else ""
         return (f"vs {self.opponent or 'unknown'}   {self.scores[0]} - {self.scores[1]}{game}"
                 f"   {rules_label(self.rules)}   {self.saved_at.replace('T', ' ')[:16]}")
 
@@ -99,7 +105,8 @@ def summarize(path: Path) -> SavedMatch:
                           opponent=str(data.get("peer_name", ""))[:40],
                           scores=(int(totals[seat]), int(totals[1 - seat])),
                           game_number=len(data["games"]) - 1, hands=len(last["hands"]),
-                          rules=rules, saved_at=when, address=str(data.get("address", "")))
+                          rules=rules, saved_at=when, address=str(data.get("address", "")),
+                          finished=bool(last.get("over")))
     except ValueError as exc:
         return SavedMatch(path, False, error=str(exc))
     except Exception as exc:  # a list must show every file, whatever is wrong with it

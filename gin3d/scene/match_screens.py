@@ -68,11 +68,13 @@ class MatchScreens:
         self.app.accept("escape", self._decline_offer)
 
     def _accept_offer(self) -> None:
-        self.hub.service.answer_offer(True)
+        if self.hub.service is not None:
+            self.hub.service.answer_offer(True)
         self.request("Table")
 
     def _decline_offer(self) -> None:
-        self.hub.service.answer_offer(False)
+        if self.hub.service is not None:
+            self.hub.service.answer_offer(False)
         self.app.end_game()
         self.request("Lan" if self.hub.kind == "lan" else "Online")
         self._say("You declined the host's rules: the match was not started.", error=True)
@@ -103,6 +105,7 @@ class MatchScreens:
                 kind = {"lan": "LAN", "online": "Online"}.get(sm.kind, "")
                 game = f", game {sm.game_number + 1}" if sm.game_number else ""
                 hands = f"{sm.hands} hand{'s' if sm.hands != 1 else ''}"
+                game += ", finished" if sm.finished else ""
                 p.text(f"vs {sm.opponent or 'unknown'}   {sm.scores[0]} - {sm.scores[1]}"
                        f"   (after {hands}{game})", y, 0.045, x=-1.15, align=TextNode.ALeft)
                 p.text(f"{rules_label(sm.rules)}   -   {kind}, {role}   -   "
@@ -116,7 +119,7 @@ class MatchScreens:
                 why["wordwrap"] = 48
             b = p.button(f"resume{i}", "Resume", lambda sm=sm: self._resume_match(sm),
                          (0.68, y + 0.005), scale=0.045, frameSize=(-2.8, 2.8, -0.55, 1.05))
-            if not sm.ok:
+            if not sm.resumable:
                 b["state"] = "disabled"
                 b["text_fg"] = (0.5, 0.5, 0.5, 1)
             p.button(f"delete{i}", "Delete", lambda sm=sm: self.request("DeleteSaved", sm),
@@ -135,8 +138,9 @@ class MatchScreens:
 
     def _resume_match(self, sm) -> None:
         """Host the saved match again, or join the host that resumes it."""
-        if not sm.ok:
-            self._say(f"{sm.path.name} cannot be resumed: {sm.error}", error=True)
+        if not sm.resumable:
+            why = sm.error if not sm.ok else "the match is finished"
+            self._say(f"{sm.path.name} cannot be resumed: {why}", error=True)
             return
         if sm.role == "host":
             self.request("Hosting", sm.kind or "lan", "", sm)
