@@ -65,7 +65,7 @@ def test_host_picks_pagat_with_last_chance_and_the_guest_plays_it(app, peer):
     p.buttons["host"]["command"]()
     assert app.screens.state == "Hosting"
     shown = [w.getText() for w in app.screens.panel.widgets if hasattr(w, "getText")]
-    assert "Rules: pagat, game to 150" in shown
+    assert "Rules: Pagat, game to 150, last chance" in shown
     pump(app, lambda: "Join code" in app.screens.host_lines[0].getText(), "hosting")
     match = app.net_hub.service.match
     assert match.rules == chosen

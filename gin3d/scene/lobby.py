@@ -461,7 +461,7 @@ class LobbyScreens:
         rules = self.app.setup.rules()
         title = f"Hosting {table}" if table else "Hosting an online game"
         p = self._lobby(title)
-        p.text(f"Rules: {rules.name}, game to {rules.game_target}", 0.56, 0.042,
+        p.text(f"Rules: {rules_label(rules)}", 0.56, 0.042,
                fg=(0.9, 0.92, 0.85, 1))
         self.host_lines = [p.text("Opening the table...", 0.42 - i * 0.09, 0.048 if i else 0.07,
                                   fg=(1, 1, 0.85, 1) if i else (1, 0.92, 0.6, 1))
