@@ -35,6 +35,7 @@ from .scene.animation import AnimationQueue
 from .scene.controller import TableController
 from .scene.hud import Hud, register_suit_graphics
 from .scene.lobby import LobbyScreens, NetConfig, NetHub
+from .scene.match_screens import MatchScreens
 from .scene.nettable import NetSession
 from .scene.screens import Panel
 from .scene.ship_screens import ShipScreens, apply_settings
@@ -201,7 +202,8 @@ class GinApp(ShowBase):
         """A network match was connected: play it on the table (our seat drawn at the
         bottom); the hub's events go to the new session from now on."""
         self.end_game()
-        self.session = NetSession(self, hub.service, seat, opponent, route, safety_code)
+        self.session = NetSession(self, hub.service, seat, opponent, route, safety_code,
+                                  kind=hub.kind, player_name=hub.config.name)
         hub.handler = self.session.handle
         self.screens.request("Table")
         return self.session
@@ -282,7 +284,7 @@ class GinApp(ShowBase):
             self.scene.fit_lens()
 
 
-class Screens(ShipScreens, LobbyScreens, FSM):
+class Screens(ShipScreens, LobbyScreens, MatchScreens, FSM):
     """Menu → setup → table → hand result → game over; pause, rules, settings; Esc goes back."""
 
     def __init__(self, app: GinApp) -> None:
@@ -373,22 +375,7 @@ class Screens(ShipScreens, LobbyScreens, FSM):
     # -- new game setup -----------------------------------------------------------------
     def enterSetup(self) -> None:
         p = self._panel("New game", width=1.05, height=0.94)
-        s = self.app.setup
-        lv = levels()
-        rows = [
-            ("level", "Opponent", lambda: dict(lv).get(s.level, s.level), self._cycle_level),
-            ("preset", "Rules", lambda: s.preset, self._cycle_preset),
-            ("target", "Game to", lambda: str(s.rules().game_target), self._cycle_target),
-        ]
-        rows += [(k, label, (lambda k=k: "on" if s.options.get(k) else "off"),
-                  (lambda k=k: self._toggle(k))) for k, label in OPTIONS]
-        self.setup_rows = []
-        for i, (key, label, value, cmd) in enumerate(rows):
-            y = 0.62 - i * 0.11
-            p.text(label, y, 0.05, x=-0.9, align=TextNode.ALeft)
-            b = p.button(key, value(), lambda cmd=cmd: (cmd(), self._refresh_setup()),
-                         (0.35, y + 0.012), scale=0.05, frameSize=(-6.5, 6.5, -0.55, 1.05))
-            self.setup_rows.append((b, value))
+        self._rules_rows(p, 0.62, opponent=True)
         self.portrait = p.text("", -0.2, 0.036, fg=(0.9, 0.92, 0.85, 1))
         self.portrait["wordwrap"] = 52
         self.setup_note = p.text("", -0.58, 0.04, fg=(1, 0.8, 0.6, 1))
@@ -398,11 +385,38 @@ class Screens(ShipScreens, LobbyScreens, FSM):
         self._refresh_setup()
         self._esc("Menu")
 
+    def _rules_rows(self, p: Panel, top: float, opponent: bool, x: float = -0.9,
+                    step: float = 0.11) -> float:
+        """The setup's rows (opponent level, rules preset, game target, rule options) as
+        label + cycling button, on any panel: the single-player setup and the network host's
+        table setup share them (and ``app.setup``). Returns the y of the last row."""
+        s = self.app.setup
+        lv = levels()
+        rows = [("level", "Opponent", lambda: dict(lv).get(s.level, s.level),
+                 self._cycle_level)] if opponent else []
+        rows += [
+            ("preset", "Rules", lambda: s.preset, self._cycle_preset),
+            ("target", "Game to", lambda: str(s.rules().game_target), self._cycle_target),
+        ]
+        rows += [(k, label, (lambda k=k: "on" if s.options.get(k) else "off"),
+                  (lambda k=k: self._toggle(k))) for k, label in OPTIONS]
+        self.setup_rows = []
+        y = top
+        for i, (key, label, value, cmd) in enumerate(rows):
+            y = top - i * step
+            p.text(label, y, 0.05, x=x, align=TextNode.ALeft)
+            b = p.button(key, value(), lambda cmd=cmd: (cmd(), self._refresh_setup()),
+                         (x + 1.25, y + 0.012), scale=0.05, frameSize=(-6.5, 6.5, -0.55, 1.05))
+            self.setup_rows.append((b, value))
+        return y
+
     def _refresh_setup(self) -> None:
         for b, value in self.setup_rows:
             b["text"] = value()
         if self.portrait is not None:
             self.portrait.setText(portrait(self.app.setup.level))
+        if getattr(self, "setup_summary", None):  # the network host's setup
+            self._show_host_rules()
 
     def _cycle_level(self) -> None:
         keys = [k for k, _ in levels()]
@@ -474,6 +488,9 @@ class Screens(ShipScreens, LobbyScreens, FSM):
             ("resign", "Resign", self._resign),
             ("quit", "Quit to menu", lambda: self.request("Menu")),
         ]
+        if isinstance(session, NetSession) and session.ended is None:
+            # a network match can also be kept, to finish later with the same opponent
+            items.insert(-2, ("save", "Save and leave", session.save_and_leave))
         p.column(items, top=0.3, step=min(0.13, 0.8 / len(items)))
         self._esc("Table")
 

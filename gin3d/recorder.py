@@ -75,3 +75,51 @@ class GameKeeper:
         if counted:
             self.stats.save(self.stats_file)
         return True
+
+
+NET_KINDS = ("lan", "online")
+
+
+@dataclass
+class MatchKeeper:
+    """Statistics and hand history of a network match, from the local player's side.
+
+    Fed the match's current game in local seat numbers (seat 0 = this player) after every
+    verified hand. Network results are kept under the pseudo-levels ``lan`` and ``online``
+    with the opponent's name in the history. The game id names the match and the game
+    (``net-<match>-<game number>``), so a resumed match (its earlier hands fed again) or a
+    rematch (a new game number) never counts anything twice.
+    """
+
+    kind: str
+    names: tuple[str, str]  # (this player, the opponent)
+    match_id: str
+    stats_file: Path = field(default_factory=stats_path)
+    history_file: Path = field(default_factory=history_path)
+    messages: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if self.kind not in NET_KINDS:
+            raise ValueError(f"a network match is lan or online, not {self.kind!r}")
+        if not self.match_id:
+            raise ValueError("a network match needs its match id")
+        self.stats, message = stats_mod.load(self.stats_file)
+        if message:
+            self.messages.append(message)
+
+    def game_id(self, game_number: int) -> str:
+        return f"net-{self.match_id[:16]}-{game_number}"
+
+    def record(self, game: Game, game_number: int) -> bool:
+        """Count every finished hand (and the game, once over) not counted yet."""
+        gid = self.game_id(game_number)
+        counted = False
+        for hand in game.hands:
+            if hand.over and self.stats.record_hand(self.kind, hand, 0, gid):
+                append_hand(HandRecord.of(hand, self.names, gid, self.kind), self.history_file)
+                counted = True
+        if game.over:
+            counted |= self.stats.record_game(self.kind, game, 0, gid)
+        if counted:
+            self.stats.save(self.stats_file)
+        return counted

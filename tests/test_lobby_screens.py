@@ -19,6 +19,7 @@ from gin3d.engine import CardDealt, RuleSet
 from gin3d.net.api import NetEvent, NetService
 from gin3d.net.autoplay import GreedyPlayer
 from gin3d.net.discovery import Table
+from gin3d.net.offer import rules_label
 from gin3d.net.protocol import PROTOCOL_VERSION
 from gin3d.net.session import Timing
 from gin3d.scene.lobby import NetConfig, NetHub
@@ -59,6 +60,16 @@ def pump(app, until, what: str, timeout: float = 60.0) -> None:
         app.taskMgr.step()
 
 
+def accept_offer(app, rules=None) -> None:
+    """As the guest: the host's rules are shown before the first deal; accept them."""
+    pump(app, lambda: app.screens.state == "Offer", "the host's rules")
+    if rules is not None:
+        shown = [w.getText() for w in app.screens.panel.widgets if hasattr(w, "getText")]
+        assert shown[1] == rules_label(rules), shown
+    app.screens.panel.buttons["accept"]["command"]()
+    assert app.screens.state == "Table"
+
+
 def check_view(app) -> None:
     """The table shows exactly what the local seat's view holds (we are drawn as seat 0)."""
     ctl = app.session.controller
@@ -96,6 +107,9 @@ def test_host_from_lan_screen_and_play_a_hand(app, peer):
     assert p.entries["table"].get() == "Ann's table"
     p.buttons["open"]["command"]()  # a table with a code (discovery is off anyway)
     p.buttons["host"]["command"]()
+    assert app.screens.state == "HostSetup"  # the rules first (the setup's rows)
+    assert app.screens.panel.buttons["preset"]["text"] == app.setup.preset
+    app.screens.panel.buttons["host"]["command"]()
     assert app.screens.state == "Hosting"
     hub = app.net_hub
     pump(app, lambda: hub.service.match is not None and "Join code" in
@@ -139,14 +153,16 @@ def test_join_from_lan_list_as_guest_with_chat(app, peer):
                      listen="127.0.0.1", port=0).result(10)
     app.request("Lan")
     listed = Table("Bob's table._gin3d._tcp.local.", "Bob's table", "127.0.0.1", info.port,
-                   PROTOCOL_VERSION, peer.match.identity.fingerprint, False)
+                   PROTOCOL_VERSION, peer.match.identity.fingerprint, False, RULES)
     other = Table("Old._gin3d._tcp.local.", "Old table", "127.0.0.1", 9, PROTOCOL_VERSION + 1,
                   "0" * 64, True)
     app.net_hub.local.put(NetEvent("tables", {"tables": [listed, other]}))
-    pump(app, lambda: len(app.screens.table_rows) == 4, "the LAN list")
-    texts = [w.getText() for w in app.screens.table_rows[::2]]
+    pump(app, lambda: len(app.screens.table_rows) == 6, "the LAN list")
+    texts = [w.getText() for w in app.screens.table_rows[::3]]
     assert "Bob's table" in texts[0] and "needs a code" in texts[0]
     assert "other version" in texts[1]
+    assert app.screens.table_rows[1].getText() == f"Rules: {rules_label(RULES)}"
+    assert app.screens.table_rows[4].getText() == "Rules: rules not advertised"
     p = app.screens.panel
     p.buttons["row0"]["command"]()  # no code typed yet: told, nothing happens
     assert "needs its join code" in app.screens.note.getText()
@@ -159,7 +175,7 @@ def test_join_from_lan_list_as_guest_with_chat(app, peer):
             seen_dealt.append(e.card)
     app.scene.listeners.append(listen)
     p.buttons["row0"]["command"]()
-    pump(app, lambda: app.screens.state == "Table", "the table")
+    accept_offer(app, RULES)
     session = app.session
     assert session.controller.seat == 1  # the guest, drawn at the bottom as seat 0
     session.chat.type_and_send("good luck!")
@@ -220,11 +236,13 @@ def test_status_line_tells_line_drops_departures_and_cheating(app):
     session.handle(NetEvent("status", {"text": "waiting for opponent…"}))
     assert "waiting for opponent" in session.status.state.getText()
     assert session.hud.prompt.getText() == "Waiting for opponent..."
-    assert session.status.claim.isHidden()
+    assert session.status.claim.isHidden() and not session.status.save.isHidden()
     session.handle(NetEvent("status", {"text": "opponent gone"}))
     assert "claim" in session.status.state.getText() and not session.status.claim.isHidden()
+    assert session.status.save["text"] == "Save and leave" and not session.status.save.isHidden()
     session.handle(NetEvent("status", {"text": "connected"}))
     assert session.status.state.getText() == "connected" and session.status.claim.isHidden()
+    assert session.status.save.isHidden()
     assert "relay" in session.status.info.getText() and "123 456" in session.status.info.getText()
     session.handle(NetEvent("cheat", {"message": "your opponent's client cheated: bad deck",
                                       "evidence": "gin3d-evidence-x-seat1-1.json"}))
@@ -232,6 +250,8 @@ def test_status_line_tells_line_drops_departures_and_cheating(app):
     assert "cheated" in text and "gin3d-evidence-x-seat1-1.json" in text
     session.handle(NetEvent("ended", {"reason": "opponent left", "detail": ""}))
     assert "cheated" in session.status.state.getText()  # the cheat stays the headline
+    session.handle(NetEvent("status", {"text": "opponent gone"}))
+    assert session.status.save.isHidden()  # the match is over: nothing to save
     session.handle(NetEvent("emote", {"seat": 0, "name": "good_game"}))
     assert session.chat.lines[-1] == "Bob: *Good game*"
     # while the chat entry has the keyboard the table's keys are off; a click away restores them
@@ -250,10 +270,20 @@ def test_status_line_tells_line_drops_departures_and_cheating(app):
 def test_whole_network_game_then_rematch(app, peer):
     """Online: the app hosts a short game, plays it to the end through clicks, and both
     players agree to a rematch, which deals a new game on the same table."""
+    from gin3d import stats as stats_mod
+    from gin3d.history import read_hands
+
+    def online():
+        st = stats_mod.load()[0].levels.get("online")
+        return (st.games_played, st.games_won, st.hands_played) if st else (0, 0, 0)
+
+    before = online()
+    history_before = len(read_hands()[0])
     app.setup.target = 50
     try:
         app.request("Online")
         app.screens.panel.buttons["host"]["command"]()
+        app.screens.panel.buttons["host"]["command"]()  # the host setup: open the table
         hub = app.net_hub
         pump(app, lambda: "Join code" in app.screens.host_lines[0].getText(), "hosting")
         match = hub.service.match
@@ -276,6 +306,12 @@ def test_whole_network_game_then_rematch(app, peer):
     winner = session.names[game.winner]
     assert app.screens.panel.title.getText() == f"{winner} won the game!"
     assert app.screens.panel.buttons["again"]["text"] == "Rematch"
+    # the finished game counts once in the statistics (games, wins, every hand) and history
+    won = int(game.winner == 0)
+    assert online() == (before[0] + 1, before[1] + won, before[2] + len(game.hands))
+    kept = read_hands()[0][history_before:]
+    assert len(kept) == len(game.hands)
+    assert all(r.opponent_level == "online" and r.names == ("Ann", "Bob") for r in kept)
     answered = []
 
     def peer_says_yes():
@@ -292,6 +328,7 @@ def test_whole_network_game_then_rematch(app, peer):
          and session.controller.current.scores == (0, 0), "the new game's deal")
     check_view(app)
     assert session.game is None or not session.game.over
+    assert online()[:2] == (before[0] + 1, before[1] + won)  # the rematch is another game
     app.request("Menu")
 
 
@@ -305,6 +342,7 @@ def test_hosting_on_a_busy_port_moves_to_a_free_one(app):
         app.net_hub.config.port = busy
         try:
             app.request("Online")
+            app.screens.panel.buttons["host"]["command"]()
             app.screens.panel.buttons["host"]["command"]()
             pump(app, lambda: "Join code" in app.screens.host_lines[0].getText(), "hosting")
         finally:
@@ -342,7 +380,7 @@ def test_online_join_by_code_alone_through_a_relay(app):
         assert f"Relay: 127.0.0.1:{relay.port}" in shown
         p.entries["code"].enterText(info.code.lower())  # typed loosely: still the code
         p.buttons["join"]["command"]()
-        pump(app, lambda: app.screens.state == "Table", "the relayed table")
+        accept_offer(app)
         session = app.session
         pump(app, lambda: session.controller.waiting_for_human(), "our first turn")
         check_view(app)

@@ -1,19 +1,23 @@
-"""Save screenshots of the network screens: the LAN list, hosting with a code, online join by
-code (with a wrong code's error), online hosting, and a network match mid-hand with the
-status line and chat, and the same table when the line drops.
+"""Save screenshots of the network screens: the LAN list, the host's rules setup, hosting
+with a code, online join by code (with a wrong code's error), online hosting, the host's
+rules offered to the guest, a network match mid-hand with the status line and chat, the same
+table when the line drops, the pause menu's Save and leave, and the saved matches list.
 
     python tools/net_screenshots.py [out_dir] [--size 1280x720]
 
 Renders offscreen. Everything runs over loopback (127.0.0.1) with mDNS discovery and UPnP
 off: the LAN list shows one real table (a computer player hosting on 127.0.0.1) and one
 listed table of another version, given to the screen as a ``tables`` event. The local seat
-plays through the real input path (``InputDriver``).
+plays through the real input path (``InputDriver``). The game's files (saved matches,
+statistics) go to a temporary folder, never the user's.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -29,6 +33,8 @@ def main(argv: list[str] | None = None) -> int:
     w, h = (int(v) for v in args.size.lower().split("x"))
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
+    home = tempfile.mkdtemp(prefix="gin3d-shots-")
+    os.environ["GIN3D_HOME"] = home  # saves and statistics of these matches stay here
 
     from panda3d.core import loadPrcFileData
 
@@ -44,7 +50,8 @@ def main(argv: list[str] | None = None) -> int:
     from gin3d.scene.autoplay import InputDriver
     from gin3d.scene.lobby import NetConfig
 
-    config = NetConfig(name="Ann", listen="127.0.0.1", port=0, discovery=False, upnp=False)
+    config = NetConfig(name="Ann", listen="127.0.0.1", port=0, discovery=False, upnp=False,
+                       save_dir=str(Path(home) / "net"))
     app = GinApp(Settings(speed=0.0, sound=False, detail=args.detail), seed=1, net=config)
     saved: list[str] = []
 
@@ -63,27 +70,36 @@ def main(argv: list[str] | None = None) -> int:
             app.taskMgr.step()
 
     rules = RuleSet.preset("classic")
-    bob = NetService("Bob").start()
+    bob_saves = Path(home) / "bob"
+    bob_saves.mkdir()
+    bob = NetService("Bob", save_dir=str(bob_saves)).start()
     try:
         info = bob.host(rules, "Bob's table", player=GreedyPlayer(), lan=False,
                         listen="127.0.0.1", port=0).result(20)
         # 1. the LAN list
         app.request("Lan")
         tables = [Table("bob", "Bob's table", "127.0.0.1", info.port, PROTOCOL_VERSION,
-                        bob.match.identity.fingerprint, False),
+                        bob.match.identity.fingerprint, False, rules),
                   Table("kitchen", "Kitchen table", "127.0.0.1", 47470, PROTOCOL_VERSION,
-                        "1" * 64, True),
+                        "1" * 64, True, RuleSet.preset("oklahoma", last_chance=True)),
                   Table("attic", "Attic (old build)", "127.0.0.1", 47471, PROTOCOL_VERSION + 1,
                         "2" * 64, True)]
         app.net_hub.local.put(NetEvent("tables", {"tables": tables}))
-        frames(lambda: len(app.screens.table_rows) == 6, "the LAN list")
+        frames(lambda: len(app.screens.table_rows) == 9, "the LAN list")
         shot("1_lan_list")
-        # 2. hosting with a code
+        # 2. the host's rules (the single-player setup's rows), then hosting with a code
         app.screens.panel.buttons["open"]["command"]()
+        app.screens.panel.buttons["host"]["command"]()
+        p = app.screens.panel
+        while p.buttons["preset"]["text"] != "pagat":
+            p.buttons["preset"]["command"]()
+        p.buttons["last_chance"]["command"]()
+        shot("2a_host_setup_rules")
         app.screens.panel.buttons["host"]["command"]()
         frames(lambda: "Join code" in app.screens.host_lines[0].getText(), "the hosting screen")
         shot("2_hosting_code")
         app.request("Online")
+        app.screens.panel.buttons["host"]["command"]()
         app.screens.panel.buttons["host"]["command"]()
         frames(lambda: "UPnP" in app.screens.host_lines[2].getText(), "the online host screen")
         shot("2b_online_hosting")
@@ -98,7 +114,9 @@ def main(argv: list[str] | None = None) -> int:
         # 4. the right code: a match on the table, mid-hand, with the status line and chat
         p.entries["code"].enterText(info.code)
         p.buttons["join"]["command"]()
-        frames(lambda: app.screens.state == "Table", "the table")
+        frames(lambda: app.screens.state == "Offer", "the host's rules")
+        shot("3b_offer_rules")
+        app.screens.panel.buttons["accept"]["command"]()
         session = app.session
         ctl = session.controller
         session.chat.type_and_send("good luck!")
@@ -114,6 +132,41 @@ def main(argv: list[str] | None = None) -> int:
         # 5. how the table says the line dropped (the event the service sends then)
         session.handle(NetEvent("status", {"text": "waiting for opponent…"}))
         shot("5_table_line_dropped")
+        session.handle(NetEvent("status", {"text": "connected"}))
+        # 6. finish the hand, then Esc: the pause menu offers Save and leave
+        for _ in range(200):
+            frames(lambda: ctl.waiting_for_human() or app.screens.state == "HandResult",
+                   "our turn or the result")
+            if app.screens.state == "HandResult":
+                break
+            driver.play_turn()
+        frames(lambda: ctl.held, "the next deal")
+        app.screens.panel.buttons["next"]["command"]()
+        frames(lambda: ctl.waiting_for_human(), "our turn in hand 2")
+        app.messenger.send("escape")
+        shot("6_pause_save_and_leave")
+        app.screens.panel.buttons["save"]["command"]()
+        frames(lambda: app.screens.state == "Menu", "the menu after saving")
+        shot("6b_menu_after_saving")
+        # 7. the saved matches list, with a damaged file listed as unreadable
+        (Path(config.save_dir) / "gin3d-match-0badc0ffee00-host.json").write_text("{ torn")
+        app.request("Online")
+        app.screens.panel.buttons["saved"]["command"]()
+        shot("7_saved_matches")
+        app.screens.panel.buttons["delete1"]["command"]()
+        shot("7b_delete_saved")
+        # 8. resuming a match we hosted: Bob's side of the same match, as if it were ours
+        app.screens.panel.buttons["no"]["command"]()
+        import shutil
+
+        frames(lambda: bob.match.done, "Bob's side to end")
+        theirs = next(bob_saves.glob("gin3d-match-*-host.json"))
+        shutil.copy(theirs, Path(config.save_dir) / theirs.name)
+        app.request("Saved")
+        row = next(i for i, m in enumerate(app.screens.saved) if m.ok and m.role == "host")
+        app.screens.panel.buttons[f"resume{row}"]["command"]()
+        frames(lambda: "Join code" in app.screens.host_lines[0].getText(), "resume hosting")
+        shot("8_resume_hosting")
     finally:
         app.net_hub.close(wait=True)
         bob.stop()

@@ -21,6 +21,7 @@ from gin3d.engine import RuleSet
 
 from .discovery import Table, TableAdvertiser, TableBrowser
 from .peer import DEFAULT_PORT, HostedMatch, JoinedMatch, MatchOptions
+from .protocol import ProtocolError
 from .session import Callbacks, Timing
 from .transport import parse_address
 from .upnp import map_port, unmap_port
@@ -86,8 +87,12 @@ class NetService:
 
     def __init__(self, name: str = "", relay: tuple[str, int] | str | None = None,
                  timing: Timing | None = None, evidence_dir: str | None = None,
-                 save_dir: str | None = None) -> None:
+                 save_dir: str | None = None, confirm_rules: bool = False) -> None:
         self.name = name
+        self.kind = ""  # what the app calls the match ("lan" / "online"), kept in its saves
+        # a guest asks the app before playing the host's rules ("offer" / answer_offer)
+        self.confirm_rules = confirm_rules
+        self._offer: asyncio.Future | None = None
         self.save_dir = save_dir  # every match keeps a resume file here (finish it later)
         self.relay = parse_address(relay, 47471) if isinstance(relay, str) else relay
         self.timing = timing or Timing()
@@ -186,13 +191,27 @@ class NetService:
             on_chat=lambda seat, text: emit("chat", seat=seat, text=text),
             on_emote=lambda seat, name: emit("emote", seat=seat, name=name),
             on_refused=lambda reason, by_peer: emit("refused", reason=reason, by_peer=by_peer),
-            on_hand_over=lambda hand, totals: emit("hand_over", hand=hand, totals=totals),
+            on_hand_over=lambda hand, totals: emit("hand_over", hand=hand, totals=totals,
+                                                   game_number=self._game_number(),
+                                                   match=self._match_id()),
             on_game_over=lambda game: emit("game_over", totals=game.totals(),
                                            winner=game.winner),
             on_cheat=lambda message, path: emit("cheat", message=message, evidence=path),
-            rematch=self._ask_rematch)
+            rematch=self._ask_rematch,
+            accept_rules=self._ask_rules if self.confirm_rules else None,
+            on_resumed=lambda game: emit("resumed", hands=list(game.hands) if game else [],
+                                         game_number=self._game_number()))
         return MatchOptions(callbacks=cb, timing=self.timing, evidence_dir=self.evidence_dir,
-                            name=self.name, relay=self.relay, save_dir=self.save_dir)
+                            name=self.name, relay=self.relay, save_dir=self.save_dir,
+                            save_info={"kind": self.kind})
+
+    def _game_number(self) -> int:
+        m = self.match
+        return m.session.game_number if m is not None and m.session is not None else 0
+
+    def _match_id(self) -> str:
+        m = self.match
+        return m.session.match_id if m is not None and m.session is not None else ""
 
     def _seat(self, player):
         if player is None:
@@ -214,7 +233,7 @@ class NetService:
         if lan:
             self.advertiser = TableAdvertiser(table_name or self.name or "gin3d table",
                                               match.port, match.identity.fingerprint, addresses,
-                                              open_table, lan_interfaces)
+                                              open_table, lan_interfaces, rules=match.rules)
             await self.advertiser.start()
         upnp_text = "not tried"
         if upnp:
@@ -232,20 +251,36 @@ class NetService:
         direct = parse_address(address, DEFAULT_PORT) if address else None
         return self._call(self._join(code, direct, player, None))
 
+    def save_and_leave(self, path: str | Path | None = None) -> concurrent.futures.Future:
+        """Save the match (to ``path``, or its usual file in ``save_dir``), tell the opponent
+        (who keeps a save too) and end it: both can resume it later. Its Future gives the
+        file; it fails with ValueError while no hand has finished (nothing to resume)."""
+        return self._call(self._save_and_leave(path))
+
+    async def _save_and_leave(self, path):
+        s = self.match.session if self.match is not None else None
+        if s is None:
+            raise RuntimeError("no match is running")
+        path = path or s.autosave
+        if path is None:
+            raise ValueError("no save folder is set")
+        return await s.save_and_leave(path)
+
     def join_table(self, table: Table, player=None,
                    code: str | None = None) -> concurrent.futures.Future:
         """Join a table from the LAN list (an open table needs no code)."""
         fp = table.fingerprint if table.open else None
-        return self._call(self._join(code or "", (table.address, table.port), player, fp))
+        return self._call(self._join(code or "", (table.address, table.port), player, fp,
+                                     table.rules))
 
-    async def _join(self, code, direct, player, open_fp) -> str:
+    async def _join(self, code, direct, player, open_fp, expect_rules=None) -> str:
         if self.match is not None and not self.match.done:
             raise RuntimeError("a match is already open; leave it first")
         options = self._options()
         if direct is None and options.relay is None:
             raise ValueError("no address and no relay configured")
         match = JoinedMatch(self._seat(player), code, direct=direct, options=options,
-                            open_fingerprint=open_fp)
+                            open_fingerprint=open_fp, expect_rules=expect_rules)
         self._emit("status", text="connecting…")
         try:
             await match.start()
@@ -267,23 +302,36 @@ class NetService:
         return self._call(self._resume_saved(Path(path), address, player, listen, port))
 
     async def _resume_saved(self, path, address, player, listen, port):
-        import json
+        from .savelist import read_save
 
-        saved = json.loads(path.read_text())
+        saved = read_save(path)
+        if saved["games"][-1].get("over"):
+            raise ValueError("this match is finished: there is nothing to resume")
+        if self.match is not None and not self.match.done:
+            raise RuntimeError("a match is already open; leave it first")
+        self.kind = saved.get("kind", self.kind)
         if saved.get("role") == "host":
-            if self.match is not None and not self.match.done:
-                raise RuntimeError("a match is already open; leave it first")
             match = HostedMatch(self._seat(player), listen=listen, port=port,
                                 options=self._options(), saved=saved)
             await match.start()
             self.match = match
-            self._emit("hosting", info=HostInfo(match.code, match.port, [listen], "not tried"))
+            addresses = [listen] if listen not in ("0.0.0.0", "") else (
+                lan_addresses() or ["127.0.0.1"])
+            self._emit("hosting", info=HostInfo(match.code, match.port, addresses, "not tried"))
             asyncio.ensure_future(self._watch(match))
             return match.code
+        if not address and saved.get("address"):
+            address = saved["address"]
         direct = parse_address(address, DEFAULT_PORT) if address else None
         options = self._options()
         match = JoinedMatch(self._seat(player), "", direct=direct, options=options, saved=saved)
-        await match.start()
+        self._emit("status", text="connecting…")
+        try:
+            await match.start()
+        except (ConnectionError, ProtocolError) as exc:
+            self._emit("status", text="not connected")
+            raise ConnectionError(f"{exc}. Your opponent must choose Resume on this same "
+                                  "match (in their Saved matches list) first") from None
         self.match = match
         self._emit("connected", route=match.route, opponent=match.peer_name,
                    safety_code=match.safety_code)
@@ -353,6 +401,20 @@ class NetService:
         self._rematch = asyncio.get_running_loop().create_future()
         self._emit("rematch_asked")
         return self._rematch
+
+    def _ask_rules(self, rules: RuleSet):
+        self._offer = asyncio.get_running_loop().create_future()
+        peer = self.match.peer_name if self.match is not None else ""
+        self._emit("offer", rules=rules, opponent=peer)
+        return self._offer
+
+    def answer_offer(self, yes: bool) -> None:
+        """The guest's answer to an ``offer`` (the host's rules): play them, or leave."""
+        def answer() -> None:
+            if self._offer is not None and not self._offer.done():
+                self._offer.set_result(bool(yes))
+        if self.loop is not None:
+            self.loop.call_soon_threadsafe(answer)
 
     def answer_rematch(self, yes: bool) -> None:
         def answer() -> None:

@@ -1,10 +1,11 @@
 """Finding tables on the LAN with mDNS / DNS-SD (the ``zeroconf`` package).
 
 A host advertises ``<table name>._gin3d._tcp.local.`` with TXT entries ``name`` (table name),
-``v`` (protocol version), ``fp`` (the host's certificate fingerprint) and ``open`` (1 when
-anyone may join without a code). A joining player's ``TableBrowser`` keeps a live list of the
-tables it hears and calls back on every change; ``Table.compatible`` tells the screen which
-ones it can join. Anything malformed in an advertisement is ignored, never trusted.
+``v`` (protocol version), ``fp`` (the host's certificate fingerprint), ``open`` (1 when
+anyone may join without a code) and ``rules`` (the host's rules, ``offer.rules_token``).
+A joining player's ``TableBrowser`` keeps a live list of the tables it hears and calls back
+on every change; ``Table.compatible`` tells the screen which ones it can join. Anything
+malformed in an advertisement is ignored, never trusted.
 """
 
 from __future__ import annotations
@@ -15,6 +16,9 @@ import socket
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from gin3d.engine import RuleSet
+
+from .offer import rules_from_token, rules_token
 from .protocol import PROTOCOL_VERSION
 
 SERVICE = "_gin3d._tcp.local."
@@ -32,6 +36,7 @@ class Table:
     version: int
     fingerprint: str
     open: bool  # joinable without a code (the code is derived from the fingerprint)
+    rules: RuleSet | None = None  # what the host offers (None: not advertised or unreadable)
 
     @property
     def compatible(self) -> bool:
@@ -62,8 +67,12 @@ def table_from_info(info) -> Table | None:
         fp = props.get("fp", "")
         if not addresses or not _FP.match(fp) or not 0 < int(info.port or 0) < 65536:
             return None
+        try:
+            rules = rules_from_token(props["rules"]) if props.get("rules") else None
+        except ValueError:
+            rules = None  # listed, but its rules are not shown (nor trusted)
         return Table(info.name, _clean_name(props.get("name", "")), addresses[0], int(info.port),
-                     version, fp, props.get("open") == "1")
+                     version, fp, props.get("open") == "1", rules)
     except (ValueError, UnicodeDecodeError, AttributeError, TypeError):
         return None
 
@@ -73,7 +82,7 @@ class TableAdvertiser:
 
     def __init__(self, name: str, port: int, fingerprint: str, addresses: Sequence[str],
                  open_table: bool = True, interfaces: Sequence[str] | None = None,
-                 version: int = PROTOCOL_VERSION) -> None:
+                 version: int = PROTOCOL_VERSION, rules: RuleSet | None = None) -> None:
         if not addresses:
             raise ValueError("advertise at least one address")
         self.name = _clean_name(name)
@@ -83,6 +92,7 @@ class TableAdvertiser:
         self.open_table = open_table
         self.interfaces = list(interfaces) if interfaces else None
         self.version = version
+        self.rules = rules
         self.azc = None
         self.info = None
 
@@ -95,7 +105,8 @@ class TableAdvertiser:
             SERVICE, f"{instance} {self.fingerprint[:8]}.{SERVICE}",
             addresses=[socket.inet_aton(a) for a in self.addresses], port=self.port,
             properties={"name": self.name, "v": str(self.version), "fp": self.fingerprint,
-                        "open": "1" if self.open_table else "0"},
+                        "open": "1" if self.open_table else "0",
+                        **({"rules": rules_token(self.rules)} if self.rules else {})},
             server=f"gin3d-{self.fingerprint[:12]}.local.")
         self.azc = AsyncZeroconf(interfaces=self.interfaces or zc.InterfaceChoice.All,
                                  ip_version=zc.IPVersion.V4Only)

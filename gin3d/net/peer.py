@@ -46,6 +46,7 @@ class MatchOptions:
     retry: float = 0.5  # seconds between reconnect attempts
     version: int = PROTOCOL_VERSION
     save_dir: str | None = None  # keep a resume file here, rewritten after every hand
+    save_info: dict = field(default_factory=dict)  # more for the saves (e.g. "kind": "lan")
 
 
 class _Base:
@@ -63,6 +64,7 @@ class _Base:
         self.route = ""  # how the current link runs: "direct" or "relay"
         self.safety_code = ""  # six digits to compare aloud on an open LAN table
         self.ready = asyncio.Event()  # the first link is up and the session runs
+        self.expect_rules: RuleSet | None = None  # guest: the rules the table offered
         self._tasks: set[asyncio.Task] = set()
         self._run_task: asyncio.Task | None = None
 
@@ -83,10 +85,13 @@ class _Base:
                     if o.save_dir else None)
         session = MatchSession(seat, self.player, peer.match_id, rules=rules,
                                callbacks=o.callbacks, timing=o.timing,
-                               evidence_dir=o.evidence_dir, autosave=autosave)
-        session.save_extra = {"identity": self.identity.to_dict(), "code": self.code,
-                              "peer_fingerprint": peer.peer_fingerprint,
-                              "role": role}
+                               evidence_dir=o.evidence_dir, autosave=autosave,
+                               expect_rules=self.expect_rules)
+        direct = getattr(self, "direct", None)
+        session.save_extra = {**o.save_info, "identity": self.identity.to_dict(),
+                              "code": self.code, "peer_fingerprint": peer.peer_fingerprint,
+                              "role": role, "name": o.name, "peer_name": peer.name,
+                              "address": f"{direct[0]}:{direct[1]}" if direct else ""}
         if self.saved is not None:
             session.load(self.saved)
         return session
@@ -204,8 +209,9 @@ class JoinedMatch(_Base):
 
     def __init__(self, player: Player, code: str, direct: tuple[str, int] | None = None,
                  options: MatchOptions | None = None, open_fingerprint: str | None = None,
-                 saved: dict | None = None) -> None:
+                 saved: dict | None = None, expect_rules: RuleSet | None = None) -> None:
         super().__init__(player, options, saved)
+        self.expect_rules = expect_rules
         if saved is not None:
             if saved.get("role") != "guest":
                 raise ValueError("this save is from the host's side: host with it instead")

@@ -162,7 +162,7 @@ SCHEMAS: dict[str, dict[str, Callable[[Any], None]]] = {
     "emote": {"seq": _SEQ, "name": _emote},
     "refused": {"seq": _SEQ, "reason": _text(300)},
     "rematch": {"seq": _SEQ, "yes": _bool},
-    "restore": {"seq": _SEQ, "game": _int_in(0, 10_000), "heads": _heads},
+    "restore": {"seq": _SEQ, "game": _int_in(0, 10_000), "heads": _heads, "?rules": _hex64},
     "bye": {"seq": _SEQ, "reason": _text(300)},
 }
 SEQUENCED = frozenset(t for t, s in SCHEMAS.items() if "seq" in s)

@@ -54,6 +54,9 @@ CONNECTED = "connected"
 GONE = "opponent gone"
 CHEATED = "your opponent's client cheated"
 SAVE_FORMAT = "gin3d-net-save/1"
+SAVED_BYE = "saved the match to finish later"  # a bye with this reason: both keep their saves
+DECLINED = "declined the host's rules"
+RULES_REFUSED = "rules refused"  # the host's match does not use the rules it offered
 
 
 class Player(Protocol):
@@ -94,6 +97,9 @@ class Callbacks:
     on_game_over: Callable[[Game], None] | None = None
     on_cheat: Callable[[str, str], None] | None = None  # (message, evidence file)
     rematch: Callable[[], bool] | None = None  # asked after a game; default: no rematch
+    # guest: the host's rules before the first game; False (or an awaitable of it) declines
+    accept_rules: Callable[[RuleSet], Any] | None = None
+    on_resumed: Callable[[Game | None], None] | None = None  # the saved game play goes on from
 
     def fire(self, name: str, *args: Any) -> None:
         fn = getattr(self, name)
@@ -130,6 +136,7 @@ class MatchSession:
     evidence_dir: str | None = None
     max_refusals: int = 20
     autosave: str | None = None  # rewrite this resume file after every verified hand
+    expect_rules: RuleSet | None = None  # guest: the rules the host offered (LAN list)
 
     def __post_init__(self) -> None:
         if self.seat not in (0, 1):
@@ -262,6 +269,11 @@ class MatchSession:
         elif kind == "refused":
             self.callbacks.fire("on_refused", msg["reason"], True)
         elif kind == "bye":
+            if msg["reason"] == SAVED_BYE and self.autosave and self.resumable():
+                try:  # the opponent will want to finish this: keep ours up to date too
+                    self.save(self.autosave)
+                except OSError:
+                    pass
             self._end(MatchEnded("opponent left", msg["reason"]))
         else:
             self.inbox.put_nowait(msg)
@@ -324,6 +336,26 @@ class MatchSession:
             raise ValueError("the match can be claimed only once the opponent is gone")
         self._end(MatchEnded("claimed", "opponent did not come back"))
 
+    @property
+    def game_number(self) -> int:
+        """Which game of the match is being played (0 first; a rematch adds one)."""
+        return self._game_no
+
+    def resumable(self) -> bool:
+        """Whether a save now could be resumed: at least one hand was verified."""
+        return bool(self.games) or self.game is not None
+
+    async def save_and_leave(self, path: str | Path) -> Path:
+        """Save the match, tell the peer (it keeps its own save) and end: finish it later."""
+        if not self.resumable():
+            raise ValueError("no hand has finished yet: there is nothing to resume later")
+        if self.ended is not None:
+            raise ValueError("the match is over")
+        saved = self.save(path)
+        await self._send({"t": "bye", "reason": SAVED_BYE})
+        self._end(MatchEnded("you left", SAVED_BYE))
+        return saved
+
     def snapshot(self) -> dict:
         """The match so far, as saved (see ``savegame.snapshot``)."""
         from .savegame import snapshot
@@ -334,7 +366,8 @@ class MatchSession:
         """Write ``snapshot()`` to ``path`` (atomically): to review, or to finish later."""
         path = Path(path)
         tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(json.dumps(self.snapshot(), indent=1))
+        data = {**self.snapshot(), "saved_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+        tmp.write_text(json.dumps(data, indent=1))
         tmp.replace(path)
         return path
 
@@ -399,6 +432,7 @@ class MatchSession:
                 resume, self._resume = self._resume, None
                 seed = bytes.fromhex(resume["seed"])
                 await self._agree_resume(resume)
+                self.callbacks.fire("on_resumed", resume["game"])
                 if resume["game"] is None or not resume["game"].over:
                     await self._play_game(seed, resume)
                 elif resume["game"] not in self.games:
@@ -426,7 +460,7 @@ class MatchSession:
             peer_commit = (await self._expect("commit"))["commit"]
         else:
             setup = await self._expect("setup")
-            self.rules = RuleSet.from_dict(setup["rules"])
+            await self._take_rules(RuleSet.from_dict(setup["rules"]))
             peer_commit = setup["commit"]
             await self._send({"t": "commit", "commit": commit})
         await self._send({"t": "open", "nonce": nonce.hex()})
@@ -437,6 +471,27 @@ class MatchSession:
             await self._refuse("the opened nonce does not match its commitment")
         host, guest = (nonce, opened) if self.seat == 0 else (opened, nonce)
         return hashlib.sha256(b"gin3d-seed|" + host + guest).digest()
+
+    async def _take_rules(self, offered: RuleSet) -> None:
+        """Guest: the host's rules. They must be the ones offered (the LAN list) and, after
+        the first game, the match's; before the first game the player may decline them."""
+        expected = self.rules if self.rules is not None else self.expect_rules
+        if expected is not None and offered != expected:
+            from .offer import rules_label
+
+            detail = (f"the host's rules ({rules_label(offered)}) are not the ones "
+                      f"{'of this match' if self.rules is not None else 'it offered'} "
+                      f"({rules_label(expected)})")
+            await self._send({"t": "bye", "reason": f"{RULES_REFUSED}: {detail}"[:300]})
+            raise MatchEnded(RULES_REFUSED, detail)
+        if self.rules is None and self.callbacks.accept_rules is not None:
+            yes = self.callbacks.accept_rules(offered)
+            if inspect.isawaitable(yes):
+                yes = await yes
+            if not yes:
+                await self._send({"t": "bye", "reason": DECLINED})
+                raise MatchEnded("you left", DECLINED)
+        self.rules = offered
 
     def _scores(self) -> tuple[tuple[int, int], int]:
         rules = self.rules
@@ -452,10 +507,14 @@ class MatchSession:
 
     async def _agree_resume(self, resume: dict) -> None:
         """Both saves must agree on the hands both finished; the later one drops the rest."""
+        from .offer import rules_digest
         from .savegame import truncate
 
-        await self._send({"t": "restore", "game": self._game_no, "heads": resume["heads"]})
+        await self._send({"t": "restore", "game": self._game_no, "heads": resume["heads"],
+                          "rules": rules_digest(self.rules)})
         theirs = await self._expect("restore")
+        if "rules" in theirs and theirs["rules"] != rules_digest(self.rules):
+            raise MatchEnded("saves differ", "the two saves hold different rules")
         if theirs["game"] != self._game_no:
             raise MatchEnded("saves differ", f"we are in game {self._game_no}, the other "
                              f"player in game {theirs['game']}")

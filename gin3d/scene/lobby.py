@@ -35,6 +35,12 @@ def net_event(kind: str, **data) -> NetEvent:
     return NetEvent(kind, data)
 
 
+def rules_label(rules) -> str:
+    from ..net.offer import rules_label
+
+    return rules_label(rules)
+
+
 def normalize_code(text: str) -> str:
     from ..net.transport import normalize_code
 
@@ -69,10 +75,14 @@ class NetConfig:
     upnp: bool = True  # ask the router for a port mapping when hosting online
     timing: Timing | None = None  # gin3d.net.session.Timing
     evidence_dir: str | None = None
-    save_dir: str | None = None
+    save_dir: str | None = None  # saved matches (default: "net" in the user's data folder)
 
     def __post_init__(self) -> None:
         self.name = self.name or default_name()
+        if self.save_dir is None:
+            from ..paths import data_dir
+
+            self.save_dir = str(data_dir() / "net")
 
 
 class NetHub:
@@ -85,6 +95,7 @@ class NetHub:
         self.handler: Callable[[NetEvent], None] | None = None
         self.local: queue.Queue[NetEvent] = queue.Queue()  # failures of our own requests
         self.role: str | None = None  # "host" or "guest" once we asked for one
+        self.kind = "lan"  # "lan" or "online": which screen the match came from
 
     def open(self) -> NetService:
         """The service, started on first use; RuntimeError when network play cannot load."""
@@ -94,17 +105,32 @@ class NetHub:
             except ImportError as exc:  # e.g. a build without the crypto libraries
                 raise RuntimeError(f"network play is not available here: {exc}") from None
             c = self.config
+            if c.save_dir:
+                from pathlib import Path
+
+                try:
+                    Path(c.save_dir).mkdir(parents=True, exist_ok=True)
+                except OSError:
+                    pass  # the match still plays; only its save cannot be written
             self.service = NetService(c.name, relay=c.relay, timing=c.timing,
-                                      evidence_dir=c.evidence_dir, save_dir=c.save_dir).start()
+                                      evidence_dir=c.evidence_dir, save_dir=c.save_dir,
+                                      confirm_rules=True).start()
             self.base.taskMgr.add(self._poll, "net-poll")
         return self.service
+
+    def tell(self, ev: NetEvent) -> None:
+        """Queue an event of our own (from any thread) after what the service said so far:
+        a failure reported from the network thread must not be overtaken by the
+        "connecting..." the service emitted before it."""
+        service = self.service
+        (service.events if service is not None else self.local).put(ev)
 
     def watch(self, fut, what: str) -> None:
         """Report a failed request (a Future of the service) as an ``error`` event."""
         def done(f) -> None:
             exc = f.exception()
             if exc is not None:
-                self.local.put(net_event("error", message=f"{what}: {exc}"))
+                self.tell(net_event("error", message=f"{what}: {exc}"))
         fut.add_done_callback(done)
 
     def _poll(self, task):
@@ -150,6 +176,8 @@ class LobbyScreens:
     """States ``Lan``, ``Online`` and ``Hosting`` of the app's screen FSM (a mixin)."""
 
     host_open = True  # LAN: an open table (anyone on the LAN joins) or one with a code
+    saved_back = "Lan"  # where the Saved matches list goes back to
+    saved_match = None  # the saved match being hosted again
 
     # -- shared -------------------------------------------------------------------------
     @property
@@ -199,10 +227,28 @@ class LobbyScreens:
             self._say(data["text"], error=data["text"].startswith("connection failed"))
         elif kind == "error":
             self._say(data["message"], error=True)
+        elif kind == "resumed":  # (normally after "connected"; kept for the table if not)
+            self.early_events = [*getattr(self, "early_events", []), ev]
         elif kind == "connected":
             seat = 0 if self.hub.role == "host" else 1
-            self.app.start_net_game(self.hub, seat, data.get("opponent", ""),
-                                    data.get("route", ""), data.get("safety_code", ""))
+            session = self.app.start_net_game(self.hub, seat, data.get("opponent", ""),
+                                              data.get("route", ""),
+                                              data.get("safety_code", ""))
+            early, self.early_events = getattr(self, "early_events", []), []
+            for e in early:
+                session.handle(e)
+
+    def _for_match(self, role: str, kind: str) -> None:
+        """We are about to host or join: our seat, and where the match is kept (its saves)."""
+        self.hub.role = role
+        self.hub.kind = kind
+        self.early_events = []
+        if self.hub.service is not None:
+            self.hub.service.kind = kind
+
+    def _saved_button(self, p, back: str) -> None:
+        p.button("saved", "Saved matches", lambda: self.request("Saved", back), (-0.75, -0.8),
+                 scale=0.05, frameSize=(-4.2, 4.2, -0.55, 1.05))
 
     def _start_lobby(self, title: str) -> NetService | None:
         """The service for a lobby screen; None (and a screen saying why) if it cannot load."""
@@ -253,6 +299,7 @@ class LobbyScreens:
         p.text("The code is the one on the host's screen (also for listed tables that need "
                "one).", y2 - 0.19, 0.036, x=-1.1, align=TextNode.ALeft, fg=(0.85, 0.85, 0.8, 1))
         p.button("back", "Back", lambda: self.request("Menu"), (0, -0.8), scale=0.055)
+        self._saved_button(p, "Lan")
         self._esc("Menu")
         if self.hub.config.discovery:
             self.hub.watch(net.browse(self.hub.config.lan_interfaces), "LAN list unavailable")
@@ -284,10 +331,13 @@ class LobbyScreens:
             y = 0.44 - i * 0.1
             access = "open" if t.open else "needs a code"
             version = "" if t.compatible else f"  -  other version (v{t.version})"
-            row = p.text(f"{t.name}   {t.address}:{t.port}  -  {access}{version}", y, 0.04,
-                         x=-1.05, align=TextNode.ALeft,
+            row = p.text(f"{t.name}   {t.address}:{t.port}  -  {access}{version}", y + 0.012,
+                         0.04, x=-1.05, align=TextNode.ALeft,
                          fg=(1, 1, 1, 1) if t.compatible else (0.65, 0.65, 0.6, 1))
             self.table_rows.append(row)
+            rules = p.text(f"Rules: {rules_label(getattr(t, 'rules', None))}", y - 0.035,
+                           0.032, x=-1.0, align=TextNode.ALeft, fg=(0.85, 0.9, 1, 1))
+            self.table_rows.append(rules)
             b = p.button(f"row{i}", "Join", lambda t=t: self._join_table(t), (0.92, y + 0.012),
                          scale=0.045, frameSize=(-2.4, 2.4, -0.55, 1.05))
             if not t.compatible:
@@ -312,7 +362,7 @@ class LobbyScreens:
                 self._say(str(exc), error=True)
                 return
         self._set_name()
-        self.hub.role = "guest"
+        self._for_match("guest", "lan")
         self._say(f"Joining {table.name}...")
         self.hub.watch(self.hub.open().join_table(table, code=code), "could not join")
 
@@ -329,14 +379,14 @@ class LobbyScreens:
                       error=True)
             return
         self._set_name()
-        self.hub.role = "guest"
+        self._for_match("guest", "lan")
         self._say(f"Connecting to {address}...")
         self.hub.watch(self.hub.open().join_code(code, address), "could not join")
 
     def _host_lan(self) -> None:
         name = self._set_name()
         table = " ".join(self.panel.entries["table"].get().split())[:40] or f"{name}'s table"
-        self.request("Hosting", "lan", table)
+        self.request("HostSetup", "lan", table)
 
     def exitLan(self) -> None:
         self.table_rows = []
@@ -356,7 +406,7 @@ class LobbyScreens:
         p.text(f"Relay: {relay}" if relay else
                "No relay set: your opponent also needs your address and port.", 0.34, 0.04,
                x=-1.1, align=TextNode.ALeft, fg=(0.85, 0.9, 1, 1))
-        p.button("host", "Host", lambda: self.request("Hosting", "online", ""), (0.92, 0.42),
+        p.button("host", "Host", lambda: self.request("HostSetup", "online", ""), (0.92, 0.42),
                  scale=0.05, frameSize=(-2.4, 2.4, -0.55, 1.05))
         p.text("Join by code", 0.14, 0.05, x=-1.1, align=TextNode.ALeft, fg=(1, 0.92, 0.6, 1))
         p.text("Code", 0.03, 0.042, x=-1.1, align=TextNode.ALeft)
@@ -368,6 +418,7 @@ class LobbyScreens:
         p.button("join", "Join", self._join_online, (0.92, 0.04), scale=0.05,
                  frameSize=(-2.4, 2.4, -0.55, 1.05))
         p.button("back", "Back", lambda: self.request("Menu"), (0, -0.8), scale=0.055)
+        self._saved_button(p, "Online")
         self._esc("Menu")
 
     def _join_online(self) -> None:
@@ -385,7 +436,7 @@ class LobbyScreens:
             self._say("No relay is set up: type the host's address (host:port) too", error=True)
             return
         self._set_name()
-        self.hub.role = "guest"
+        self._for_match("guest", "online")
         self._say("Connecting...")
         self.hub.watch(self.hub.open().join_code(code, address), "could not join")
 
@@ -393,10 +444,15 @@ class LobbyScreens:
         self._close()
 
     # -- Hosting ------------------------------------------------------------------------
-    def enterHosting(self, mode: str = "lan", table: str = "") -> None:
+    def enterHosting(self, mode: str = "lan", table: str = "", saved=None) -> None:
+        """Open a table (``mode`` lan / online) or, with ``saved`` (a ``SavedMatch`` of ours
+        as host), host that match again for the same opponent."""
         self.app.end_game()
         net = self._start_lobby("Hosting")
         if net is None:
+            return
+        if saved is not None:
+            self._host_saved(net, saved)
             return
         c = self.hub.config
         lan = mode == "lan" and c.discovery
@@ -405,7 +461,7 @@ class LobbyScreens:
         rules = self.app.setup.rules()
         title = f"Hosting {table}" if table else "Hosting an online game"
         p = self._lobby(title)
-        p.text(f"Rules: {rules.name}, game to {rules.game_target}", 0.56, 0.042,
+        p.text(f"Rules: {rules_label(rules)}", 0.56, 0.042,
                fg=(0.9, 0.92, 0.85, 1))
         self.host_lines = [p.text("Opening the table...", 0.42 - i * 0.09, 0.048 if i else 0.07,
                                   fg=(1, 1, 0.85, 1) if i else (1, 0.92, 0.6, 1))
@@ -414,7 +470,7 @@ class LobbyScreens:
         p.button("back", "Cancel", lambda: self.request("Lan" if mode == "lan" else "Online"),
                  (0, -0.8), scale=0.055)
         self._esc("Lan" if mode == "lan" else "Online")
-        self.hub.role = "host"
+        self._for_match("host", mode)
         request = dict(rules=rules, table_name=table or f"{c.name}'s table", lan=lan,
                        open_table=open_table, listen=c.listen,
                        upnp=mode == "online" and c.upnp, lan_interfaces=c.lan_interfaces)
@@ -424,20 +480,54 @@ class LobbyScreens:
         else:
             self.hub.watch(fut, "could not open the table")
 
-    def _host_elsewhere(self, fut, net: NetService, request: dict) -> None:
+    def _host_saved(self, net: NetService, saved) -> None:
+        """Host a saved match again: same identity and code, so only its opponent gets in."""
+        c = self.hub.config
+        self.hosting = ("resume", False, False)
+        p = self._lobby(f"Resuming the match with {saved.opponent or 'your opponent'}")
+        p.text(f"Rules: {rules_label(saved.rules)}   -   score {saved.scores[0]} - "
+               f"{saved.scores[1]}", 0.56, 0.042, fg=(0.9, 0.92, 0.85, 1))
+        self.host_lines = [p.text("Opening the table...", 0.42 - i * 0.09, 0.048 if i else 0.07,
+                                  fg=(1, 1, 0.85, 1) if i else (1, 0.92, 0.6, 1))
+                           for i in range(6)]
+        self.waiting = p.text("", -0.42, 0.055, fg=(0.85, 1, 0.85, 1))
+        self.saved_match = saved
+        p.button("back", "Cancel", lambda: self.request("Saved", self.saved_back), (0, -0.8),
+                 scale=0.055)
+        self._esc("Saved")
+        self._for_match("host", saved.kind or self.hub.kind)
+        fut = net.resume(saved.path, listen=c.listen, port=c.port)
+        if c.port:
+            fut.add_done_callback(lambda f: self._host_elsewhere(
+                f, net, {}, lambda: net.resume(saved.path, listen=c.listen, port=0)))
+        else:
+            self.hub.watch(fut, "could not resume the match")
+
+    def _host_elsewhere(self, fut, net: NetService, request: dict, again=None) -> None:
         """(On the network thread.) Host on a free port if the configured one was busy."""
         exc = fut.exception()
         if isinstance(exc, OSError) and self.hub.service is net:
-            self.hub.local.put(net_event("status", text=f"port busy ({exc.strerror}): "
-                                                        "hosting on a free port"))
-            self.hub.watch(net.host(port=0, **request), "could not open the table")
+            self.hub.tell(net_event("status", text=f"port busy ({exc.strerror}): "
+                                                   "hosting on a free port"))
+            self.hub.watch(again() if again else net.host(port=0, **request),
+                           "could not open the table")
         elif exc is not None:
-            self.hub.local.put(net_event("error", message=f"could not open the table: {exc}"))
+            self.hub.tell(net_event("error", message=f"could not open the table: {exc}"))
 
     def _show_hosting(self, info) -> None:
         mode, lan, open_table = self.hosting
         c = self.hub.config
         lines = []
+        if mode == "resume":
+            who = self.saved_match.opponent or "your opponent"
+            lines = [f"Join code:  {info.code}   (the same as before)",
+                     f"Port {info.port}   -   addresses: {', '.join(info.addresses)}",
+                     f"{who} chooses Resume on this match in their Saved matches list;",
+                     "only that player, with that saved match, can join this table."]
+            for widget, text in zip(self.host_lines, lines + [""] * len(self.host_lines)):
+                widget.setText(text)
+            self.waiting.setText(f"Waiting for {who} to resume...")
+            return
         if open_table:
             lines.append("Open table: players on this network see it in their list")
         else:
@@ -460,6 +550,7 @@ class LobbyScreens:
 
     def exitHosting(self) -> None:
         self.host_lines = []
+        self.saved_match = None
         self._close()
         if self.app.session is None:  # cancelled before anyone joined: close the table
             self.hub.close()

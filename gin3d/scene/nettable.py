@@ -14,6 +14,7 @@ from panda3d.core import TextNode
 from .hud import Hud, button, suitify
 from .lobby import net_event
 from .netcontroller import NetTableController
+from .perspective import MatchRecord
 from .tableinput import KEYS, TableInput
 
 EMOTES = (("hello", "Hello"), ("well_played", "Well played"), ("oops", "Oops"),
@@ -24,7 +25,25 @@ MATCH_KINDS = ("game", "your_turn", "hand_over", "game_over")
 ENDINGS = {"opponent left": "Your opponent left the table",
            "you left": "You left the table",
            "claimed": "The match was claimed",
-           "finished": "The match is over"}
+           "finished": "The match is over",
+           "saves differ": "The two saves are not of the same point in this match: "
+                           "it cannot be resumed",
+           "rules refused": "The host's match does not use the rules it offered: refused"}
+SAVED_BYE = "saved the match to finish later"  # gin3d.net.session.SAVED_BYE
+DECLINED = "declined the host's rules"  # gin3d.net.session.DECLINED
+
+
+def ending_text(reason: str, detail: str = "") -> str:
+    """What the table says when a match ends (``ended`` event)."""
+    if reason == "opponent left" and detail == SAVED_BYE:
+        return "Your opponent saved the match to finish later (Saved matches: Resume)"
+    if reason == "opponent left" and detail == DECLINED:
+        return "Your opponent declined your rules"
+    if reason == "saves differ" and detail:
+        return f"This match cannot be resumed: {detail}"
+    if reason == "rules refused" and detail:
+        return f"Refused: {detail}"
+    return ENDINGS.get(reason, f"The match ended: {reason}")
 
 
 class ChatBox:
@@ -112,10 +131,14 @@ class ChatBox:
 class StatusLine:
     """The connection line: opponent, route, round trip, safety code, and the link's state."""
 
-    def __init__(self, base, on_claim) -> None:
+    def __init__(self, base, on_claim, on_save=None) -> None:
         self.claim = button(base.a2dTopRight, "Claim the match", on_claim, (-0.3, 0, -0.44),
                             scale=0.04)
         self.claim.hide()
+        # the other way out while the opponent is away: keep the match to finish later
+        self.save = button(base.a2dTopRight, "Save and leave", on_save or (lambda: None),
+                           (-0.3, 0, -0.52), scale=0.04)
+        self.save.hide()
         self.info = OnscreenText(parent=base.a2dTopRight, text="", pos=(-0.06, -0.29),
                                  scale=0.036, fg=(0.85, 0.95, 1, 1), shadow=(0, 0, 0, 0.9),
                                  align=TextNode.ARight, mayChange=True)
@@ -136,21 +159,28 @@ class StatusLine:
         self.info.hide()
         self.state.hide()
         self.claim.hide()
+        self.save.hide()
 
     def destroy(self) -> None:
         self.info.destroy()
         self.state.destroy()
         self.claim.destroy()
+        self.save.destroy()
 
 
 class NetSession:
     """One network match on the table (the local player is drawn as seat 0)."""
 
     def __init__(self, app, net, my_seat: int, opponent: str, route: str = "",
-                 safety_code: str = "") -> None:
+                 safety_code: str = "", kind: str = "lan", player_name: str = "You") -> None:
         self.app = app
         self.net = net
         self.names = ("You", opponent or "Opponent")
+        self.kind = kind
+        self.player_name = player_name
+        self.keeper = None  # MatchKeeper: statistics and history, from the first verified hand
+        self.kept = MatchRecord()  # the current game for the keeper (the table's may lag)
+        self.resumed = False  # a saved match that goes on (its rules were agreed long ago)
         self.route = route
         self.safety_code = safety_code
         self.link_state = "connected"
@@ -164,7 +194,7 @@ class NetSession:
         # no computer help against a person: the Hint button stays off in network matches
         self.input = TableInput(app, app.scene, self.controller, self.hud, hints=lambda: False)
         self.chat = ChatBox(app, self._send_chat, self._send_emote, self._typing)
-        self.status = StatusLine(app, self._claim)
+        self.status = StatusLine(app, self._claim, self.save_and_leave)
         self.controller.on_message.append(self.hud.set_message)
         self.controller.on_hand_over.append(lambda g: app.hand_over())
         self.controller.on_game_over.append(lambda g: app.hand_over())
@@ -195,6 +225,8 @@ class NetSession:
     def handle(self, ev) -> None:
         """One NetEvent from the frame task."""
         kind, data = ev.kind, ev.data
+        if kind == "hand_over":
+            self._keep(data)
         if kind in MATCH_KINDS:
             if (self.want_rematch and kind == "game" and self.controller.showing_result
                     and self.game is not None and self.game.over):
@@ -216,15 +248,29 @@ class NetSession:
             self.chat.add(f"{who}: {data['reason']}")
         elif kind == "error":
             self.chat.add(f"(!) {data['message']}")
+            if data["message"].startswith("not saved") and self.app.screens.state == "Pause":
+                self.app.request("Table")  # say it where the player looks
+            if data["message"].startswith("not saved"):
+                self.hud.set_message(data["message"])
         elif kind == "cheat":
             self.alarm = f"{data['message']} - evidence saved to {data['evidence']}"
             self.controller.stop()
         elif kind == "ended":
             self.ended = data["reason"]
             self.controller.stop()
+            text = ending_text(self.ended, data.get("detail", ""))
             if not self.alarm and self.ended != "finished":
-                self.alarm = ENDINGS.get(self.ended, f"The match ended: {self.ended}")
-            self._note(ENDINGS.get(self.ended, self.ended))
+                self.alarm = text
+            self._note(text)
+        elif kind == "resumed":
+            self._resumed(data["hands"])
+        elif kind == "offer":
+            self.app.request("Offer", data["rules"], data.get("opponent") or self.names[1])
+        elif kind == "saved":
+            self.app.notice = (f"Your match with {self.names[1]} is saved. To finish it, "
+                               "open LAN or Online, then Saved matches.")
+            self.app.request("Menu")
+            return
         self.refresh_status()
         self._prompt()
 
@@ -262,10 +308,62 @@ class NetSession:
             self.status.claim.show()
         else:
             self.status.claim.hide()
+        away = self.link_state.startswith("waiting") or self.link_state == "opponent gone"
+        if away and self.ended is None:
+            self.status.save.show()
+        else:
+            self.status.save.hide()
 
     def _claim(self) -> None:
         """After "opponent gone": end the match as won by forfeit."""
         self._watch(self.net.claim())
+
+    def save_and_leave(self) -> None:
+        """Save the match, tell the opponent, and go back to the menu (finish it later)."""
+        if self.ended is not None:
+            self.hud.set_message("The match is over: there is nothing to save")
+            return
+
+        def done(f) -> None:  # on the network thread: back through the event queue
+            exc = f.exception()
+            if exc is None:
+                self.net.events.put(net_event("saved", path=f.result()))
+            else:
+                self.net.events.put(net_event("error", message=f"not saved: {exc}"))
+        self.net.save_and_leave().add_done_callback(done)
+
+    # -- statistics and history ---------------------------------------------------------------
+    def _keep(self, data: dict) -> None:
+        """A verified hand: into the statistics and hand history (each counted once)."""
+        from ..recorder import MatchKeeper
+
+        try:
+            self.kept.add(data["hand"], self.controller.seat or 0)
+        except ValueError as err:  # out of step (should not happen): keep playing
+            self.hud.set_message(f"Statistics are not kept for this hand: {err}")
+            return
+        if self.keeper is None and data.get("match"):
+            try:
+                self.keeper = MatchKeeper(self.kind, (self.player_name, self.names[1]),
+                                          data["match"])
+            except (OSError, ValueError) as err:
+                self.hud.set_message(f"Statistics are not kept for this match: {err}")
+                return
+        if self.keeper is not None:
+            try:
+                self.keeper.record(self.kept.game, data.get("game_number", 0))
+            except OSError as err:
+                self.hud.set_message(f"Statistics could not be saved: {err}")
+
+    def _resumed(self, hands: list) -> None:
+        """A saved match goes on: the finished hands of its game, as the result screens and
+        the statistics know them (they were counted when first played)."""
+        self.resumed = True
+        seat = self.controller.seat if self.controller.seat is not None else 0
+        for record in (self.controller.record, self.kept):
+            record.reset()
+            for hand in hands:
+                record.add(hand, seat)
 
     def _prompt(self) -> None:
         """While the line is down or the match is over, say so where the prompt goes."""
@@ -274,7 +372,12 @@ class NetSession:
         elif self.link_state.startswith("waiting") and not self.controller.waiting_for_human():
             self.hud.set_prompt("Waiting for opponent...")  # (your own move still goes)
         elif self.controller.current.phase == "deal" and not self.controller.queue.busy:
-            self.hud.set_prompt("Dealing (shuffling with your opponent)...")
+            if self.controller.current.turn == -1 and self.controller.seat == 0 and (
+                    self.controller.record.game is None and not self.resumed):
+                # nothing dealt yet: the guest is reading our rules
+                self.hud.set_prompt(f"Waiting for {self.names[1]} to accept your rules...")
+            else:
+                self.hud.set_prompt("Dealing (shuffling with your opponent)...")
 
     # -- chat ---------------------------------------------------------------------------------
     def _send_chat(self, text: str) -> None:

@@ -24,6 +24,7 @@ SPEEDS = ((0.0, "Instant"), (0.6, "Slow"), (1.0, "Normal"), (1.8, "Fast"), (3.0,
 VOLUMES = (0.0, 0.25, 0.5, 0.75, 1.0)
 STYLE_NAMES = {"classic": "Classic", "four_colour": "Four-colour", "large_index": "Large index"}
 LEVEL_NAMES = {lv: opponent_name(lv) for lv, _ in levels()}  # short names: "Walt"
+LEVEL_NAMES.update(lan="LAN games", online="Online games")  # network matches (MatchKeeper)
 WON, LOST = (0.35, 0.78, 0.42, 1), (0.85, 0.35, 0.3, 1)
 GOLD = (1, 0.92, 0.6, 1)
 HISTORY_PAGE = 8
@@ -177,7 +178,8 @@ class ShipScreens:
         if not shown:
             p.text("No hands played yet.", 0.3, 0.05)
         for i, r in enumerate(shown):
-            opp = r.names[1]
+            opp = r.names[1] + {"lan": " (LAN)", "online": " (online)"}.get(
+                r.opponent_level or "", "")
             when = r.finished_at.replace("T", " ")[:16]
             label = f"{when}   vs {opp}   {r.summary()}"
             p.button(f"hand{i}", label, lambda r=r, page=page: self.request("Replay", r, page),

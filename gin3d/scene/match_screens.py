@@ -1,0 +1,195 @@
+"""More network screens: the host's table setup (rules), the guest's look at the host's rules
+before playing them, and the saved network matches (resume, delete).
+
+``MatchScreens`` is a mixin of the app's screen FSM beside ``LobbyScreens`` (it uses that
+mixin's ``hub``, ``_lobby``, ``_say`` and ``_start_lobby``, and the app's ``_rules_rows``, the
+single-player setup's rows). States: ``HostSetup``, ``Offer``, ``Saved``, ``DeleteSaved``.
+"""
+
+from __future__ import annotations
+
+from panda3d.core import TextNode
+
+from .lobby import entry, parse_address, rules_label
+
+GOLD = (1, 0.92, 0.6, 1)
+SOFT = (0.85, 0.85, 0.8, 1)
+SAVED_ROWS = 6
+
+
+class MatchScreens:
+    """States ``HostSetup``, ``Offer``, ``Saved`` and ``DeleteSaved`` (a mixin)."""
+
+    # -- the host picks the rules -------------------------------------------------------
+    def enterHostSetup(self, mode: str = "lan", table: str = "") -> None:
+        """Before a table opens: the rules preset, its options and the game target."""
+        title = f"Host {table}" if table else "Host an online game"
+        p = self._panel(title, width=1.05, height=0.94)
+        last = self._rules_rows(p, 0.62, opponent=False)
+        self.setup_note = p.text("", last - 0.1, 0.04, fg=(1, 0.8, 0.6, 1))
+        self.setup_summary = [p.text("", last - 0.2, 0.045, fg=GOLD)] + [
+            p.text("", last - 0.28 - i * 0.06, 0.034, fg=SOFT) for i in range(5)]
+        p.text("Your opponent sees these rules before accepting them.", -0.64, 0.038,
+               fg=(0.85, 1, 0.85, 1))
+        self._refresh_setup()
+        back = "Lan" if mode == "lan" else "Online"
+        p.button("host", "Open the table", lambda: self.request("Hosting", mode, table),
+                 (0.35, -0.78), scale=0.065, frameSize=(-5, 5, -0.55, 1.05))
+        p.button("back", "Back", lambda: self.request(back), (-0.55, -0.78), scale=0.06)
+        self._esc(back)
+
+    def _show_host_rules(self) -> None:
+        """The chosen rules in words, as the guest will see them."""
+        rules = self.app.setup.rules()
+        lines = [rules_label(rules)] + rules.describe()[:5]
+        for widget, text in zip(self.setup_summary, lines + [""] * len(self.setup_summary)):
+            widget.setText(text)
+
+    def exitHostSetup(self) -> None:
+        self.setup_summary = []
+        self._close()
+
+    # -- the guest sees the host's rules ------------------------------------------------
+    def enterOffer(self, rules, opponent: str = "") -> None:
+        """Over the table, before the first deal: play the host's rules, or leave."""
+        session = self.app.session
+        if session is None:
+            self.request("Menu")
+            return
+        who = opponent or "The host"
+        p = self._panel(f"{who}'s rules", width=1.15, height=0.86)
+        p.text(rules_label(rules), 0.56, 0.055, fg=GOLD)
+        for i, line in enumerate(rules.describe()):
+            p.text(line, 0.44 - i * 0.07, 0.04)
+        p.text("Play this match with these rules?", -0.44, 0.045, fg=(0.85, 1, 0.85, 1))
+        p.button("accept", "Accept", self._accept_offer, (0.35, -0.62), scale=0.065)
+        p.button("decline", "Decline", self._decline_offer, (-0.35, -0.62), scale=0.06)
+        self.app.ignore("escape")
+        self.app.accept("escape", self._decline_offer)
+
+    def _accept_offer(self) -> None:
+        if self.hub.service is not None:
+            self.hub.service.answer_offer(True)
+        self.request("Table")
+
+    def _decline_offer(self) -> None:
+        if self.hub.service is not None:
+            self.hub.service.answer_offer(False)
+        self.app.end_game()
+        self.request("Lan" if self.hub.kind == "lan" else "Online")
+        self._say("You declined the host's rules: the match was not started.", error=True)
+
+    def exitOffer(self) -> None:
+        self._close()
+
+    # -- saved matches --------------------------------------------------------------------
+    def enterSaved(self, back: str | None = None) -> None:
+        """The saved network matches: opponent, score, rules, date; Resume or Delete."""
+        from ..net.savelist import list_saved
+
+        self.app.end_game()
+        self.saved_back = back or self.saved_back
+        if self._start_lobby("Saved matches") is None:
+            return
+        p = self._lobby("Saved matches")
+        self.saved = list_saved(self.hub.config.save_dir)
+        p.text("Matches you saved (or that stopped) to finish later with the same opponent",
+               0.66, 0.038, fg=SOFT)
+        if not self.saved:
+            p.text("No saved matches. During a network match: Esc, then Save and leave.", 0.4,
+                   0.045)
+        for i, sm in enumerate(self.saved[:SAVED_ROWS]):
+            y = 0.53 - i * 0.15
+            if sm.ok:
+                role = "you host" if sm.role == "host" else "you joined"
+                kind = {"lan": "LAN", "online": "Online"}.get(sm.kind, "")
+                game = f", game {sm.game_number + 1}" if sm.game_number else ""
+                hands = f"{sm.hands} hand{'s' if sm.hands != 1 else ''}"
+                game += ", finished" if sm.finished else ""
+                p.text(f"vs {sm.opponent or 'unknown'}   {sm.scores[0]} - {sm.scores[1]}"
+                       f"   (after {hands}{game})", y, 0.045, x=-1.15, align=TextNode.ALeft)
+                p.text(f"{rules_label(sm.rules)}   -   {kind}, {role}   -   "
+                       f"{sm.saved_at.replace('T', ' ')[:16]} UTC", y - 0.055, 0.034,
+                       x=-1.12, align=TextNode.ALeft, fg=(0.85, 0.9, 1, 1))
+            else:
+                p.text(f"Unreadable: {sm.path.name}", y, 0.045, x=-1.15, align=TextNode.ALeft,
+                       fg=(1, 0.7, 0.6, 1))
+                why = p.text(sm.error, y - 0.055, 0.032, x=-1.12, align=TextNode.ALeft,
+                             fg=(1, 0.8, 0.7, 1))
+                why["wordwrap"] = 48
+            b = p.button(f"resume{i}", "Resume", lambda sm=sm: self._resume_match(sm),
+                         (0.68, y + 0.005), scale=0.045, frameSize=(-2.8, 2.8, -0.55, 1.05))
+            if not sm.resumable:
+                b["state"] = "disabled"
+                b["text_fg"] = (0.5, 0.5, 0.5, 1)
+            p.button(f"delete{i}", "Delete", lambda sm=sm: self.request("DeleteSaved", sm),
+                     (1.0, y + 0.005), scale=0.045, frameSize=(-2.8, 2.8, -0.55, 1.05))
+        if len(self.saved) > SAVED_ROWS:
+            p.text(f"(and {len(self.saved) - SAVED_ROWS} older ones)", -0.4, 0.034, fg=SOFT)
+        y = -0.5
+        p.text("Host's address (for a match you joined)", y, 0.04, x=-1.15,
+               align=TextNode.ALeft)
+        entry(p, "address", "", (-0.05, y), width=10, scale=0.04)
+        p.text("Empty: the address it had, or the relay.", y - 0.07, 0.032, x=-1.15,
+               align=TextNode.ALeft, fg=SOFT)
+        p.button("back", "Back", lambda: self.request(self.saved_back), (0, -0.8),
+                 scale=0.055)
+        self._esc(self.saved_back)
+
+    def _resume_match(self, sm) -> None:
+        """Host the saved match again, or join the host that resumes it."""
+        if not sm.resumable:
+            why = sm.error if not sm.ok else "the match is finished"
+            self._say(f"{sm.path.name} cannot be resumed: {why}", error=True)
+            return
+        if sm.role == "host":
+            self.request("Hosting", sm.kind or "lan", "", sm)
+            return
+        typed = self.panel.entries["address"].get().strip()
+        address = typed or sm.address or None
+        if address:
+            try:
+                parse_address(address, 47470)
+            except ValueError as exc:
+                self._say(str(exc), error=True)
+                return
+        elif not self.hub.config.relay:
+            self._say("Type the host's address (host:port): this save does not know it and "
+                      "no relay is set", error=True)
+            return
+        self._for_match("guest", sm.kind or self.hub.kind)
+        who = sm.opponent or "your opponent"
+        self._say(f"Resuming the match with {who}" + (f" at {address}..." if address else
+                                                       " through the relay..."))
+        self.hub.watch(self.hub.open().resume(sm.path, address), "could not resume")
+
+    def exitSaved(self) -> None:
+        self._close()
+
+    def enterDeleteSaved(self, sm) -> None:
+        """Ask before a saved match is deleted (nothing is ever deleted without this)."""
+        p = self._panel("Delete this saved match?", width=1.0, height=0.45)
+        p.text(sm.summary() if sm.ok else f"{sm.path.name} (unreadable)", 0.1, 0.04)
+        p.text("It cannot be resumed afterwards. Your opponent's copy is not affected.", 0.0,
+               0.036, fg=SOFT)
+        p.button("yes", "Delete", lambda: self._delete_saved(sm), (0.35, -0.22), scale=0.06)
+        p.button("no", "Keep it", lambda: self.request("Saved"), (-0.35, -0.22), scale=0.06)
+        self._esc("Saved")
+
+    def _delete_saved(self, sm) -> None:
+        from ..net.savelist import delete_saved
+
+        try:
+            delete_saved(sm.path)
+        except (OSError, ValueError) as exc:
+            self.request("Saved")
+            self._say(f"Could not delete {sm.path.name}: {exc}", error=True)
+            return
+        self.request("Saved")
+        self._say(f"Deleted {sm.path.name}.")
+
+    def exitDeleteSaved(self) -> None:
+        self._close()
+
+
+__all__ = ["MatchScreens"]
