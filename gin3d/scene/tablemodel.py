@@ -87,7 +87,13 @@ def build_table(loader, parent: NodePath, detail: str = "full") -> NodePath:
         model.setScale(EGG_SCALE)  # the felt top is z = 0 in the model too
         return model
     table = parent.attachNewNode("table")
-    table.attachNewNode(_felt("felt", TABLE_W, TABLE_D))
+    felt = table.attachNewNode(_felt("felt", TABLE_W, TABLE_D))
+    # the felt is the bottom of everything: drawn first, without depth test or depth writes
+    # (it covers most of the screen, so that per-pixel depth work is the largest single cost
+    # on a software renderer); everything else lies on or above it
+    felt.setBin("background", 0)
+    felt.setDepthTest(False)
+    felt.setDepthWrite(False)
     wood = (0.36, 0.2, 0.1)
     w, d, r = TABLE_W / 2, TABLE_D / 2, 5.0
     for name, box in (

@@ -1,0 +1,97 @@
+"""The resting lower part of a card stack (the stock, the pile) drawn as one mesh.
+
+A software renderer pays a fixed cost for every draw call and for every covered pixel it
+tests, and a stack of thirty cards is thirty draw calls of which only the top one or two
+are really seen. ``StackBody`` hides the card nodes below the top ones while they lie still
+in their places and draws a flattened copy of them instead: the same picture in one call.
+The card nodes themselves stay where they are (zones, picking and tests see no difference);
+the moment one of them moves, or the stack changes, the copy is rebuilt or dropped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from panda3d.core import NodePath, Point3, Texture
+
+from .cards import CARD_BIN, CardNode
+
+Pose = tuple[tuple[float, float, float], tuple[float, float, float]]
+
+
+class StackBody:
+    """Keeps ``keep_top`` real cards on top of a stack and draws the rest as one mesh."""
+
+    def __init__(self, anchor: NodePath, pose: Callable[[int], Pose], texture: Texture,
+                 keep_top: int = 2, cache_size: int = 64) -> None:
+        if keep_top < 1:
+            raise ValueError(f"keep_top must be at least 1, got {keep_top}")
+        self.anchor = anchor
+        self.pose = pose
+        self.keep_top = keep_top
+        self.cache_size = cache_size
+        self.root = anchor.attachNewNode("stack-body")
+        self.root.setBin(CARD_BIN, 0)
+        self.root.setTexture(texture)
+        self.hidden: list[CardNode] = []
+        self.key: tuple | None = None
+        self.meshes: dict[tuple, NodePath] = {}
+        self.enabled = True
+
+    def at_rest(self, node: CardNode, index: int) -> bool:
+        """Whether ``node`` lies still in its place as card ``index`` of the stack."""
+        if node.np.getParent() != self.anchor or node.glowing:
+            return False
+        if node.body.getPos() != Point3(0, 0, 0):
+            return False
+        return node.np.getPos().almostEqual(Point3(*self.pose(index)[0]), 1e-4)
+
+    def sync(self, nodes: Sequence[CardNode]) -> None:
+        """Match the stack as it is now: ``nodes`` from the bottom up."""
+        count = len(nodes) - self.keep_top if self.enabled else 0
+        lower = list(nodes[:max(0, count)])
+        while lower and not all(self.at_rest(n, i) for i, n in enumerate(lower)):
+            lower.pop()  # a moving card (and all above it) stays a card of its own
+        key = tuple((n.slot, n.card, n.np.getTransform()) for n in lower)
+        if key == self.key and all(n.np.isHidden() for n in lower):
+            return
+        for node in self.hidden:
+            node.np.show()
+        self.root.getChildren().detach()
+        self.hidden = lower
+        self.key = key
+        if not lower:
+            return
+        mesh = self.meshes.get(key)
+        if mesh is None:
+            mesh = self._build(lower)
+            if len(self.meshes) >= self.cache_size:
+                self.meshes.pop(next(iter(self.meshes)))
+            self.meshes[key] = mesh
+        mesh.reparentTo(self.root)
+        for node in lower:
+            node.np.hide()
+
+    def _build(self, nodes: list[CardNode]) -> NodePath:
+        """One flattened mesh of the faces of ``nodes``, the top card first (so that the
+        cards beneath fail the depth test instead of being shaded)."""
+        mesh = NodePath("stack-mesh")
+        for node in reversed(nodes):
+            holder = mesh.attachNewNode("card")
+            holder.setTransform(node.np.getTransform())
+            node.face_np.copyTo(holder)
+        mesh.flattenStrong()
+        return mesh
+
+    def release(self) -> None:
+        """Show every hidden card again and draw no mesh (before moving the stack's cards)."""
+        for node in self.hidden:
+            node.np.show()
+        self.hidden = []
+        self.key = None
+        self.root.getChildren().detach()
+
+    def destroy(self) -> None:
+        self.release()
+        self.meshes.clear()
+        self.root.removeNode()
