@@ -35,7 +35,7 @@ from .scene.controller import TableController
 from .scene.hud import Hud, register_suit_graphics
 from .scene.lobby import LobbyScreens, NetConfig, NetHub
 from .scene.nettable import NetSession
-from .scene.quality import fit_framebuffer
+from .scene.quality import fit_framebuffer, trim_clears
 from .scene.screens import Panel
 from .scene.ship_screens import ShipScreens, apply_settings
 from .scene.sound import Sounds
@@ -131,6 +131,7 @@ class GinApp(ShowBase):
         self.launch_time = time.perf_counter()
         super().__init__()
         self.framebuffer = fit_framebuffer(self)  # before anything is loaded into the window
+        trim_clears(self)
         self.user_settings = user_settings or settings_mod.Settings()
         self.settings = settings or Settings(speed=self.user_settings.animation_speed,
                                              style=self.user_settings.card_style,

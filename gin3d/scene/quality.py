@@ -47,3 +47,13 @@ def fit_framebuffer(base) -> str:
     props = WindowProperties(win.getProperties()) if hasattr(win, "getProperties") else None
     base.openMainWindow(fbprops=fbprops, props=props, keepCamera=True)
     return "reopened"
+
+
+def trim_clears(base) -> None:
+    """The 2D overlay is drawn without depth testing, so clearing the depth buffer again
+    before it (ShowBase's default) is work for nothing: one full-screen pass fewer."""
+    for cam in (base.cam2d, getattr(base, "cam2dp", None)):
+        if cam is None:
+            continue
+        for i in range(cam.node().getNumDisplayRegions()):
+            cam.node().getDisplayRegion(i).setClearDepthActive(False)
