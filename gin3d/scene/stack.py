@@ -12,7 +12,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from panda3d.core import NodePath, Point3, Texture
+import numpy as np
+from panda3d.core import (
+    Geom,
+    GeomNode,
+    GeomTriangles,
+    GeomVertexData,
+    NodePath,
+    Point3,
+    Texture,
+)
 
 from .cards import CARD_BIN, CardNode
 
@@ -50,8 +59,10 @@ class StackBody:
         """Match the stack as it is now: ``nodes`` from the bottom up."""
         count = len(nodes) - self.keep_top if self.enabled else 0
         lower = list(nodes[:max(0, count)])
-        while lower and not all(self.at_rest(n, i) for i, n in enumerate(lower)):
-            lower.pop()  # a moving card (and all above it) stays a card of its own
+        for i, node in enumerate(lower):
+            if not self.at_rest(node, i):
+                lower = lower[:i]  # a moving card (and all above it) stays a card of its own
+                break
         key = tuple((n.slot, n.card, n.np.getTransform()) for n in lower)
         if key == self.key and all(n.np.isHidden() for n in lower):
             return
@@ -73,15 +84,37 @@ class StackBody:
             node.np.hide()
 
     def _build(self, nodes: list[CardNode]) -> NodePath:
-        """One flattened mesh of the faces of ``nodes``, the top card first (so that the
-        cards beneath fail the depth test instead of being shaded)."""
-        mesh = NodePath("stack-mesh")
+        """One mesh of the faces of ``nodes`` where they lie, the top card first (so that
+        the cards beneath fail the depth test instead of being shaded). The vertices are
+        moved with numpy: this runs while cards are dealt, and must not cost a frame."""
+        vertices, indices = [], []
+        first = 0
+        fmt = None
         for node in reversed(nodes):
-            holder = mesh.attachNewNode("card")
-            holder.setTransform(node.np.getTransform())
-            node.face_np.copyTo(holder)
-        mesh.flattenStrong()
-        return mesh
+            geom = node.face_np.node().getGeom(0)
+            vdata = geom.getVertexData()
+            fmt = vdata.getFormat()
+            rows = np.frombuffer(vdata.getArray(0).getHandle().getData(), np.float32)
+            rows = rows.reshape(vdata.getNumRows(), -1).copy()  # x y z, nx ny nz, u v
+            mat = np.array(node.np.getMat(), np.float32).reshape(4, 4)  # row vectors
+            rows[:, 0:3] = rows[:, 0:3] @ mat[:3, :3] + mat[3, :3]
+            rows[:, 3:6] = rows[:, 3:6] @ mat[:3, :3]
+            vertices.append(rows)
+            prim = geom.getPrimitive(0)
+            tris = np.frombuffer(prim.getVertices().getHandle().getData(), np.uint16)
+            indices.append(tris.astype(np.uint32) + first)
+            first += len(rows)
+        vdata = GeomVertexData("stack", fmt, Geom.UHStatic)
+        vdata.uncleanSetNumRows(first)
+        vdata.modifyArray(0).modifyHandle().setData(np.concatenate(vertices).tobytes())
+        tris = GeomTriangles(Geom.UHStatic)
+        tris.setIndexType(Geom.NT_uint32)
+        tris.modifyVertices().modifyHandle().setData(np.concatenate(indices).tobytes())
+        geom = Geom(vdata)
+        geom.addPrimitive(tris)
+        node = GeomNode("stack-mesh")
+        node.addGeom(geom)
+        return NodePath(node)
 
     def release(self) -> None:
         """Show every hidden card again and draw no mesh (before moving the stack's cards)."""
