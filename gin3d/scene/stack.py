@@ -43,8 +43,10 @@ class StackBody:
         self.root.setBin(CARD_BIN, 0)
         self.root.setTexture(texture)
         self.hidden: list[CardNode] = []
-        self.key: tuple | None = None
+        self.key: tuple | None = None  # the cards the mesh shows now
+        self.seen: tuple | None = None  # the stack as the last sync found it
         self.meshes: dict[tuple, NodePath] = {}
+        self.rows: dict[tuple, tuple] = {}
         self.enabled = True
 
     def at_rest(self, node: CardNode, index: int) -> bool:
@@ -56,15 +58,21 @@ class StackBody:
         return node.np.getPos().almostEqual(Point3(*self.pose(index)[0]), 1e-4)
 
     def sync(self, nodes: Sequence[CardNode]) -> None:
-        """Match the stack as it is now: ``nodes`` from the bottom up."""
+        """Match the stack as it is now: ``nodes`` from the bottom up. Runs every frame, so
+        it first checks, cheaply, whether anything changed since the last call."""
         count = len(nodes) - self.keep_top if self.enabled else 0
         lower = list(nodes[:max(0, count)])
+        seen = tuple((n.slot, n.card, n.glowing, n.np.getTransform(), n.body.getTransform())
+                     for n in lower)
+        if seen == self.seen:
+            return
+        self.seen = seen
         for i, node in enumerate(lower):
             if not self.at_rest(node, i):
                 lower = lower[:i]  # a moving card (and all above it) stays a card of its own
                 break
         key = tuple((n.slot, n.card, n.np.getTransform()) for n in lower)
-        if key == self.key and all(n.np.isHidden() for n in lower):
+        if key == self.key:
             return
         for node in self.hidden:
             node.np.show()
@@ -83,6 +91,28 @@ class StackBody:
         for node in lower:
             node.np.hide()
 
+    def _card_rows(self, node: CardNode) -> tuple[np.ndarray, np.ndarray, object]:
+        """The vertex rows (moved to where the card lies) and triangles of one card's faces,
+        kept while the card lies there: a stock is rebuilt with one card fewer at every
+        draw, from the same cards in the same places."""
+        key = (node.slot, node.card, node.np.getTransform())
+        found = self.rows.get(key)
+        if found is not None:
+            return found
+        geom = node.face_np.node().getGeom(0)
+        vdata = geom.getVertexData()
+        rows = np.frombuffer(vdata.getArray(0).getHandle().getData(), np.float32)
+        rows = rows.reshape(vdata.getNumRows(), -1).copy()  # x y z, nx ny nz, u v
+        mat = np.array(node.np.getMat(), np.float32).reshape(4, 4)  # row vectors
+        rows[:, 0:3] = rows[:, 0:3] @ mat[:3, :3] + mat[3, :3]
+        rows[:, 3:6] = rows[:, 3:6] @ mat[:3, :3]
+        tris = np.frombuffer(geom.getPrimitive(0).getVertices().getHandle().getData(),
+                             np.uint16).astype(np.uint32)
+        if len(self.rows) >= 4 * 52:
+            self.rows.clear()
+        self.rows[key] = found = (rows, tris, vdata.getFormat())
+        return found
+
     def _build(self, nodes: list[CardNode]) -> NodePath:
         """One mesh of the faces of ``nodes`` where they lie, the top card first (so that
         the cards beneath fail the depth test instead of being shaded). The vertices are
@@ -91,18 +121,9 @@ class StackBody:
         first = 0
         fmt = None
         for node in reversed(nodes):
-            geom = node.face_np.node().getGeom(0)
-            vdata = geom.getVertexData()
-            fmt = vdata.getFormat()
-            rows = np.frombuffer(vdata.getArray(0).getHandle().getData(), np.float32)
-            rows = rows.reshape(vdata.getNumRows(), -1).copy()  # x y z, nx ny nz, u v
-            mat = np.array(node.np.getMat(), np.float32).reshape(4, 4)  # row vectors
-            rows[:, 0:3] = rows[:, 0:3] @ mat[:3, :3] + mat[3, :3]
-            rows[:, 3:6] = rows[:, 3:6] @ mat[:3, :3]
+            rows, tris, fmt = self._card_rows(node)
             vertices.append(rows)
-            prim = geom.getPrimitive(0)
-            tris = np.frombuffer(prim.getVertices().getHandle().getData(), np.uint16)
-            indices.append(tris.astype(np.uint32) + first)
+            indices.append(tris + first)
             first += len(rows)
         vdata = GeomVertexData("stack", fmt, Geom.UHStatic)
         vdata.uncleanSetNumRows(first)
@@ -121,10 +142,11 @@ class StackBody:
         for node in self.hidden:
             node.np.show()
         self.hidden = []
-        self.key = None
+        self.key = self.seen = None
         self.root.getChildren().detach()
 
     def destroy(self) -> None:
         self.release()
         self.meshes.clear()
+        self.rows.clear()
         self.root.removeNode()
