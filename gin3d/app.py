@@ -282,9 +282,11 @@ class GinApp(ShowBase):
         """Lay everything out for the window's current size and shape: the 2D anchors, the
         lens (the table stays framed) and the open menu panel (shrunk to fit if narrow)."""
         self.adjustWindowAspectRatio(self.getAspectRatio())
-        self.scene.fit_lens()
-        if self.screens.panel is not None:
-            self.screens.panel.fit()
+        scene, screens = getattr(self, "scene", None), getattr(self, "screens", None)
+        if scene is not None:  # a window event can come before the app is built
+            scene.fit_lens()
+        if screens is not None and screens.panel is not None:
+            screens.panel.fit()
 
 
 class Screens(ShipScreens, LobbyScreens, FSM):
