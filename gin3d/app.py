@@ -13,7 +13,6 @@ import time
 from dataclasses import dataclass, field, replace
 
 from direct.fsm.FSM import FSM
-from direct.gui.OnscreenText import OnscreenText
 from direct.interval.IntervalGlobal import LerpFunctionInterval
 from direct.showbase.ShowBase import ShowBase
 from panda3d.core import TextNode
@@ -37,11 +36,13 @@ from .scene.hud import Hud, register_suit_graphics
 from .scene.lobby import LobbyScreens, NetConfig, NetHub
 from .scene.match_screens import MatchScreens
 from .scene.nettable import NetSession
+from .scene.quality import fit_framebuffer, trim_clears
 from .scene.screens import Panel
 from .scene.ship_screens import ShipScreens, apply_settings
 from .scene.sound import Sounds
 from .scene.table import TableScene
 from .scene.tableinput import TableInput
+from .scene.warmup import install_warm_up
 from .undo import can_undo, undo_last_human_move
 
 STYLES = ("classic", "four_colour", "large_index")
@@ -131,6 +132,8 @@ class GinApp(ShowBase):
                  notice: str | None = None, net: NetConfig | None = None) -> None:
         self.launch_time = time.perf_counter()
         super().__init__()
+        self.framebuffer = fit_framebuffer(self)  # before anything is loaded into the window
+        trim_clears(self)
         self.user_settings = user_settings or settings_mod.Settings()
         self.settings = settings or Settings(speed=self.user_settings.animation_speed,
                                              style=self.user_settings.card_style,
@@ -148,7 +151,6 @@ class GinApp(ShowBase):
         # LAN / online play, opened on demand
         self.net_hub = NetHub(self, net or NetConfig(name=self.user_settings.player_name))
         self.screens = Screens(self)
-        self.accept("window-event", self._on_window)
         self.keeper: GameKeeper | None = None
         self.notice: str | None = None  # shown once on the menu (e.g. a damaged save)
         given = replace(settings) if settings is not None else None
@@ -168,15 +170,7 @@ class GinApp(ShowBase):
             self.screens.request("Resume", resume)
         else:
             self.screens.request("Menu")
-        self._warm_glyphs()
-
-    def _warm_glyphs(self) -> None:
-        """Draw every printable character once, invisibly, in the first frame: a glyph first
-        drawn mid-game would otherwise stall that frame while the font page is rebuilt."""
-        chars = "".join(chr(c) for c in range(32, 127))
-        warm = OnscreenText(text=chars, scale=0.05, fg=(1, 1, 1, 0), pos=(0, -0.9),
-                            mayChange=False)
-        self.taskMgr.doMethodLater(0.0, lambda task: warm.destroy(), "warm-glyphs-done")
+        install_warm_up(self, self.scene)  # shaders and glyphs met now, not mid-game
 
     # -- hooks for other screens and scripts ------------------------------------------------
     def request(self, state: str, *args) -> None:
@@ -279,9 +273,23 @@ class GinApp(ShowBase):
         self.net_hub.close(wait=True)
         super().userExit()
 
-    def _on_window(self, win) -> None:
+    def windowEvent(self, win) -> None:
+        """ShowBase's handler (closing, minimising, aspect2d's shape), then our layout. It is
+        extended, not replaced: replacing it left aspect2d stretched after a resize."""
+        if hasattr(win, "getProperties"):  # a window (an offscreen buffer has none)
+            super().windowEvent(win)
         if win is self.win:
-            self.scene.fit_lens()
+            self.fit_to_window()
+
+    def fit_to_window(self) -> None:
+        """Lay everything out for the window's current size and shape: the 2D anchors, the
+        lens (the table stays framed) and the open menu panel (shrunk to fit if narrow)."""
+        self.adjustWindowAspectRatio(self.getAspectRatio())
+        scene, screens = getattr(self, "scene", None), getattr(self, "screens", None)
+        if scene is not None:  # a window event can come before the app is built
+            scene.fit_lens()
+        if screens is not None and screens.panel is not None:
+            screens.panel.fit()
 
 
 class Screens(ShipScreens, LobbyScreens, MatchScreens, FSM):

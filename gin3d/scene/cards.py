@@ -44,17 +44,22 @@ if not CullBinManager.getGlobalPtr().findBin(CARD_BIN) >= 0:
 CORNER = 0.045  # fraction of the width cut by the rounded-corner approximation
 
 
-def _quad(name: str, uv: tuple[float, float, float, float], up: bool, scale: float = 1.0,
-          colour: tuple[float, float, float, float] | None = None) -> GeomNode:
-    """A card-shaped octagon (cut corners) with atlas UVs; faces +Z when ``up`` else -Z."""
-    fmt = GeomVertexFormat.getV3n3cpt2() if colour else GeomVertexFormat.getV3n3t2()
-    vdata = GeomVertexData(name, fmt, Geom.UHStatic)
-    vw, nw, tw = (GeomVertexWriter(vdata, n) for n in ("vertex", "normal", "texcoord"))
-    cw = GeomVertexWriter(vdata, "color") if colour else None
+def _outline(scale: float = 1.0) -> list[tuple[float, float]]:
+    """The card's outline: an octagon with cut corners, centred on the origin."""
     w, h = CARD_W * scale / 2, CARD_H * scale / 2
     c = CARD_W * scale * CORNER
-    outline = [(-w + c, -h), (w - c, -h), (w, -h + c), (w, h - c), (w - c, h), (-w + c, h),
-               (-w, h - c), (-w, -h + c)]
+    return [(-w + c, -h), (w - c, -h), (w, -h + c), (w, h - c), (w - c, h), (-w + c, h),
+            (-w, h - c), (-w, -h + c)]
+
+
+def _add_side(writers, tris: GeomTriangles, first: int,
+              uv: tuple[float, float, float, float], up: bool, scale: float,
+              colour: tuple[float, float, float, float] | None) -> int:
+    """Write one side of a card (facing +Z when ``up`` else -Z) from vertex ``first`` on;
+    returns the next free vertex index."""
+    vw, nw, tw, cw = writers
+    outline = _outline(scale)
+    w, h = CARD_W * scale / 2, CARD_H * scale / 2
     u0, v0, u1, v1 = uv
     z = THICK / 2 if up else -THICK / 2
     for x, y in outline:
@@ -66,17 +71,38 @@ def _quad(name: str, uv: tuple[float, float, float, float], up: bool, scale: flo
         tw.addData2(u0 + fx * (u1 - u0), v0 + (y + h) / (2 * h) * (v1 - v0))
         if cw:
             cw.addData4(*colour)
-    tris = GeomTriangles(Geom.UHStatic)
     for i in range(1, 7):
         if up:
-            tris.addVertices(0, i, i + 1)
+            tris.addVertices(first, first + i, first + i + 1)
         else:
-            tris.addVertices(0, i + 1, i)
+            tris.addVertices(first, first + i + 1, first + i)
+    return first + len(outline)
+
+
+def _mesh(name: str, sides: list[tuple[tuple[float, float, float, float], bool]],
+          scale: float = 1.0, colour: tuple[float, float, float, float] | None = None
+          ) -> GeomNode:
+    """One Geom holding the given card sides ((uv, up) each): one draw call for all of them,
+    which matters on software renderers, where every draw call has a fixed cost."""
+    fmt = GeomVertexFormat.getV3n3cpt2() if colour else GeomVertexFormat.getV3n3t2()
+    vdata = GeomVertexData(name, fmt, Geom.UHStatic)
+    writers = (*(GeomVertexWriter(vdata, n) for n in ("vertex", "normal", "texcoord")),
+               GeomVertexWriter(vdata, "color") if colour else None)
+    tris = GeomTriangles(Geom.UHStatic)
+    first = 0
+    for uv, up in sides:
+        first = _add_side(writers, tris, first, uv, up, scale, colour)
     geom = Geom(vdata)
     geom.addPrimitive(tris)
     node = GeomNode(name)
     node.addGeom(geom)
     return node
+
+
+def _quad(name: str, uv: tuple[float, float, float, float], up: bool, scale: float = 1.0,
+          colour: tuple[float, float, float, float] | None = None) -> GeomNode:
+    """A card-shaped octagon (cut corners) with atlas UVs; faces +Z when ``up`` else -Z."""
+    return _mesh(name, [(uv, up)], scale, colour)
 
 
 @dataclass
@@ -147,18 +173,19 @@ class Atlas:
 
 
 class CardFactory:
-    """Makes card nodes sharing one geometry per face (instanced) and one atlas texture."""
+    """Makes card nodes sharing one geometry per face (instanced) and one atlas texture.
+    Each face's geometry holds the front and the back together: one draw call a card."""
 
     def __init__(self, loader, back: str = "back_blue", style: str = "classic",
                  detail: str = "full") -> None:
         self.atlas = Atlas.load(loader, style, detail)
         self.back_name = back
         self.fronts: dict[int | None, NodePath] = {}
-        for c in CARDS:
-            self.fronts[int(c)] = NodePath(_quad(f"front-{c}", self.atlas.cards[str(c)], True))
         back_uv = self.atlas.backs[back]
-        self.fronts[None] = NodePath(_quad("front-unknown", back_uv, True))
-        self.back = NodePath(_quad("back", back_uv, False))
+        for c in CARDS:
+            self.fronts[int(c)] = NodePath(_mesh(f"card-{c}", [(self.atlas.cards[str(c)], True),
+                                                               (back_uv, False)]))
+        self.fronts[None] = NodePath(_mesh("card-unknown", [(back_uv, True), (back_uv, False)]))
         self.glow = NodePath(_quad("glow", (0, 0, 0, 0), True, 1.13, (1.0, 0.85, 0.25, 0.9)))
         self.glow.setTextureOff(1)
         self.glow.setLightOff(1)
@@ -172,7 +199,8 @@ class CardFactory:
 
 
 class CardNode:
-    """One physical card: a NodePath with front, back, glow and a pick polygon."""
+    """One physical card: a NodePath with its faces (front and back), glow and a pick
+    polygon."""
 
     def __init__(self, factory: CardFactory, parent: NodePath, slot: int) -> None:
         self.factory = factory
@@ -182,7 +210,6 @@ class CardNode:
         self.np.setTexture(factory.atlas.texture)
         self.body = self.np.attachNewNode("body")  # lifted for arcs; the node carries the pose
         self.face_np = factory.fronts[None].instanceTo(self.body)
-        factory.back.instanceTo(self.body)
         self.glow_np = factory.glow.copyTo(self.body)  # own node: shown/tinted per card
         self.glow_np.hide()
         w, h = CARD_W / 2, CARD_H / 2
@@ -202,7 +229,8 @@ class CardNode:
         self.glowing = False
 
     def set_face(self, card: Card | None) -> None:
-        """Show ``card`` on the front (None: the face is unknown to this seat)."""
+        """Show ``card`` on the front (None: the face is unknown to this seat: the back on
+        both sides)."""
         if card is not None and self.card == card:
             return
         self.card = None if card is None else CARDS[int(card)]

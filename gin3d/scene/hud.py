@@ -81,7 +81,7 @@ class Hud:
         self.buttons: dict[str, DirectButton] = {}
         for i, (name, label) in enumerate(self.ACTIONS):
             self.buttons[name] = button(base.a2dRightCenter, label,
-                                        lambda n=name: on_action(n), (-0.22, 0, 0.3 - i * 0.11),
+                                        lambda n=name: on_action(n), (-0.22, 0, 0.33 - i * 0.12),
                                         scale=0.055)
         self.sort_buttons: dict[str, DirectButton] = {}
         self.sort_label = OnscreenText(parent=base.a2dTopLeft, text="Sort", pos=(0.04, -0.31),

@@ -24,6 +24,12 @@ OPP_POS = (0.0, 24.0, 0.3)
 MELDS_POS = ((0.0, -11.5, 0.05), (0.0, 14.0, 0.05))  # seat 0 (local), seat 1
 CAMERA_POS = (0.0, -58.0, 44.0)
 CAMERA_LOOK = (0.0, -1.5, 0.0)
+CAMERA_VFOV = 48.5  # degrees, at 16:9 and wider
+# the HUD's action buttons take this much of the right edge (aspect2d units); the widest
+# hand (11 cards in three groups) reaches this far right (screen units, -1..1, at 16:9) plus
+# a margin: narrower windows widen the view so the two never meet
+HUD_COLUMN = 0.36
+HAND_REACH = 0.78
 
 
 def group_xs(sizes: Sequence[int], step: float, gap: float) -> list[float]:

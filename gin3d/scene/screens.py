@@ -27,6 +27,16 @@ class Panel:
                                   shadow=(0, 0, 0, 1), mayChange=True)
         self.widgets: list = [self.title]
         self.buttons: dict[str, object] = {}
+        self.pos = pos
+        self.fit()
+
+    def fit(self) -> None:
+        """Shrink the panel (towards the centre) when the window is too narrow for it."""
+        room = getattr(self.base, "a2dRight", 1.0) - 0.02  # half the width of aspect2d
+        need = self.width + abs(self.pos[0])
+        scale = min(1.0, room / need) if need > 0 else 1.0
+        self.frame.setScale(scale)
+        self.frame.setPos(self.pos[0] * scale, 0, self.pos[1] * scale)
 
     def text(self, text: str, y: float, scale: float = 0.05, x: float = 0.0,
              align=TextNode.ACenter, fg=(1, 1, 1, 1)) -> OnscreenText:

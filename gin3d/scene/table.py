@@ -37,6 +37,7 @@ from . import layout
 from .animation import AnimationQueue
 from .cards import CardFactory, CardNode, ZonePad
 from .quality import choose_detail
+from .stack import StackBody
 from .tablemodel import build_lights, build_table
 
 MELD_TINTS = ((1.0, 0.97, 0.86, 1), (0.9, 0.96, 1.0, 1), (0.94, 1.0, 0.9, 1), (1.0, 0.92, 0.95, 1))
@@ -90,7 +91,18 @@ class TableScene:
             node.zone = "stock"
             pos, hpr = layout.stock_pose(i)
             node.np.setPosHpr(pos, hpr)
+        tex = self.factory.atlas.texture
+        self.stacks = [(StackBody(self.anchor_stock, layout.stock_pose, tex), lambda: self.stock),
+                       (StackBody(self.anchor_pile, layout.pile_pose, tex), lambda: self.pile)]
+        self._stack_task = base.taskMgr.add(self._sync_stacks, "table-stacks", sort=45)
         self.place_camera()
+
+    def _sync_stacks(self, task=None):
+        """Each frame (after the intervals moved things): the resting lower parts of the stock
+        and the pile are drawn as one mesh each (see ``stack.StackBody``)."""
+        for body, cards in self.stacks:
+            body.sync(cards())
+        return task.cont if task is not None else None
 
     def _anchor(self, name: str, pos, hpr=(0, 0, 0)) -> NodePath:
         np = self.root.attachNewNode(f"anchor-{name}")
@@ -105,19 +117,23 @@ class TableScene:
         self.fit_lens()
 
     def fit_lens(self) -> None:
-        """Keep the table framed for any window shape (wide: fixed height; tall: fixed width)."""
+        """Keep the table framed for any window shape (wide: fixed height; narrower than
+        16:9: the 16:9 width stays in view, and a little more when the window is so narrow
+        that the widest hand would reach under the HUD's button column on the right)."""
         win = self.base.win
         if win is None:
             return
         w, h = max(1, win.getXSize()), max(1, win.getYSize())
         aspect = w / h
         wide = 16 / 9
-        vfov = 48.5
+        half_v = math.tan(math.radians(layout.CAMERA_VFOV / 2))
         if aspect < wide:  # narrower than 16:9: keep the 16:9 width in view
-            half_h = math.atan(math.tan(math.radians(vfov / 2)) * wide)
-            vfov = math.degrees(2 * math.atan(math.tan(half_h) / aspect))
-        self.base.camLens.setFov(
-            math.degrees(2 * math.atan(math.tan(math.radians(vfov / 2)) * aspect)), vfov)
+            half_h = half_v * wide
+            room = 1.0 - layout.HUD_COLUMN / max(1.0, aspect)  # screen x where buttons start
+            half_h *= max(1.0, layout.HAND_REACH / room)
+            half_v = half_h / aspect
+        self.base.camLens.setFov(math.degrees(2 * math.atan(half_v * aspect)),
+                                 math.degrees(2 * math.atan(half_v)))
 
     # -- animation helpers --------------------------------------------------------------
     def s(self, t: float) -> float:
@@ -484,6 +500,9 @@ class TableScene:
 
     def destroy(self) -> None:
         self.queue.clear()
+        self.base.taskMgr.remove(self._stack_task)
+        for body, _cards in self.stacks:
+            body.destroy()
         for np in self.lights:
             self.base.render.clearLight(np)
             np.removeNode()

@@ -22,8 +22,9 @@ TABLE_W, TABLE_D = 110.0, 78.0
 EGG_SCALE = 10.0  # models/table.egg: 1 unit = 10 cm, felt 11 x 7 units
 
 
-def _box(name: str, x0, y0, z0, x1, y1, z1, colour) -> GeomNode:
-    """An axis-aligned box with flat normals and one colour (for the procedural rim)."""
+def _box(name: str, x0, y0, z0, x1, y1, z1, colour, sides: str = "tsnwe") -> GeomNode:
+    """An axis-aligned box with flat normals and one colour (for the procedural rim), open
+    at the bottom; ``sides`` picks the faces: t(op), s(outh), n(orth), w(est), e(ast)."""
     vdata = GeomVertexData(name, GeomVertexFormat.getV3n3c4(), Geom.UHStatic)
     vw, nw, cw = (GeomVertexWriter(vdata, n) for n in ("vertex", "normal", "color"))
     tris = GeomTriangles(Geom.UHStatic)
@@ -34,6 +35,7 @@ def _box(name: str, x0, y0, z0, x1, y1, z1, colour) -> GeomNode:
         ((-1, 0, 0), [(x0, y1, z0), (x0, y0, z0), (x0, y0, z1), (x0, y1, z1)]),
         ((1, 0, 0), [(x1, y0, z0), (x1, y1, z0), (x1, y1, z1), (x1, y0, z1)]),
     ]
+    faces = [f for f, key in zip(faces, "tsnwe") if key in sides]
     for i, (normal, quad) in enumerate(faces):
         shade = 1.0 if normal[2] else 0.8
         for v in quad:
@@ -87,16 +89,26 @@ def build_table(loader, parent: NodePath, detail: str = "full") -> NodePath:
         model.setScale(EGG_SCALE)  # the felt top is z = 0 in the model too
         return model
     table = parent.attachNewNode("table")
-    table.attachNewNode(_felt("felt", TABLE_W, TABLE_D))
+    felt = table.attachNewNode(_felt("felt", TABLE_W, TABLE_D))
+    # the felt is the bottom of everything: drawn first, without depth test or depth writes
+    # (it covers most of the screen, so that per-pixel depth work is the largest single cost
+    # on a software renderer); everything else lies on or above it
+    felt.setBin("background", 0)
+    felt.setDepthTest(False)
+    felt.setDepthWrite(False)
     wood = (0.36, 0.2, 0.1)
     w, d, r = TABLE_W / 2, TABLE_D / 2, 5.0
+    # the rim stands on the felt (its inner walls start at z = 0: the felt hides nothing);
+    # below the felt only the outer skirt shows
     for name, box in (
-        ("rim-s", (-w - r, -d - r, -1.5, w + r, -d, 1.4)),
-        ("rim-n", (-w - r, d, -1.5, w + r, d + r, 1.4)),
-        ("rim-w", (-w - r, -d, -1.5, -w, d, 1.4)),
-        ("rim-e", (w, -d, -1.5, w + r, d, 1.4)),
+        ("rim-s", (-w - r, -d - r, 0.0, w + r, -d, 1.4)),
+        ("rim-n", (-w - r, d, 0.0, w + r, d + r, 1.4)),
+        ("rim-w", (-w - r, -d, 0.0, -w, d, 1.4)),
+        ("rim-e", (w, -d, 0.0, w + r, d, 1.4)),
     ):
         table.attachNewNode(_box(name, *box, wood))
+    table.attachNewNode(_box("rim-skirt", -w - r, -d - r, -1.5, w + r, d + r, 0.0, wood,
+                             sides="snwe"))
     # the shading is baked into the vertex colours: no lighting work for the biggest surfaces
     table.setLightOff(1)
     return table

@@ -1,0 +1,152 @@
+"""The resting lower part of a card stack (the stock, the pile) drawn as one mesh.
+
+A software renderer pays a fixed cost for every draw call and for every covered pixel it
+tests, and a stack of thirty cards is thirty draw calls of which only the top one or two
+are really seen. ``StackBody`` hides the card nodes below the top ones while they lie still
+in their places and draws a flattened copy of them instead: the same picture in one call.
+The card nodes themselves stay where they are (zones, picking and tests see no difference);
+the moment one of them moves, or the stack changes, the copy is rebuilt or dropped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+from panda3d.core import (
+    Geom,
+    GeomNode,
+    GeomTriangles,
+    GeomVertexData,
+    NodePath,
+    Point3,
+    Texture,
+)
+
+from .cards import CARD_BIN, CardNode
+
+Pose = tuple[tuple[float, float, float], tuple[float, float, float]]
+
+
+class StackBody:
+    """Keeps ``keep_top`` real cards on top of a stack and draws the rest as one mesh."""
+
+    def __init__(self, anchor: NodePath, pose: Callable[[int], Pose], texture: Texture,
+                 keep_top: int = 2, cache_size: int = 64) -> None:
+        if keep_top < 1:
+            raise ValueError(f"keep_top must be at least 1, got {keep_top}")
+        self.anchor = anchor
+        self.pose = pose
+        self.keep_top = keep_top
+        self.cache_size = cache_size
+        self.root = anchor.attachNewNode("stack-body")
+        self.root.setBin(CARD_BIN, 0)
+        self.root.setTexture(texture)
+        self.hidden: list[CardNode] = []
+        self.key: tuple | None = None  # the cards the mesh shows now
+        self.seen: tuple | None = None  # the stack as the last sync found it
+        self.meshes: dict[tuple, NodePath] = {}
+        self.rows: dict[tuple, tuple] = {}
+        self.enabled = True
+
+    def at_rest(self, node: CardNode, index: int) -> bool:
+        """Whether ``node`` lies still in its place as card ``index`` of the stack."""
+        if node.np.getParent() != self.anchor or node.glowing:
+            return False
+        if node.body.getPos() != Point3(0, 0, 0):
+            return False
+        return node.np.getPos().almostEqual(Point3(*self.pose(index)[0]), 1e-4)
+
+    def sync(self, nodes: Sequence[CardNode]) -> None:
+        """Match the stack as it is now: ``nodes`` from the bottom up. Runs every frame, so
+        it first checks, cheaply, whether anything changed since the last call."""
+        count = len(nodes) - self.keep_top if self.enabled else 0
+        lower = list(nodes[:max(0, count)])
+        seen = tuple((n.slot, n.card, n.glowing, n.np.getTransform(), n.body.getTransform())
+                     for n in lower)
+        if seen == self.seen:
+            return
+        self.seen = seen
+        for i, node in enumerate(lower):
+            if not self.at_rest(node, i):
+                lower = lower[:i]  # a moving card (and all above it) stays a card of its own
+                break
+        key = tuple((n.slot, n.card, n.np.getTransform()) for n in lower)
+        if key == self.key:
+            return
+        for node in self.hidden:
+            node.np.show()
+        self.root.getChildren().detach()
+        self.hidden = lower
+        self.key = key
+        if not lower:
+            return
+        mesh = self.meshes.get(key)
+        if mesh is None:
+            mesh = self._build(lower)
+            if len(self.meshes) >= self.cache_size:
+                self.meshes.pop(next(iter(self.meshes)))
+            self.meshes[key] = mesh
+        mesh.reparentTo(self.root)
+        for node in lower:
+            node.np.hide()
+
+    def _card_rows(self, node: CardNode) -> tuple[np.ndarray, np.ndarray, object]:
+        """The vertex rows (moved to where the card lies) and triangles of one card's faces,
+        kept while the card lies there: a stock is rebuilt with one card fewer at every
+        draw, from the same cards in the same places."""
+        key = (node.slot, node.card, node.np.getTransform())
+        found = self.rows.get(key)
+        if found is not None:
+            return found
+        geom = node.face_np.node().getGeom(0)
+        vdata = geom.getVertexData()
+        rows = np.frombuffer(vdata.getArray(0).getHandle().getData(), np.float32)
+        rows = rows.reshape(vdata.getNumRows(), -1).copy()  # x y z, nx ny nz, u v
+        mat = np.array(node.np.getMat(), np.float32).reshape(4, 4)  # row vectors
+        rows[:, 0:3] = rows[:, 0:3] @ mat[:3, :3] + mat[3, :3]
+        rows[:, 3:6] = rows[:, 3:6] @ mat[:3, :3]
+        tris = np.frombuffer(geom.getPrimitive(0).getVertices().getHandle().getData(),
+                             np.uint16).astype(np.uint32)
+        if len(self.rows) >= 4 * 52:
+            self.rows.clear()
+        self.rows[key] = found = (rows, tris, vdata.getFormat())
+        return found
+
+    def _build(self, nodes: list[CardNode]) -> NodePath:
+        """One mesh of the faces of ``nodes`` where they lie, the top card first (so that
+        the cards beneath fail the depth test instead of being shaded). The vertices are
+        moved with numpy: this runs while cards are dealt, and must not cost a frame."""
+        vertices, indices = [], []
+        first = 0
+        fmt = None
+        for node in reversed(nodes):
+            rows, tris, fmt = self._card_rows(node)
+            vertices.append(rows)
+            indices.append(tris + first)
+            first += len(rows)
+        vdata = GeomVertexData("stack", fmt, Geom.UHStatic)
+        vdata.uncleanSetNumRows(first)
+        vdata.modifyArray(0).modifyHandle().setData(np.concatenate(vertices).tobytes())
+        tris = GeomTriangles(Geom.UHStatic)
+        tris.setIndexType(Geom.NT_uint32)
+        tris.modifyVertices().modifyHandle().setData(np.concatenate(indices).tobytes())
+        geom = Geom(vdata)
+        geom.addPrimitive(tris)
+        node = GeomNode("stack-mesh")
+        node.addGeom(geom)
+        return NodePath(node)
+
+    def release(self) -> None:
+        """Show every hidden card again and draw no mesh (before moving the stack's cards)."""
+        for node in self.hidden:
+            node.np.show()
+        self.hidden = []
+        self.key = self.seen = None
+        self.root.getChildren().detach()
+
+    def destroy(self) -> None:
+        self.release()
+        self.meshes.clear()
+        self.rows.clear()
+        self.root.removeNode()

@@ -1,0 +1,135 @@
+"""Resizing the window keeps the layout right: hand, HUD, buttons, prompt and the menu panel
+stay on screen and apart, at any aspect ratio (wide, square, tall).
+
+The offscreen buffer is resized with ``setSize`` and the app gets the same ``window-event``
+a real window sends."""
+
+from __future__ import annotations
+
+import pytest
+from direct.gui.DirectGuiBase import DirectGuiWidget
+from panda3d.core import Point2, Point3
+from scene_harness import get_app
+
+from gin3d.engine import RuleSet
+from gin3d.players import SimplePlayer
+
+SIZES = ((800, 800), (1920, 1080), (720, 1000), (1600, 600), (1280, 720))
+EDGE = 1.0 + 1e-3  # render2d spans -1..1 both ways, whatever the window's shape
+
+
+@pytest.fixture(scope="module")
+def app():
+    app = get_app()
+    yield app
+    resize(app, 1280, 720)
+
+
+def resize(app, w: int, h: int) -> None:
+    app.win.setSize(w, h)
+    app.messenger.send("window-event", [app.win])
+    app.taskMgr.step()
+
+
+def box2d(app, np) -> tuple[float, float, float, float]:
+    """(x0, y0, x1, y1) of a 2D widget on screen, in render2d units (-1..1): a DirectGui
+    widget by its frame, a text by its glyphs."""
+    if isinstance(np, DirectGuiWidget):
+        left, right, bottom, top = np.getBounds()
+        corners = [app.render2d.getRelativePoint(np, Point3(x, 0, z))
+                   for x in (left, right) for z in (bottom, top)]
+        return (min(p.x for p in corners), min(p.z for p in corners),
+                max(p.x for p in corners), max(p.z for p in corners))
+    lo, hi = np.getTightBounds(app.render2d)
+    return lo.x, lo.z, hi.x, hi.z
+
+
+def card_box(app, node) -> tuple[float, float, float, float]:
+    """(x0, y0, x1, y1) on screen (-1..1) of a card's four corners; fails if one is off."""
+    from gin3d.scene.cards import CARD_H, CARD_W
+
+    xs, ys = [], []
+    for cx in (-CARD_W / 2, CARD_W / 2):
+        for cy in (-CARD_H / 2, CARD_H / 2):
+            p = app.cam.getRelativePoint(node.body, Point3(cx, cy, 0))
+            film = Point2()
+            assert app.camLens.project(p, film), f"{node} has a corner outside the view"
+            xs.append(film.x)
+            ys.append(film.y)
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def inside(box, edge: float = EDGE) -> bool:
+    x0, y0, x1, y1 = box
+    return -edge <= x0 <= x1 <= edge and -edge <= y0 <= y1 <= edge
+
+
+def apart(a, b) -> bool:
+    return a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1]
+
+
+def visible(np) -> bool:
+    return not np.isEmpty() and not np.isHidden()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_table_layout_fits_the_window(app, size):
+    app.start_game([None, SimplePlayer()], RuleSet.preset("classic"), seed=245)
+    session = app.session
+    app.queue.finish_all()
+    session.controller.submit(session.controller.legal()[0])  # take or pass the upcard
+    app.queue.finish_all()
+    for _ in range(10):  # until it is our turn again, with 10 or 11 cards
+        if session.controller.waiting_for_human():
+            break
+        app.taskMgr.step()
+    session.hud.show_buttons({"knock", "gin", "hint"})  # the most buttons at once
+    resize(app, *size)
+    w, h = size
+    assert (app.win.getXSize(), app.win.getYSize()) == (w, h)
+    assert app.getAspectRatio() == pytest.approx(w / h)
+    assert app.a2dRight == pytest.approx(max(1.0, w / h))  # aspect2d follows the new shape
+
+    hand = [card_box(app, node) for node in app.scene.hands[0]]
+    assert len(hand) >= 10
+    for box in hand:
+        assert inside(box), (size, box)
+    for node in app.scene.stock[-1:] + app.scene.pile[-1:] + app.scene.hands[1]:
+        assert inside(card_box(app, node)), (size, node)
+
+    hud = session.hud
+    widgets = [hud.top, hud.prompt, hud.message, hud.scores, hud.target, hud.deadwood,
+               hud.sort_label, hud.menu_button, *hud.sort_buttons.values(),
+               *(b for b in hud.buttons.values() if visible(b))]
+    hud.set_prompt("Lay off: click a glowing card, or press Best layoff / Done")
+    hud.set_message("Computer knocked with 10 deadwood: 5\u2665 5\u2666")
+    boxes = {}
+    for widget in widgets:
+        assert visible(widget)
+        boxes[widget] = box2d(app, widget)
+        assert inside(boxes[widget]), (size, widget, boxes[widget])
+    buttons = [b for b in hud.buttons.values() if visible(b)]
+    assert len(buttons) == 3
+    for button in buttons + [hud.menu_button, *hud.sort_buttons.values()]:
+        for box in hand:
+            assert apart(boxes[button], box), (size, button["text"], box)
+    for a in buttons:  # the action buttons do not cover each other
+        for b in buttons:
+            assert a is b or apart(boxes[a], boxes[b]), (size, a["text"], b["text"])
+    # the prompt sits in the top bar, above the cards
+    px0, py0, px1, py1 = boxes[hud.prompt]
+    tx0, ty0, tx1, ty1 = boxes[hud.top]
+    assert tx0 - 1e-3 <= px0 and px1 <= tx1 + 1e-3 and ty0 <= py0
+    assert all(py0 > box[3] for box in hand)
+
+
+@pytest.mark.parametrize("size", ((800, 800), (720, 1000), (1280, 720)))
+def test_menu_panel_fits_the_window(app, size):
+    resize(app, *size)
+    app.screens.request("Menu")
+    panel = app.screens.panel
+    assert inside(box2d(app, panel.frame)), size
+    for button in panel.buttons.values():
+        assert inside(box2d(app, button)), (size, button["text"])
+    resize(app, 1280, 720)  # and back: the panel grows to its full size again
+    assert panel.frame.getScale().x == pytest.approx(1.0)

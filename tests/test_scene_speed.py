@@ -1,0 +1,128 @@
+"""What the table does for speed on a software renderer must not change what is seen: the
+stock and pile drawn as one mesh look exactly like the cards they stand for, a card that
+moves is a card of its own again, and a multisampled window is reopened without samples
+on a software renderer (and multisampled drawing is switched on on a GPU)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pytest
+from scene_harness import get_app
+
+from gin3d.engine import RuleSet
+from gin3d.players import SimplePlayer
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def app():
+    app = get_app()
+    app.start_game([None, SimplePlayer()], RuleSet.preset("classic"), seed=245)
+    session = app.session
+    app.queue.finish_all()
+    for _ in range(12):  # a few turns each: the pile grows
+        if session.controller.waiting_for_human():
+            session.controller.submit(session.controller.legal()[0])
+        app.queue.finish_all()
+        app.taskMgr.step()
+    app.taskMgr.step()
+    return app
+
+
+def picture(app) -> np.ndarray:
+    app.graphicsEngine.renderFrame()
+    tex = app.win.getScreenshot()
+    return np.frombuffer(tex.getRamImageAs("RGB"), np.uint8).astype(int)
+
+
+def set_stacks(app, on: bool) -> None:
+    for body, _cards in app.scene.stacks:
+        body.enabled = on
+    app.taskMgr.step()
+
+
+def test_resting_stock_and_pile_are_one_mesh_each(app):
+    scene = app.scene
+    assert len(scene.pile) >= 3
+    for (body, _), zone in zip(scene.stacks, (scene.stock, scene.pile)):
+        lower, top = zone[:-body.keep_top], zone[-body.keep_top:]
+        assert all(n.np.isHidden() for n in lower)
+        assert not any(n.np.isHidden() for n in top)
+        meshes = body.root.getChildren()
+        assert meshes.getNumPaths() == 1
+        geom = meshes[0].node().getGeom(0)
+        per_card = lower[0].face_np.node().getGeom(0).getVertexData().getNumRows()
+        assert geom.getVertexData().getNumRows() == per_card * len(lower)
+    # the zones and the parents the tests check are untouched
+    assert {n.np.getParent().getName() for n in scene.stock} == {"anchor-stock"}
+
+
+def test_one_mesh_draws_the_same_picture(app):
+    with_meshes = picture(app)
+    set_stacks(app, False)
+    try:
+        assert not any(n.np.isHidden() for n in app.scene.cards)
+        plain = picture(app)
+    finally:
+        set_stacks(app, True)
+    differs = np.abs(with_meshes - plain).sum(axis=-1) > 24
+    assert differs.sum() <= 10, differs.sum()
+
+
+def test_a_card_that_moves_is_drawn_on_its_own(app):
+    scene = app.scene
+    body = scene.stacks[0][0]
+    node = scene.stock[5]
+    assert node.np.isHidden()
+    pos = node.np.getPos()
+    node.np.setPos(pos + (0, 0, 3))
+    try:
+        app.taskMgr.step()
+        assert not node.np.isHidden()
+        assert all(not n.np.isHidden() for n in scene.stock[5:])
+        assert all(n.np.isHidden() for n in scene.stock[:5])
+        assert body.root.getChild(0).node().getGeom(0).getVertexData().getNumRows() == 5 * 16
+    finally:
+        node.np.setPos(pos)
+    app.taskMgr.step()
+    assert node.np.isHidden()
+
+
+def test_the_top_card_is_always_a_card_of_its_own():
+    """The top card stays a real node (it glows as a hint, it is clicked): keep_top >= 1."""
+    from gin3d.scene.stack import StackBody
+
+    with pytest.raises(ValueError, match="keep_top"):
+        StackBody(None, lambda i: ((0, 0, 0), (0, 0, 0)), None, keep_top=0)
+
+
+def test_software_renderer_window_loses_its_samples():
+    script = textwrap.dedent(f"""
+        import sys
+        sys.path.insert(0, {str(ROOT)!r})
+        from panda3d.core import loadPrcFileData
+        loadPrcFileData('', 'window-type offscreen\\naudio-library-name null\\n'
+                            'win-size 320 200\\nframebuffer-multisample 1\\nmultisamples 4\\n'
+                            'notify-level-display error\\nnotify-level-device fatal\\n')
+        from gin3d.app import GinApp, Settings
+        from gin3d.scene.quality import is_software
+        app = GinApp(Settings(speed=0.0, sound=False))
+        app.taskMgr.step()
+        print(app.framebuffer, app.win.getFbProperties().getMultisamples(), is_software(app),
+              app.win.getXSize(), app.win.getYSize())
+    """)
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         timeout=120, cwd=str(ROOT))
+    assert out.returncode == 0, out.stderr[-2000:]
+    what, samples, software, w, h = out.stdout.split()[-5:]
+    assert (w, h) == ("320", "200")
+    if software == "True":
+        assert (what, samples) == ("reopened", "0")
+    else:
+        assert what == "multisample" and int(samples) > 0
