@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from operator import itemgetter
 
 from .actions import (
     BIG_GIN,
@@ -268,8 +269,8 @@ class Hand:
             blocked = None if self.rules.allow_throw_back else self.taken
             if self.must_knock:
                 acts = []
-            elif blocked is None:
-                acts = list(map(DISCARDS.__getitem__, hand))
+            elif blocked is None:  # itemgetter: the cheapest way to pick 11 shared actions
+                acts = list(itemgetter(*hand)(DISCARDS))
             else:
                 acts = [DISCARDS[c] for c in hand if c != blocked]
             if isolated_value(self.masks[seat]) - 10 <= self.knock_limit:
