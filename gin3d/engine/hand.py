@@ -341,20 +341,8 @@ class Hand:
             self.actions.append(action)
             return [event]
         if t is DrawDiscard and self.phase == DRAW:
-            if self.stock_only or not self.pile:
-                raise IllegalAction(self._why_illegal(action))
-            if self.barred is None:  # nothing barred: the usual take from the pile
-                card = self.pile.pop()
-                self.hands[seat].append(card)
-                self.masks[seat] |= 1 << card
-                self.seen_taken[seat].append(card)
-                self.taken = card
-                self.phase = DISCARD
-                event = CardDrawn(seat, "discard", card)
-                self.events.append(event)
-                self.actions.append(action)
-                return [event]
-            if not self._may_take_pile(seat):
+            if self.stock_only or not self.pile or (
+                    self.barred is not None and not self._may_take_pile(seat)):
                 raise IllegalAction(self._why_illegal(action))
             self.actions.append(action)
             self._take_pile(seat)
