@@ -45,6 +45,7 @@ class ExpertWeights(Weights):
     odd_discard_weight: float = 0.4  # weight of a deal whose last discard was not least-deadwood
     stock_probe: int = 6  # stock cards tried per deal when asking "can the opponent knock next"
     budget_s: float = 0.25  # time cap for the sampling of one decision
+    always_wait: int = 8  # with this much deadwood or less (not gin) always play on, as hard
 
 
 class Deals:
@@ -145,6 +146,9 @@ class ExpertPlayer(HardPlayer):
         knock_ev, card = max(values, key=lambda v: (v[0], -left[v[1]]))
         if not any(type(a) is Discard for a in view.legal):
             return card
+        w = self.weights
+        if left[card] <= w.always_wait and view.stock_count >= w.wait_stock:
+            return None
         wait_ev, _ = self.wait_value(view, know, knock_ev)
         return card if knock_ev >= wait_ev else None
 
