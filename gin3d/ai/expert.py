@@ -45,7 +45,7 @@ class ExpertWeights(Weights):
     odd_discard_weight: float = 0.4  # weight of a deal whose last discard was not least-deadwood
     stock_probe: int = 6  # stock cards tried per deal when asking "can the opponent knock next"
     budget_s: float = 0.25  # time cap for the sampling of one decision
-    always_wait: int = 8  # with this much deadwood or less (not gin) always play on, as hard
+    always_wait: int = 10  # with this much deadwood or less (not gin) always play on, as hard
 
 
 class Deals:
