@@ -9,6 +9,10 @@ knocked with it. Over those deals it:
 - weighs deadwood more heavily when many of the deals are close to knocking, so it sheds
   points when the opponent is near and keeps a flexible hand when it is not.
 
+While at least ``wait_stock`` cards are left it does not knock with deadwood up to
+``always_wait`` (10: any knock but gin): it keeps its deadwood low and waits for gin or for
+the opponent to knock into an undercut, which pays far more than a small knock.
+
 Draws and discards otherwise use the ``hard`` evaluation. Sampling is numpy-vectorised
 (Gumbel top-k); a time budget caps the number of deals.
 """

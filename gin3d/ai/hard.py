@@ -3,9 +3,11 @@
 A 10-card hand is worth its deadwood minus what the coming draws should save: each unseen
 card counts with the chance that it is still in the stock (the opponent model in
 ``knowledge``), and a card that completes a meld counts for the deadwood it would really save.
-Discards that would give the opponent a meld cost extra. It takes the pile's top card when the
-hand it leaves beats the expected hand after a stock draw, knocks as soon as it may (choosing
-the knock card that leaves the least), and lays off optimally.
+Discards that would give the opponent a meld cost extra, and deadwood weighs more each turn
+the opponent has played, since its knock (which costs every point still held) comes closer.
+It takes the pile's top card when the hand it leaves beats the expected hand after a stock
+draw, knocks with the card that leaves the least (playing on for gin or an undercut with 6 or
+less while the stock lasts), and lays off optimally.
 """
 
 from __future__ import annotations
