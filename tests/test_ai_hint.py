@@ -34,6 +34,9 @@ def check_reason(view, h: Hint) -> None:
         assert CARDS[card].pretty in reason, (action, reason)
     if type(action) in (Discard, Knock):
         left = deadwood_of_mask(mask_of(view.hand) & ~(1 << card))
+        if type(action) is Knock and "for gin" in reason:
+            assert left == 0, (action, reason)
+            return
         numbers = [int(n) for n in re.findall(r"(\d+) deadwood", reason)]
         assert numbers and numbers[0] == left, (action, reason, left)
     if type(action) is LayOff:
@@ -44,6 +47,22 @@ def check_reason(view, h: Hint) -> None:
         after = min(deadwood_of_mask((mask_of(view.hand) | 1 << top) & ~(1 << c))
                     for c in view.hand)
         assert f"to {after}." in reason, (action, reason)
+
+
+def knock_positions(rules, hands: int):
+    """Views of simple-vs-simple hands where a knock is legal with gin or under 4 stock cards."""
+    from gin3d.engine import Hand
+
+    for seed in range(hands):
+        hand = Hand.deal(rules, dealer=seed % 2, seed=f"knock:{seed}")
+        players = [make_player("simple", seed=1), make_player("simple", seed=2)]
+        while not hand.over:
+            view = hand.view(hand.turn)
+            knocks = [a.card for a in view.legal if type(a) is Knock]
+            if knocks and (view.stock_count < 4 or min(
+                    deadwood_of_mask(mask_of(view.hand) & ~(1 << c)) for c in knocks) == 0):
+                yield view
+            hand.apply(players[hand.turn].choose(view))
 
 
 def test_hint_matches_its_move_in_every_phase():
@@ -57,6 +76,10 @@ def test_hint_matches_its_move_in_every_phase():
     for i, name in enumerate(("classic", "last_chance", "oklahoma")):
         drive(make_player("simple", seed=i), VARIANTS[name], seed=40 + i, decisions=120,
               on_decision=check)
+    # the expert plays on for gin or an undercut while the stock lasts, so its knocks come at
+    # gin or near the stock end: check the hint at such positions too
+    for view in knock_positions(VARIANTS["classic"], hands=60):
+        check(view, None)
     for needed in (Discard, Knock, DrawStock, DrawDiscard, Pass, LayOff, FinishLayoff):
         assert needed in kinds, f"no hint of type {needed.__name__} was checked"
 

@@ -9,6 +9,10 @@ knocked with it. Over those deals it:
 - weighs deadwood more heavily when many of the deals are close to knocking, so it sheds
   points when the opponent is near and keeps a flexible hand when it is not.
 
+While at least ``wait_stock`` cards are left it does not knock with deadwood up to
+``always_wait`` (10: any knock but gin): it keeps its deadwood low and waits for gin or for
+the opponent to knock into an undercut, which pays far more than a small knock.
+
 Draws and discards otherwise use the ``hard`` evaluation. Sampling is numpy-vectorised
 (Gumbel top-k); a time budget caps the number of deals.
 """
@@ -45,6 +49,7 @@ class ExpertWeights(Weights):
     odd_discard_weight: float = 0.4  # weight of a deal whose last discard was not least-deadwood
     stock_probe: int = 6  # stock cards tried per deal when asking "can the opponent knock next"
     budget_s: float = 0.25  # time cap for the sampling of one decision
+    always_wait: int = 10  # with this much deadwood or less (not gin) always play on, as hard
 
 
 class Deals:
@@ -145,6 +150,9 @@ class ExpertPlayer(HardPlayer):
         knock_ev, card = max(values, key=lambda v: (v[0], -left[v[1]]))
         if not any(type(a) is Discard for a in view.legal):
             return card
+        w = self.weights
+        if left[card] <= w.always_wait and view.stock_count >= w.wait_stock:
+            return None
         wait_ev, _ = self.wait_value(view, know, knock_ev)
         return card if knock_ev >= wait_ev else None
 

@@ -3,9 +3,11 @@
 A 10-card hand is worth its deadwood minus what the coming draws should save: each unseen
 card counts with the chance that it is still in the stock (the opponent model in
 ``knowledge``), and a card that completes a meld counts for the deadwood it would really save.
-Discards that would give the opponent a meld cost extra. It takes the pile's top card when the
-hand it leaves beats the expected hand after a stock draw, knocks as soon as it may (choosing
-the knock card that leaves the least), and lays off optimally.
+Discards that would give the opponent a meld cost extra, and deadwood weighs more each turn
+the opponent has played, since its knock (which costs every point still held) comes closer.
+It takes the pile's top card when the hand it leaves beats the expected hand after a stock
+draw, knocks with the card that leaves the least (playing on for gin or an undercut with 6 or
+less while the stock lasts), and lays off optimally.
 """
 
 from __future__ import annotations
@@ -36,13 +38,15 @@ DRAW_STOCK, DRAW_DISCARD, PASS = DrawStock(), DrawDiscard(), Pass()
 class Weights:
     """The evaluation's knobs, in deadwood points."""
 
-    potential: float = 2.0  # how many draws' worth of improvement a hand's shape is worth
+    potential: float = 1.5  # how many draws' worth of improvement a hand's shape is worth
     danger: float = 10.0  # cost of a discard the opponent surely melds
     take_margin: float = 1.0  # a pile card must beat the stock by this (it shows our hand)
     candidate_margin: int = 10  # discards leaving more than the least + this are not studied
     max_candidates: int = 6
     wait_deadwood: int = 6  # play on for gin with this much deadwood or less (0: never)
     wait_stock: int = 4  # ... while at least this many cards are left in the stock
+    ramp: float = 0.4  # extra weight on deadwood per opponent turn past ramp_start
+    ramp_start: int = 3  # opponent turns before its knock becomes a threat
 
 
 @dataclass(frozen=True)
@@ -78,6 +82,7 @@ class HardPlayer(ComputerPlayer):
         w = self.weights
         left = sorted((deadwood_of_mask(mask & ~(1 << c)), c) for c in cards)
         least = left[0][0]
+        dw_w = self.deadwood_weight(know)
         out = []
         for dw, c in left[: w.max_candidates]:
             if dw > least + w.candidate_margin:
@@ -85,15 +90,23 @@ class HardPlayer(ComputerPlayer):
             pot = potential(mask & ~(1 << c), know.p_draw, know.unseen, dw)
             danger = know.danger(c) if with_danger else 0.0
             out.append(DiscardScore(c, dw, pot, danger,
-                                    dw - w.potential * pot + w.danger * danger))
+                                    dw_w * dw - w.potential * pot + w.danger * danger))
         out.sort(key=lambda s: (s.score, s.deadwood, -VALUES[s.card], s.card))
         return out
+
+    def deadwood_weight(self, know: Knowledge) -> float:
+        """Weight of deadwood in a discard's score: it grows as the opponent nears a knock."""
+        w = self.weights
+        if not w.ramp:
+            return 1.0
+        turns = sum(1 for s, _ in know.view.discards if s != know.view.seat)
+        return 1.0 + w.ramp * max(0, turns - w.ramp_start)
 
     def stock_value(self, mask: int, know: Knowledge) -> float:
         """Expected score of the hand after drawing from the stock (same scale as a discard)."""
         dw = deadwood_of_mask(mask)
         pot = potential(mask, know.p_draw, know.unseen, dw)
-        return dw - (1.0 + self.weights.potential) * pot
+        return self.deadwood_weight(know) * dw - (1.0 + self.weights.potential) * pot
 
     # -- decisions ----------------------------------------------------------------------
     def draw(self, view: PlayerView, know: Knowledge) -> Action:

@@ -42,7 +42,7 @@ LEVELS: dict[str, Personality] = {
         "expert", "Professor Vance", "Professor Vance (expert)",
         "The Professor deals out the hands you might be holding, dozens of times over, and "
         "plays the move that does best across all of them. She reads your pickups and your "
-        "discards, times her knock to dodge an undercut, and goes for gin when the odds say so.",
+        "discards, keeps her deadwood low and waits for gin or for you to knock into an undercut.",
         (0.6, 1.5),
     ),
 }
