@@ -57,6 +57,7 @@ SAVE_FORMAT = "gin3d-net-save/1"
 SAVED_BYE = "saved the match to finish later"  # a bye with this reason: both keep their saves
 DECLINED = "declined the host's rules"
 RULES_REFUSED = "rules refused"  # the host's match does not use the rules it offered
+FAREWELL_PING = 2**61  # a ping numbered this plus our bye's seq: its pong confirms the bye
 
 
 class Player(Protocol):
@@ -123,6 +124,7 @@ class Timing:
     heartbeat: float = 2.0  # seconds between pings
     dead_after: float = 8.0  # no frame for this long: the link is dead
     grace: float = 60.0  # no link for this long: the opponent is gone
+    farewell: float = 8.0  # after our bye: wait this long for the peer to confirm it got it
 
 
 @dataclass
@@ -170,6 +172,7 @@ class MatchSession:
         self.save_extra: dict = {}  # what the connection layer adds to saves (identity...)
         self._main: asyncio.Task | None = None
         self.link_lost = asyncio.Event()
+        self._bye_seq: int | None = None  # our bye, sent and not yet confirmed by the peer
         self.deal_times: list[float] = []  # seconds from the first shuffle to my cards open
         self.draw_round_trips: list[float] = []  # my stock draw sent -> the peer's key back
 
@@ -189,6 +192,8 @@ class MatchSession:
             for msg in self.outbox:
                 if msg["seq"] > first["got"]:
                     await link.send(msg)
+            if self._bye_seq is not None:
+                await link.send(self._farewell_ping())
             self.link = link
         self.link_lost.clear()
         self._last_seen = time.monotonic()
@@ -198,6 +203,8 @@ class MatchSession:
         self._set_status(CONNECTED)
         self._spawn(self._reader(link))
         self._spawn(self._heartbeat(link))
+        if self._bye_seq is not None and first["got"] >= self._bye_seq:
+            self._end(self.ended)  # the peer already holds our bye
 
     def _spawn(self, coro) -> None:
         task = asyncio.ensure_future(coro)
@@ -249,6 +256,9 @@ class MatchSession:
                 if kind == "error":
                     self._drop(link, msg["text"])
                     return
+                if kind == "pong" and self._bye_seq is not None and (
+                        msg["n"] == FAREWELL_PING + self._bye_seq):
+                    self._end(self.ended)  # the peer read our bye before this ping
                 continue  # pong / stray resume: nothing to do
             seq = msg["seq"]
             if seq <= self.got:
@@ -281,10 +291,15 @@ class MatchSession:
     async def _heartbeat(self, link: Link) -> None:
         n = 0
         while self.link is link:
+            due = time.monotonic() + self.timing.heartbeat
             await asyncio.sleep(self.timing.heartbeat)
             if self.link is not link:
                 return
-            if time.monotonic() - self._last_seen > self.timing.dead_after:
+            now = time.monotonic()
+            # woken a whole beat late, this program stalled (a loaded machine): the peer's
+            # frames may be waiting unread, so judge the link on the next beat instead
+            stalled = now - due > self.timing.heartbeat
+            if now - self._last_seen > self.timing.dead_after and not stalled:
                 self._drop(link, "no heartbeat")
                 return
             n += 1
@@ -326,9 +341,37 @@ class MatchSession:
 
     async def leave(self, reason: str = "left the table") -> None:
         """The clean "opponent left" path: tell the peer, then end."""
-        if self.ended is None:
-            await self._send({"t": "bye", "reason": reason})
-            self._end(MatchEnded("you left", reason))
+        await self._farewell({"t": "bye", "reason": reason}, MatchEnded("you left", reason))
+
+    async def _farewell(self, bye: dict, ended: MatchEnded) -> None:
+        """Stop playing, send ``bye`` and end once the peer confirms it (bounded).
+
+        Ending at once would lose a bye sent on a link that has just died (or while a
+        reconnect is under way): it stays in the outbox for a resend, but the reconnects
+        stop when the match is done. So the match is stopped (``ended`` set, no more moves)
+        and links still come and go until the peer confirms it holds the bye: the pong to a
+        ping sent after it on the same link, or its ``got`` on a new link. After
+        ``Timing.farewell`` seconds without that (the line stays down) it ends anyway.
+        """
+        if self.ended is not None:
+            return
+        self.ended = ended
+        main = self._main
+        if main is not None and not main.done() and main is not asyncio.current_task():
+            main.cancel()
+        await self._send(bye)
+        async with self._send_lock:
+            self._bye_seq = self.sent
+            if self.link is not None:
+                await self._raw(self.link, self._farewell_ping())
+        try:
+            await asyncio.wait_for(self.done.wait(), self.timing.farewell)
+        except asyncio.TimeoutError:
+            pass
+        self._end(ended)
+
+    def _farewell_ping(self) -> dict:
+        return {"t": "ping", "n": FAREWELL_PING + self._bye_seq}
 
     def claim(self) -> None:
         """After the grace period with no opponent: end the match as won by forfeit."""
@@ -352,8 +395,7 @@ class MatchSession:
         if self.ended is not None:
             raise ValueError("the match is over")
         saved = self.save(path)
-        await self._send({"t": "bye", "reason": SAVED_BYE})
-        self._end(MatchEnded("you left", SAVED_BYE))
+        await self._farewell({"t": "bye", "reason": SAVED_BYE}, MatchEnded("you left", SAVED_BYE))
         return saved
 
     def snapshot(self) -> dict:
@@ -387,10 +429,10 @@ class MatchSession:
     def _end(self, ended: MatchEnded) -> None:
         if self.ended is None:
             self.ended = ended
-            self.done.set()
             main = self._main
             if main is not None and not main.done() and main is not asyncio.current_task():
                 main.cancel()
+        self.done.set()  # also ends a farewell (``ended`` set) still waiting for its bye
 
     async def close(self) -> None:
         if self._grace is not None:
@@ -416,6 +458,7 @@ class MatchSession:
                 raise
         except MatchEnded as ended:
             self._end(ended)
+        await self.done.wait()  # after our bye: until the peer has it (see _farewell)
         return self.ended
 
     async def _expect(self, kind: str, hand: int | None = None) -> dict:
@@ -482,15 +525,18 @@ class MatchSession:
             detail = (f"the host's rules ({rules_label(offered)}) are not the ones "
                       f"{'of this match' if self.rules is not None else 'it offered'} "
                       f"({rules_label(expected)})")
-            await self._send({"t": "bye", "reason": f"{RULES_REFUSED}: {detail}"[:300]})
-            raise MatchEnded(RULES_REFUSED, detail)
+            ended = MatchEnded(RULES_REFUSED, detail)
+            await self._farewell({"t": "bye", "reason": f"{RULES_REFUSED}: {detail}"[:300]},
+                                 ended)
+            raise ended
         if self.rules is None and self.callbacks.accept_rules is not None:
             yes = self.callbacks.accept_rules(offered)
             if inspect.isawaitable(yes):
                 yes = await yes
             if not yes:
-                await self._send({"t": "bye", "reason": DECLINED})
-                raise MatchEnded("you left", DECLINED)
+                ended = MatchEnded("you left", DECLINED)
+                await self._farewell({"t": "bye", "reason": DECLINED}, ended)
+                raise ended
         self.rules = offered
 
     def _scores(self) -> tuple[tuple[int, int], int]:
