@@ -187,6 +187,7 @@ class NetSession:
         self.alarm = ""  # a cheat or an ending: shown in red, input off
         self.ended: str | None = None
         self.want_rematch = False
+        self.saving = False  # Save and leave pressed: waiting for the opponent to confirm
         self.notes: list = []  # callables told about rematch news (the game-over screen)
         self.controller = NetTableController(app, app.scene, net, self.names)
         self.controller.seat = my_seat
@@ -309,7 +310,7 @@ class NetSession:
         else:
             self.status.claim.hide()
         away = self.link_state.startswith("waiting") or self.link_state == "opponent gone"
-        if away and self.ended is None:
+        if away and self.ended is None and not self.saving:
             self.status.save.show()
         else:
             self.status.save.hide()
@@ -324,12 +325,20 @@ class NetSession:
             self.hud.set_message("The match is over: there is nothing to save")
             return
 
+        if self.saving:
+            return  # pressed again while the first press is still being confirmed
+
         def done(f) -> None:  # on the network thread: back through the event queue
             exc = f.exception()
             if exc is None:
                 self.net.events.put(net_event("saved", path=f.result()))
             else:
+                self.saving = False
                 self.net.events.put(net_event("error", message=f"not saved: {exc}"))
+        self.saving = True
+        self.status.save.hide()
+        # with the line down the opponent's confirmation can take a few seconds
+        self.hud.set_message("Saving the match and telling your opponent...")
         self.net.save_and_leave().add_done_callback(done)
 
     # -- statistics and history ---------------------------------------------------------------
