@@ -224,3 +224,44 @@ def test_resume_a_match_we_joined(app, tmp_path):
         app.request("Menu")
     finally:
         peer.stop()
+
+
+def test_saved_matches_list_pages_through_older_saves(app, tmp_path):
+    import os
+
+    folder = tmp_path / "many"
+    folder.mkdir()
+    for i in range(8):  # unreadable files list too; give each its own age, newest last
+        path = folder / f"gin3d-match-{i:012x}-host.json"
+        path.write_text("{ torn")
+        os.utime(path, (1_000_000 + i, 1_000_000 + i))
+    before = app.net_hub
+    app.request("Menu")
+    app.net_hub = NetHub(app, NetConfig(name="Ann", listen="127.0.0.1", port=0,
+                                        discovery=False, upnp=False, timing=TIMING,
+                                        save_dir=str(folder)))
+    try:
+        app.request("Saved", "Online")
+        buttons = app.screens.panel.buttons
+        assert len(app.screens.saved) == 8 and app.screens.saved[0].path.name.endswith(
+            "000000000007-host.json")
+        assert {f"resume{i}" for i in range(6)} <= set(buttons) and "resume6" not in buttons
+        assert "older" in buttons and "newer" not in buttons
+        buttons["older"]["command"]()
+        buttons = app.screens.panel.buttons
+        assert app.screens.state == "Saved"
+        assert {"resume6", "resume7", "newer"} <= set(buttons) and "resume0" not in buttons
+        assert "older" not in buttons
+        buttons["delete7"]["command"]()  # the oldest, reachable only on the second page
+        assert app.screens.state == "DeleteSaved"
+        app.screens.panel.buttons["yes"]["command"]()
+        assert not (folder / "gin3d-match-000000000000-host.json").exists()
+        assert len(list(folder.glob("gin3d-match-*.json"))) == 7
+        # back on the page it was deleted from: one row left there, and the way back
+        buttons = app.screens.panel.buttons
+        assert app.screens.state == "Saved" and "resume6" in buttons and "resume7" not in buttons
+        assert "newer" in buttons and "older" not in buttons
+    finally:
+        app.request("Menu")
+        app.net_hub.close(wait=True)
+        app.net_hub = before

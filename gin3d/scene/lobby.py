@@ -177,6 +177,7 @@ class LobbyScreens:
 
     host_open = True  # LAN: an open table (anyone on the LAN joins) or one with a code
     saved_back = "Lan"  # where the Saved matches list goes back to
+    saved_page = 0  # the page of that list Delete / Keep it come back to
     saved_match = None  # the saved match being hosted again
 
     # -- shared -------------------------------------------------------------------------

@@ -83,8 +83,9 @@ class MatchScreens:
         self._close()
 
     # -- saved matches --------------------------------------------------------------------
-    def enterSaved(self, back: str | None = None) -> None:
-        """The saved network matches: opponent, score, rules, date; Resume or Delete."""
+    def enterSaved(self, back: str | None = None, page: int = 0) -> None:
+        """The saved network matches, newest first, a page of ``SAVED_ROWS`` at a time:
+        opponent, score, rules, date; Resume or Delete."""
         from ..net.savelist import list_saved
 
         self.app.end_game()
@@ -98,8 +99,12 @@ class MatchScreens:
         if not self.saved:
             p.text("No saved matches. During a network match: Esc, then Save and leave.", 0.4,
                    0.045)
-        for i, sm in enumerate(self.saved[:SAVED_ROWS]):
-            y = 0.53 - i * 0.15
+        pages = max(1, -(-len(self.saved) // SAVED_ROWS))
+        page = min(max(page, 0), pages - 1)
+        self.saved_page = page  # where Delete / Keep it come back to
+        first = page * SAVED_ROWS
+        for i, sm in enumerate(self.saved[first:first + SAVED_ROWS], start=first):
+            y = 0.53 - (i - first) * 0.15
             if sm.ok:
                 role = "you host" if sm.role == "host" else "you joined"
                 kind = {"lan": "LAN", "online": "Online"}.get(sm.kind, "")
@@ -124,8 +129,15 @@ class MatchScreens:
                 b["text_fg"] = (0.5, 0.5, 0.5, 1)
             p.button(f"delete{i}", "Delete", lambda sm=sm: self.request("DeleteSaved", sm),
                      (1.0, y + 0.005), scale=0.045, frameSize=(-2.8, 2.8, -0.55, 1.05))
-        if len(self.saved) > SAVED_ROWS:
-            p.text(f"(and {len(self.saved) - SAVED_ROWS} older ones)", -0.4, 0.034, fg=SOFT)
+        if pages > 1:  # buttons keep their index in self.saved, whatever the page
+            p.text(f"Page {page + 1} of {pages} ({len(self.saved)} saved)", -0.37, 0.034,
+                   fg=SOFT)
+            if page > 0:
+                p.button("newer", "< Newer", lambda: self.request("Saved", None, page - 1),
+                         (-0.5, -0.37), scale=0.04)
+            if page < pages - 1:
+                p.button("older", "Older >", lambda: self.request("Saved", None, page + 1),
+                         (0.5, -0.37), scale=0.04)
         y = -0.5
         p.text("Host's address (for a match you joined)", y, 0.04, x=-1.15,
                align=TextNode.ALeft)
@@ -173,7 +185,8 @@ class MatchScreens:
         p.text("It cannot be resumed afterwards. Your opponent's copy is not affected.", 0.0,
                0.036, fg=SOFT)
         p.button("yes", "Delete", lambda: self._delete_saved(sm), (0.35, -0.22), scale=0.06)
-        p.button("no", "Keep it", lambda: self.request("Saved"), (-0.35, -0.22), scale=0.06)
+        p.button("no", "Keep it", lambda: self.request("Saved", None, self.saved_page),
+                 (-0.35, -0.22), scale=0.06)
         self._esc("Saved")
 
     def _delete_saved(self, sm) -> None:
@@ -182,10 +195,10 @@ class MatchScreens:
         try:
             delete_saved(sm.path)
         except (OSError, ValueError) as exc:
-            self.request("Saved")
+            self.request("Saved", None, self.saved_page)
             self._say(f"Could not delete {sm.path.name}: {exc}", error=True)
             return
-        self.request("Saved")
+        self.request("Saved", None, self.saved_page)
         self._say(f"Deleted {sm.path.name}.")
 
     def exitDeleteSaved(self) -> None:
