@@ -353,23 +353,6 @@ class Hand:
                     or (card == self.taken and not self.rules.allow_throw_back)):
                 raise IllegalAction(self._why_illegal(action))
             self.actions.append(action)
-            if self.barred is None and len(self.stock) > STOCK_END and (
-                    self.taken is None or card != self.taken):
-                # a plain discard: nothing barred before or after, and the hand goes on
-                self.hands[seat].remove(card)
-                self.masks[seat] ^= 1 << card
-                seen = self.seen_taken[seat]
-                if seen and card in seen:
-                    seen.remove(card)
-                self.pile.append(card)
-                self.discards.append((seat, card))
-                event = Discarded(seat, card)
-                self.events.append(event)
-                self.taken = None
-                self.must_knock = False
-                self.turn = 1 - seat
-                self.phase = DRAW
-                return [event]
             before = len(self.events)
             self._discard(seat, card)
             return self.events[before:]
