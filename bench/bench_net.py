@@ -12,10 +12,10 @@ import statistics
 import time
 
 from gin3d.engine import RuleSet
-from gin3d.net.autoplay import GreedyPlayer
 from gin3d.net.fairdeal import Deal, DealerSecrets, card_points
 from gin3d.net.peer import HostedMatch, JoinedMatch, MatchOptions
 from gin3d.net.relay import Relay
+from gin3d.players import GreedyPlayer
 
 
 def pct(values: list[float], q: float) -> float:

@@ -68,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
                              "notify-level-device fatal\n")
     from gin3d.__main__ import launch
     from gin3d.engine import Knock, RuleSet
-    from gin3d.players import SimplePlayer
+    from gin3d.players import GreedyPlayer
     from gin3d.scene.autoplay import InputDriver
     from gin3d.settings import Settings
 
@@ -101,7 +101,7 @@ def main(argv: list[str] | None = None) -> int:
     app.scene.root.show()
     app.screens.panel.frame.show()
 
-    session = app.start_game([None, SimplePlayer()], RuleSet.preset("classic"), seed=245)
+    session = app.start_game([None, GreedyPlayer()], RuleSet.preset("classic"), seed=245)
     scene = app.scene
     deal = measure(lambda: app.queue.busy, args.frames * 4)
     dealt = len(scene.hands[0]) + len(scene.hands[1])

@@ -1,15 +1,20 @@
-"""Seat players without Panda3D: the ``Player`` protocol and a simple legal computer player.
+"""Seat players without Panda3D: the computer opponents as the app offers them, and a quick
+greedy player for scripted seats (tests, tools, benchmarks, the network command line).
 
-A seat is fed by anything with ``choose(view) -> Action``. ``computer_player(level)`` returns the
-AI branch's player for that level when ``gin3d.ai`` is available, else ``SimplePlayer``.
+A seat is fed by anything with ``choose(view) -> Action`` (``gin3d.ai.Player``).
+``computer_player(level)`` is the AI of that level; ``GreedyPlayer`` is cheap and plays the
+same way every time, so a seed gives the same game.
 """
 
 from __future__ import annotations
 
-from typing import Protocol
+from collections.abc import Sequence
 
+from .ai import LEVELS, make_player
+from .ai.player import Player
 from .engine import (
     BigGin,
+    Card,
     Discard,
     DrawDiscard,
     DrawStock,
@@ -20,32 +25,25 @@ from .engine import (
     PlayerView,
     best_layoff,
     deadwood_of_mask,
+    discard_deadwoods,
     mask_of,
 )
 from .engine.actions import Action
 
 
-class Player(Protocol):
-    """Anything that picks one of ``view.legal`` for its seat."""
-
-    def choose(self, view: PlayerView) -> Action: ...
-
-
-def best_discard(hand: tuple, banned=None) -> tuple[int, object]:
-    """(deadwood after the discard, the card) for the discard that leaves the least deadwood."""
-    mask = mask_of(hand)
-    options = [
-        (deadwood_of_mask(mask & ~(1 << c)), -c.value, c) for c in hand if c != banned
-    ]
-    dead, _, card = min(options)
+def best_discard(hand: Sequence[Card], banned: Card | None = None) -> tuple[int, Card]:
+    """(deadwood after the discard, the card) for the discard that leaves the least deadwood;
+    ties go to the higher card. Never ``banned`` (the card just taken, say)."""
+    left = discard_deadwoods(hand)
+    dead, _, card = min((d, -c.value, c) for c, d in left.items() if c != banned)
     return dead, card
 
 
-class SimplePlayer:
+class GreedyPlayer:
     """Greedy legal play: take the pile card when it lowers deadwood, discard to the least
     deadwood, knock (or gin) as soon as the rules allow, lay off the engine's best plan."""
 
-    name = "Simple"
+    name = "Greedy"
 
     def choose(self, view: PlayerView) -> Action:
         legal = view.legal
@@ -86,42 +84,27 @@ class SimplePlayer:
 
 
 def computer_player(level: str | None = None, seed: int | None = None) -> Player:
-    """The computer opponent: the AI package's ``make_player`` when present, else SimplePlayer."""
-    try:
-        from .ai import make_player
-    except ImportError:
-        return SimplePlayer()
+    """The computer opponent of that level (the default level when None)."""
     return make_player(level or default_level(), seed=seed)
-
-
-def _levels_table() -> dict:
-    try:
-        from .ai import LEVELS
-    except ImportError:
-        return {}
-    return dict(LEVELS)
 
 
 def levels() -> list[tuple[str, str]]:
     """(level id, display name) of the computer levels on offer, easiest first."""
-    table = _levels_table()
-    if not table:
-        return [("simple", "Simple")]
-    return [(key, getattr(p, "display_name", key)) for key, p in table.items()]
+    return [(key, p.display_name) for key, p in LEVELS.items()]
 
 
 def opponent_name(level: str) -> str:
     """The short name shown at the table (``Walt``), or ``Computer``."""
-    return getattr(_levels_table().get(level), "name", "Computer")
+    return getattr(LEVELS.get(level), "name", "Computer")
 
 
 def think_range(level: str) -> tuple[float, float]:
     """Seconds the computer of this level pauses before a move (at animation speed 1)."""
-    return tuple(getattr(_levels_table().get(level), "think_seconds", (0.6, 1.2)))
+    return tuple(getattr(LEVELS.get(level), "think_seconds", (0.6, 1.2)))
 
 
 def portrait(level: str) -> str:
-    return getattr(_levels_table().get(level), "portrait", "")
+    return getattr(LEVELS.get(level), "portrait", "")
 
 
 def default_level() -> str:

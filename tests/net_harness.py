@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import asyncio
 
-from gin3d.net.autoplay import GreedyPlayer
 from gin3d.net.links import memory_pair
 from gin3d.net.session import Callbacks, MatchSession, Timing
+from gin3d.players import GreedyPlayer
 
 MATCH = "ab" * 32
 

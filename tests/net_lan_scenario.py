@@ -15,9 +15,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from gin3d.engine import RuleSet  # noqa: E402
-from gin3d.net.autoplay import GreedyPlayer  # noqa: E402
 from gin3d.net.discovery import TableAdvertiser, TableBrowser  # noqa: E402
 from gin3d.net.peer import HostedMatch, JoinedMatch  # noqa: E402
+from gin3d.players import GreedyPlayer  # noqa: E402
 
 RULES = RuleSet.preset("classic", game_target=30)
 

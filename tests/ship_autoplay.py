@@ -17,57 +17,13 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from gin3d.engine import (  # noqa: E402
-    BigGin,
-    Discard,
-    DrawDiscard,
-    DrawStock,
-    FinishLayoff,
     Game,
-    Knock,
-    LayOff,
-    Pass,
-    PlayerView,
     RuleSet,
-    best_layoff,
-    deadwood_of_mask,
-    mask_of,
 )
+from gin3d.players import GreedyPlayer  # noqa: E402
 from gin3d.saves import Seat, write_save  # noqa: E402
 
 SEATS = (Seat("human", "Tester"), Seat("computer", "Walt", "simple"))
-
-
-class GreedyPlayer:
-    """Legal, deterministic play: take a pile card that lowers deadwood, discard to the least
-    deadwood, knock at once, lay off the best plan."""
-
-    def choose(self, view: PlayerView):
-        legal = view.legal
-        if BigGin() in legal:
-            return BigGin()
-        if view.phase in ("upcard", "draw", "last_chance"):
-            if DrawDiscard() in legal and view.top is not None:
-                now = deadwood_of_mask(mask_of(view.hand))
-                after = min(deadwood_of_mask(mask_of((*view.hand, view.top)) & ~(1 << c))
-                            for c in view.hand)
-                if after < now:
-                    return DrawDiscard()
-            return DrawStock() if DrawStock() in legal else Pass()
-        if view.phase == "discard":
-            knocks = [a for a in legal if isinstance(a, Knock)]
-            mask = mask_of(view.hand)
-            if knocks:
-                return min(knocks, key=lambda a: (deadwood_of_mask(mask & ~(1 << a.card)), a.card))
-            discards = [a for a in legal if isinstance(a, Discard)]
-            return min(discards, key=lambda a: (deadwood_of_mask(mask & ~(1 << a.card)),
-                                                -a.card.value, a.card))
-        if view.phase == "layoff":
-            _, plan = best_layoff(view.table_melds, view.hand)
-            for card, meld in plan:
-                if LayOff(card, meld) in legal:
-                    return LayOff(card, meld)
-            return FinishLayoff()
-        return legal[0]
 
 
 PLAYERS = (GreedyPlayer(), GreedyPlayer())

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from gin3d.engine import CardDealt, Hand, HandScored, RuleSet
-from gin3d.players import SimplePlayer
+from gin3d.players import GreedyPlayer
 from gin3d.scene.perspective import MatchRecord, flip_event, local_view, waiting_view
 
 PRESETS = ("classic", "oklahoma", "pagat")
@@ -17,7 +17,7 @@ def test_seat_one_renumbered_is_seat_zero_of_the_mirrored_hand(seed):
     rules = RuleSet.preset(PRESETS[seed % 3])
     hand = Hand.deal(rules, dealer=seed % 2, seed=f"persp:{seed}")
     mirror = Hand(rules, 1 - hand.dealer, hand.deck)
-    player = SimplePlayer()
+    player = GreedyPlayer()
     for _ in range(300):
         assert local_view(hand.view(1, (7, 30), 100)) == mirror.view(0, (30, 7), 100)
         assert local_view(hand.view(0, (7, 30), 100)) == hand.view(0, (7, 30), 100)
@@ -32,7 +32,7 @@ def test_seat_one_renumbered_is_seat_zero_of_the_mirrored_hand(seed):
 
 def test_match_record_rebuilds_the_game_in_local_numbers():
     rules = RuleSet.preset("classic")
-    player = SimplePlayer()
+    player = GreedyPlayer()
     record = MatchRecord()
     dealer = 0
     for n in range(3):

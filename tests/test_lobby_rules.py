@@ -10,11 +10,11 @@ from test_lobby_screens import TIMING, accept_offer, play_one_hand, pump
 
 from gin3d.engine import RuleSet
 from gin3d.net.api import NetEvent, NetService
-from gin3d.net.autoplay import GreedyPlayer
 from gin3d.net.discovery import Table
 from gin3d.net.offer import rules_label
 from gin3d.net.protocol import PROTOCOL_VERSION
 from gin3d.net.session import DECLINED
+from gin3d.players import GreedyPlayer
 from gin3d.scene.lobby import NetConfig, NetHub
 
 OKLAHOMA = RuleSet.preset("oklahoma", game_target=150)

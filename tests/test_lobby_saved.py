@@ -15,8 +15,8 @@ from test_lobby_screens import TIMING, accept_offer, check_view, play_one_hand, 
 
 from gin3d import stats as stats_mod
 from gin3d.net.api import NetService
-from gin3d.net.autoplay import GreedyPlayer
 from gin3d.net.session import SAVED_BYE
+from gin3d.players import GreedyPlayer
 from gin3d.scene.lobby import NetConfig, NetHub
 
 

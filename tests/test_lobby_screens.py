@@ -17,11 +17,11 @@ from scene_harness import Driver, check_scene, get_app
 
 from gin3d.engine import CardDealt, RuleSet
 from gin3d.net.api import NetEvent, NetService
-from gin3d.net.autoplay import GreedyPlayer
 from gin3d.net.discovery import Table
 from gin3d.net.offer import rules_label
 from gin3d.net.protocol import PROTOCOL_VERSION
 from gin3d.net.session import Timing
+from gin3d.players import GreedyPlayer
 from gin3d.scene.lobby import NetConfig, NetHub
 
 RULES = RuleSet.preset("classic", game_target=100)

@@ -8,7 +8,7 @@ import pytest
 from gin3d import stats as stats_mod
 from gin3d.engine import Game, NextHand, RuleSet
 from gin3d.history import read_hands
-from gin3d.net.autoplay import GreedyPlayer
+from gin3d.players import GreedyPlayer
 from gin3d.recorder import MatchKeeper
 
 RULES = RuleSet.preset("classic", game_target=50)

@@ -11,8 +11,8 @@ import pytest
 
 from gin3d.engine import Discard, RuleSet
 from gin3d.net.api import NetService
-from gin3d.net.autoplay import GreedyPlayer
 from gin3d.net.session import Timing
+from gin3d.players import GreedyPlayer
 
 SHORT = RuleSet.preset("classic", game_target=30)
 

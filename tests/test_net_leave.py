@@ -10,9 +10,9 @@ import json
 from net_harness import ScriptedPlayer
 
 from gin3d.engine import RuleSet
-from gin3d.net.autoplay import GreedyPlayer
 from gin3d.net.peer import HostedMatch, JoinedMatch, MatchOptions
 from gin3d.net.session import GONE, SAVED_BYE, WAITING, Timing
+from gin3d.players import GreedyPlayer
 
 LOOP = "127.0.0.1"
 RULES = RuleSet.preset("classic", game_target=150)

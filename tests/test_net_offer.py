@@ -11,7 +11,6 @@ import pytest
 from net_harness import MATCH, ScriptedPlayer
 
 from gin3d.engine import RuleSet
-from gin3d.net.autoplay import GreedyPlayer
 from gin3d.net.discovery import table_from_info
 from gin3d.net.links import memory_pair
 from gin3d.net.offer import rules_digest, rules_from_token, rules_label, rules_token
@@ -24,6 +23,7 @@ from gin3d.net.session import (
     MatchEnded,
     MatchSession,
 )
+from gin3d.players import GreedyPlayer
 
 PAGAT = RuleSet.preset("pagat", game_target=50, last_chance=True)
 OKLAHOMA = RuleSet.preset("oklahoma")

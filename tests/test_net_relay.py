@@ -3,11 +3,11 @@
 import asyncio
 
 from gin3d.engine import RuleSet
-from gin3d.net.autoplay import GreedyPlayer
 from gin3d.net.peer import HostedMatch, JoinedMatch, MatchOptions
 from gin3d.net.relay import Relay, RelayError, relay_connect
 from gin3d.net.transport import room_id
 from gin3d.net.upnp import NOT_AVAILABLE, map_port
+from gin3d.players import GreedyPlayer
 
 LOOP = "127.0.0.1"
 

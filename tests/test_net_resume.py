@@ -9,9 +9,9 @@ import pytest
 from net_harness import MATCH, ScriptedPlayer
 
 from gin3d.engine import RuleSet
-from gin3d.net.autoplay import GreedyPlayer
 from gin3d.net.links import memory_pair
 from gin3d.net.session import Callbacks, MatchSession
+from gin3d.players import GreedyPlayer
 
 LONG = RuleSet.preset("classic", game_target=150)
 

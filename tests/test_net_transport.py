@@ -7,7 +7,6 @@ import contextlib
 import pytest
 
 from gin3d.engine import RuleSet
-from gin3d.net.autoplay import GreedyPlayer
 from gin3d.net.peer import HostedMatch, JoinedMatch, MatchOptions
 from gin3d.net.session import Callbacks
 from gin3d.net.transport import (
@@ -19,6 +18,7 @@ from gin3d.net.transport import (
     room_id,
     tls_link,
 )
+from gin3d.players import GreedyPlayer
 
 SHORT = RuleSet.preset("classic", game_target=30)
 LOOP = "127.0.0.1"

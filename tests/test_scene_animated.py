@@ -7,7 +7,7 @@ import pytest
 from scene_harness import Driver, check_scene, get_app
 
 from gin3d.engine import RuleSet
-from gin3d.players import SimplePlayer
+from gin3d.players import GreedyPlayer
 
 
 @pytest.fixture(scope="module")
@@ -18,7 +18,7 @@ def app():
 def test_animated_hand(app):
     app.set_speed(25.0)
     try:
-        session = app.start_game([None, SimplePlayer()], RuleSet.preset("classic"), seed=245)
+        session = app.start_game([None, GreedyPlayer()], RuleSet.preset("classic"), seed=245)
         ctl, inp = session.controller, session.input
         driver = Driver(app)
         locked_seen = False

@@ -10,7 +10,7 @@ import pytest
 from scene_harness import Driver, check_scene, get_app
 
 from gin3d.engine import HandScored, Knocked, LaidOff, RuleSet
-from gin3d.players import SimplePlayer
+from gin3d.players import GreedyPlayer
 
 # A seed whose first four hands (simple player on both seats) hold a gin by you, a knock,
 # a layoff by you and an undercut; found by a search over the engine alone.
@@ -23,7 +23,7 @@ def app():
 
 
 def test_whole_hands_through_clicks(app):
-    session = app.start_game([None, SimplePlayer()], RuleSet.preset("classic"), seed=SEED)
+    session = app.start_game([None, GreedyPlayer()], RuleSet.preset("classic"), seed=SEED)
     driver = Driver(app)
     kinds: list[str] = []
 
@@ -55,7 +55,7 @@ def test_whole_hands_through_clicks(app):
 
 
 def test_illegal_targets_do_not_react(app):
-    app.start_game([None, SimplePlayer()], RuleSet.preset("classic"), seed=11)
+    app.start_game([None, GreedyPlayer()], RuleSet.preset("classic"), seed=11)
     session = app.session
     ctl, inp = session.controller, session.input
     assert ctl.waiting_for_human()
@@ -77,7 +77,7 @@ def test_illegal_targets_do_not_react(app):
 
 
 def test_keyboard_only_turn(app):
-    app.start_game([None, SimplePlayer()], RuleSet.preset("classic"), seed=21)
+    app.start_game([None, GreedyPlayer()], RuleSet.preset("classic"), seed=21)
     ctl = app.session.controller
     drv = Driver(app)
     for _ in range(6):  # get to a draw turn by keys: pass the upcard or draw the stock
@@ -98,7 +98,7 @@ def test_keyboard_only_turn(app):
 
 
 def test_drag_reorders_and_drops_on_pile(app):
-    app.start_game([None, SimplePlayer()], RuleSet.preset("classic"), seed=33)
+    app.start_game([None, GreedyPlayer()], RuleSet.preset("classic"), seed=33)
     ctl, inp, scene = app.session.controller, app.session.input, app.scene
     drv = Driver(app)
     while ctl.view(0).phase != "draw":
@@ -124,7 +124,7 @@ def test_drag_reorders_and_drops_on_pile(app):
 
 def test_hint_names_a_legal_move(app):
     pytest.importorskip("gin3d.ai.hint")
-    app.start_game([None, SimplePlayer()], RuleSet.preset("classic"), seed=5)
+    app.start_game([None, GreedyPlayer()], RuleSet.preset("classic"), seed=5)
     session = app.session
     Driver(app).key("h")
     advice = session.input.last_hint
@@ -137,7 +137,7 @@ def test_hint_button_follows_the_setting(app):
     before = app.user_settings
     app.user_settings = before.but(hints_enabled=False)
     try:
-        app.start_game([None, SimplePlayer()], RuleSet.preset("classic"), seed=5)
+        app.start_game([None, GreedyPlayer()], RuleSet.preset("classic"), seed=5)
         session = app.session
         assert session.controller.legal()
         assert session.hud.buttons["hint"].isHidden()

@@ -12,7 +12,7 @@ from panda3d.core import Point2, Point3
 from scene_harness import get_app
 
 from gin3d.engine import RuleSet
-from gin3d.players import SimplePlayer
+from gin3d.players import GreedyPlayer
 
 SIZES = ((800, 800), (1920, 1080), (720, 1000), (1600, 600), (1280, 720))
 EDGE = 1.0 + 1e-3  # render2d spans -1..1 both ways, whatever the window's shape
@@ -74,7 +74,7 @@ def visible(np) -> bool:
 
 @pytest.mark.parametrize("size", SIZES)
 def test_table_layout_fits_the_window(app, size):
-    app.start_game([None, SimplePlayer()], RuleSet.preset("classic"), seed=245)
+    app.start_game([None, GreedyPlayer()], RuleSet.preset("classic"), seed=245)
     session = app.session
     app.queue.finish_all()
     session.controller.submit(session.controller.legal()[0])  # take or pass the upcard

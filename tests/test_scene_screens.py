@@ -6,7 +6,7 @@ import pytest
 from scene_harness import get_app
 
 from gin3d.engine import RuleSet
-from gin3d.players import SimplePlayer
+from gin3d.players import GreedyPlayer
 
 
 @pytest.fixture(scope="module")
@@ -55,7 +55,7 @@ def test_setup_deals_a_game_with_its_rules(app):
 
 
 def test_escape_pauses_and_resumes_the_table(app):
-    app.start_game([None, SimplePlayer()], RuleSet.preset("classic"), seed=4)
+    app.start_game([None, GreedyPlayer()], RuleSet.preset("classic"), seed=4)
     session = app.session
     assert app.screens.state == "Table"
     press(app, "escape")
@@ -83,7 +83,7 @@ def test_escape_pauses_and_resumes_the_table(app):
 
 
 def test_sort_buttons_reorder_the_hand(app):
-    app.start_game([None, SimplePlayer()], RuleSet.preset("classic"), seed=8)
+    app.start_game([None, GreedyPlayer()], RuleSet.preset("classic"), seed=8)
     scene = app.scene
     app.session.hud.sort_buttons["rank"]["command"]()
     ranks = [c.rank for c in scene.hand_cards(0)]
@@ -100,7 +100,7 @@ def test_no_upcard_and_oklahoma_tables_play(app):
     from scene_harness import Driver, check_scene
 
     for rules in (RuleSet.preset("classic", no_upcard=True), RuleSet.preset("oklahoma")):
-        app.start_game([None, SimplePlayer()], rules, seed=12)
+        app.start_game([None, GreedyPlayer()], rules, seed=12)
         session = app.session
         session.controller.on_applied.append(lambda a, e: check_scene(app))
         check_scene(app)
@@ -114,7 +114,7 @@ def test_no_upcard_and_oklahoma_tables_play(app):
 def test_quitting_mid_animation_is_clean(app):
     app.set_speed(1.0)
     try:
-        app.start_game([None, SimplePlayer()], RuleSet.preset("classic"), seed=3)
+        app.start_game([None, GreedyPlayer()], RuleSet.preset("classic"), seed=3)
         for _ in range(5):
             app.taskMgr.step()
         assert app.queue.busy  # the deal is still playing
@@ -144,7 +144,7 @@ def test_single_player_against_each_ai_level_plays_a_hand(app, level):
 def test_pause_over_a_hand_result_comes_back_to_it(app):
     from scene_harness import Driver
 
-    app.start_game([None, SimplePlayer()], RuleSet.preset("classic"), seed=245)
+    app.start_game([None, GreedyPlayer()], RuleSet.preset("classic"), seed=245)
     Driver(app).play_hand()
     assert app.screens.state == "HandResult"
     press(app, "escape")

@@ -15,7 +15,7 @@ import pytest
 from scene_harness import get_app
 
 from gin3d.engine import RuleSet
-from gin3d.players import SimplePlayer
+from gin3d.players import GreedyPlayer
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 @pytest.fixture(scope="module")
 def app():
     app = get_app()
-    app.start_game([None, SimplePlayer()], RuleSet.preset("classic"), seed=245)
+    app.start_game([None, GreedyPlayer()], RuleSet.preset("classic"), seed=245)
     session = app.session
     app.queue.finish_all()
     for _ in range(12):  # a few turns each: the pile grows

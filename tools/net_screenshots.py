@@ -44,9 +44,9 @@ def main(argv: list[str] | None = None) -> int:
     from gin3d.app import GinApp, Settings
     from gin3d.engine import RuleSet
     from gin3d.net.api import NetEvent, NetService
-    from gin3d.net.autoplay import GreedyPlayer
     from gin3d.net.discovery import Table
     from gin3d.net.protocol import PROTOCOL_VERSION
+    from gin3d.players import GreedyPlayer
     from gin3d.scene.autoplay import InputDriver
     from gin3d.scene.lobby import NetConfig
 

@@ -36,7 +36,7 @@ def main(argv: list[str] | None = None) -> int:
                              "notify-level-device fatal\n")
     from gin3d.app import GinApp, Settings
     from gin3d.engine import Knocked, RuleSet, best_melds
-    from gin3d.players import SimplePlayer
+    from gin3d.players import GreedyPlayer
     from gin3d.scene.autoplay import InputDriver
 
     app = GinApp(Settings(speed=1.0, sound=False, detail=args.detail), seed=args.seed)
@@ -59,7 +59,7 @@ def main(argv: list[str] | None = None) -> int:
     shot("1_menu")
     app.screens.request("Setup")
     shot("1b_setup")
-    session = app.start_game([None, SimplePlayer()], RuleSet.preset("classic"), seed=args.seed)
+    session = app.start_game([None, GreedyPlayer()], RuleSet.preset("classic"), seed=args.seed)
     scene = app.scene
     frames(lambda: len(scene.hands[0]) + len(scene.hands[1]) >= 13)
     shot("2_deal")

@@ -17,7 +17,7 @@ import sys
 
 from gin3d.engine import RuleSet
 
-from .autoplay import GreedyPlayer
+from ..players import GreedyPlayer
 from .peer import DEFAULT_PORT, HostedMatch, JoinedMatch, MatchOptions
 from .session import Callbacks, Timing
 from .transport import parse_address

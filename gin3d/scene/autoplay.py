@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 
 from ..engine import BigGin, Discard, DrawDiscard, DrawStock, FinishLayoff, Knock, LayOff, Pass
-from ..players import SimplePlayer
+from ..players import GreedyPlayer
 
 
 def moves_made(ctl) -> list:
@@ -22,11 +22,11 @@ def moves_made(ctl) -> list:
 
 
 class InputDriver:
-    """Plays seat 0 through clicks and keys, deciding like SimplePlayer."""
+    """Plays seat 0 through clicks and keys, deciding like GreedyPlayer."""
 
     def __init__(self, app, brain=None) -> None:
         self.app = app
-        self.brain = brain or SimplePlayer()
+        self.brain = brain or GreedyPlayer()
         self.seen: Counter = Counter()
         self.checks = 0
 

@@ -287,10 +287,8 @@ class TableInput(MouseButtons):
         """Ask the AI's hint for the local seat: say why in the message line, light the card."""
         if not self.ctl.legal() or not self.hints():
             return False
-        try:
-            from ..ai.hint import hint
-        except ImportError:
-            return False
+        from ..ai.hint import hint  # on first use: the app starts without the AI's tables
+
         advice = hint(self.ctl.view(0), budget_s=0.4)
         self.last_hint = advice
         if self.hud is not None:

@@ -45,7 +45,6 @@ from ..engine import (
     redact,
 )
 from ..tutorial import PLAY, WATCH, Chapter, Hint, TutorialRunner
-from ..tutorial import hint as greedy_hint
 from . import layout
 from .autoplay import InputDriver
 from .cards import CARD_H, CardNode
@@ -76,12 +75,9 @@ FAST_FORWARD = 12  # more events than this at once are played faster
 
 
 def practice_hint(view) -> Hint:
-    """The hint for the practice hand: the AI's (its best move and the reason), or the
-    tutorial's own greedy hint where the ``ai`` package is not there."""
-    try:
-        from ..ai.hint import hint as ai_hint
-    except ImportError:
-        return greedy_hint(view)
+    """The hint for the practice hand: the AI's best move and the reason for it."""
+    from ..ai.hint import hint as ai_hint
+
     got = ai_hint(view, budget_s=0.25)
     return Hint(got.action, got.reason)
 

@@ -12,7 +12,6 @@ from dataclasses import dataclass
 
 from gin3d.engine import (
     BigGin,
-    Card,
     Discard,
     DrawDiscard,
     DrawStock,
@@ -26,6 +25,7 @@ from gin3d.engine import (
     discard_deadwoods,
 )
 from gin3d.engine.actions import Action
+from gin3d.players import best_discard
 
 
 @dataclass(frozen=True)
@@ -34,14 +34,6 @@ class Hint:
 
     action: Action
     text: str
-
-
-def _best_discard(hand: list[Card], keep: Card | None = None) -> tuple[Card, int]:
-    """The discard that leaves the least deadwood (ties: the higher card), never ``keep``."""
-    options = discard_deadwoods(hand)
-    choices = [(d, -c.value, int(c), c) for c, d in options.items() if c != keep]
-    d, _, _, c = min(choices)
-    return c, d
 
 
 def hint(view: PlayerView) -> Hint:
@@ -54,7 +46,7 @@ def hint(view: PlayerView) -> Hint:
     if view.phase in ("upcard", "draw", "last_chance"):
         top = view.top
         if top is not None and DrawDiscard() in legal:
-            _, after = _best_discard([*hand, top], keep=top)
+            after, _ = best_discard([*hand, top], banned=top)
             if after < now:
                 return Hint(DrawDiscard(), f"Take the {top.pretty}: with it your deadwood can "
                                            f"go from {now} down to {after}.")
@@ -72,7 +64,7 @@ def hint(view: PlayerView) -> Hint:
             left = options[best.card]
             word = "go gin" if left == 0 else f"knock with {left} points"
             return Hint(best, f"Discard the {best.card.pretty} face down to {word}.")
-        c, after = _best_discard(hand, keep=None if view.rules.allow_throw_back else view.taken)
+        after, c = best_discard(hand, None if view.rules.allow_throw_back else view.taken)
         return Hint(Discard(c), f"Discard the {c.pretty}: that leaves you {after} points "
                                 f"of deadwood, the least you can have.")
     if view.phase == "layoff":
