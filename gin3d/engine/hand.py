@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from operator import itemgetter
 
 from .actions import (
     BIG_GIN,
@@ -58,6 +57,11 @@ STOCK_END = 2  # the hand is drawn when a discard leaves this many cards in the 
 
 _ALL_INDICES = list(range(DECK_SIZE))
 
+# The events of every turn (dealt, drawn, discarded) are built field by field: calling a
+# dataclass's generated __init__ costs twice as much, and every field is set here all the same
+# (tests/test_engine_events.py checks these events equal constructor-built ones).
+_new = object.__new__
+
 
 class IllegalAction(ValueError):
     """An action the rules do not allow now; the hand is unchanged."""
@@ -103,6 +107,7 @@ class Hand:
         "knocker_melds",
         "layoffs",
         "masks",
+        "offers",
         "must_knock",
         "over",
         "phase",
@@ -138,6 +143,9 @@ class Hand:
         self.hand_number = hand_number
         self.hands: list[list[Card]] = [[], []]
         self.masks = [0, 0]  # the same hands as 52-bit masks, kept in step
+        # each hand's Discard actions in hand order, kept in step: the discard phase's legal
+        # list is then one copy, not 11 look-ups, on the path every turn takes
+        self.offers: list[list[Discard]] = [[], []]
         self.stock: list[Card] = []  # top of the stock is the last item
         self.pile: list[Card] = []  # top of the discard pile is the last item
         self.phase = UPCARD
@@ -178,29 +186,35 @@ class Hand:
         return cls(rules or RuleSet(), dealer, deck, hand_number)
 
     def _deal(self) -> None:
-        deck = list(self.deck)
-        ev: list[Event] = []
-        non_dealer = 1 - self.dealer
-        dealt = 21 if self.rules.no_upcard else 20
-        stock_size = DECK_SIZE - dealt - (0 if self.rules.no_upcard else 1)
-        ev.append(HandStarted(self.dealer, self.hand_number, stock_size))
+        rules = self.rules
+        deck = self.deck
+        dealer = self.dealer
+        non_dealer = 1 - dealer
+        dealt = 21 if rules.no_upcard else 20
+        stock_size = DECK_SIZE - dealt - (0 if rules.no_upcard else 1)
+        ev: list[Event] = [HandStarted(dealer, self.hand_number, stock_size)]
+        seats = (non_dealer, dealer)
         for i in range(dealt):
-            seat = non_dealer if i % 2 == 0 else self.dealer
-            self.hands[seat].append(deck[i])
-            self.masks[seat] |= 1 << deck[i]
-            ev.append(CardDealt(seat, deck[i], i))
-        rest = deck[dealt:]
-        if self.rules.no_upcard:
+            card = deck[i]
+            seat = seats[i & 1]
+            self.hands[seat].append(card)
+            self.offers[seat].append(DISCARDS[card])
+            self.masks[seat] |= 1 << card
+            e = _new(CardDealt)
+            e.seat, e.card, e.index = seat, card, i
+            ev.append(e)
+        if rules.no_upcard:
             self.phase = DISCARD
             self.turn = non_dealer
         else:
-            self.upcard = rest.pop(0)
+            self.upcard = deck[dealt]
+            dealt += 1
             self.pile.append(self.upcard)
-            self.knock_limit = self.rules.knock_limit_for(self.upcard)
+            self.knock_limit = rules.knock_limit_for(self.upcard)
             ev.append(UpcardTurned(self.upcard, self.knock_limit))
-        if self.rules.straight_gin:
+        if rules.straight_gin:
             self.knock_limit = 0
-        self.stock = rest[::-1]
+        self.stock = list(deck[:dealt - 1:-1])
         self.events.extend(ev)
 
     # -- queries ------------------------------------------------------------------------
@@ -269,10 +283,10 @@ class Hand:
             blocked = None if self.rules.allow_throw_back else self.taken
             if self.must_knock:
                 acts = []
-            elif blocked is None:  # itemgetter: the cheapest way to pick 11 shared actions
-                acts = list(itemgetter(*hand)(DISCARDS))
             else:
-                acts = [DISCARDS[c] for c in hand if c != blocked]
+                acts = self.offers[seat][:]
+                if blocked is not None:
+                    del acts[hand.index(blocked)]
             if isolated_value(self.masks[seat]) - 10 <= self.knock_limit:
                 acts += [KNOCKS[c] for c in self.knock_cards(seat) if c != blocked]
                 if self.can_big_gin(seat):
@@ -332,11 +346,13 @@ class Hand:
         if t is DrawStock and self.phase == DRAW:
             card = self.stock.pop()
             self.hands[seat].append(card)
+            self.offers[seat].append(DISCARDS[card])
             self.masks[seat] |= 1 << card
             self.taken = None
             self.stock_only = False
             self.phase = DISCARD
-            event = CardDrawn(seat, "stock", card)
+            event = _new(CardDrawn)
+            event.seat, event.source, event.card = seat, "stock", card
             self.events.append(event)
             self.actions.append(action)
             return [event]
@@ -401,23 +417,32 @@ class Hand:
     def _take_pile(self, seat: int) -> None:
         card = self.pile.pop()
         self.hands[seat].append(card)
+        self.offers[seat].append(DISCARDS[card])
         self.masks[seat] |= 1 << card
         self.seen_taken[seat].append(card)
         if self.barred == (seat, card) or self.phase == LAST_CHANCE:
             self.must_knock = True
         self.taken = card
         self.phase = DISCARD
-        self.events.append(CardDrawn(seat, "discard", card))
+        event = _new(CardDrawn)
+        event.seat, event.source, event.card = seat, "discard", card
+        self.events.append(event)
 
     def _remove(self, seat: int, card: Card) -> None:
-        self.hands[seat].remove(card)
+        hand = self.hands[seat]
+        i = hand.index(card)
+        del hand[i]
+        del self.offers[seat][i]
         self.masks[seat] &= ~(1 << card)
         seen = self.seen_taken[seat]
         if seen and card in seen:
             seen.remove(card)
 
     def _discard(self, seat: int, card: Card) -> None:
-        self.hands[seat].remove(card)
+        hand = self.hands[seat]
+        i = hand.index(card)
+        del hand[i]
+        del self.offers[seat][i]
         self.masks[seat] &= ~(1 << card)
         seen = self.seen_taken[seat]
         if seen and card in seen:
@@ -429,7 +454,9 @@ class Hand:
             self.barred = None
         if card == self.taken and len(self.discards) >= 2 and self.discards[-2] == (1 - seat, card):
             self.barred = (1 - seat, card)
-        self.events.append(Discarded(seat, card))
+        event = _new(Discarded)
+        event.seat, event.card = seat, card
+        self.events.append(event)
         self.taken = None
         self.must_knock = False
         self.turn = 1 - seat

@@ -66,14 +66,11 @@ def _build_set_table() -> list[list[tuple[Meld, ...]]]:
 
 RUNS = _build_run_table()
 SETS = _build_set_table()
-# per 13-bit suit pattern: the value of its cards, and the cards that lie in some run
+# per 13-bit suit pattern: the value of its cards, its cards that lie in no run, their value
 SUIT_VALUE = tuple(sum(VALUES[r] for r in range(13) if p >> r & 1) for p in range(1 << 13))
-RUN_COVER = tuple(
-    (p & (p >> 1) & (p >> 2)) | ((p & (p >> 1) & (p >> 2)) << 1) | ((p & (p >> 1) & (p >> 2)) << 2)
-    for p in range(1 << 13)
-)
-
-OFF_RUN_VALUE = tuple(SUIT_VALUE[p & ~RUN_COVER[p]] for p in range(1 << 13))
+_STARTS = tuple(p & (p >> 1) & (p >> 2) for p in range(1 << 13))  # lowest card of each 3-run
+OFF_RUN = tuple(p & ~(s | s << 1 | s << 2) for p, s in enumerate(_STARTS))
+OFF_RUN_VALUE = tuple(SUIT_VALUE[p] for p in OFF_RUN)
 
 
 def mask_value(mask: int) -> int:
@@ -91,8 +88,9 @@ def isolated_value(mask: int) -> int:
     three = (s0 & s1 & (s2 | s3)) | (s2 & s3 & (s0 | s1))
     if not three:
         return OFF_RUN_VALUE[s0] + OFF_RUN_VALUE[s1] + OFF_RUN_VALUE[s2] + OFF_RUN_VALUE[s3]
-    return (SUIT_VALUE[s0 & ~(RUN_COVER[s0] | three)] + SUIT_VALUE[s1 & ~(RUN_COVER[s1] | three)]
-            + SUIT_VALUE[s2 & ~(RUN_COVER[s2] | three)] + SUIT_VALUE[s3 & ~(RUN_COVER[s3] | three)])
+    keep = ~three
+    return (SUIT_VALUE[OFF_RUN[s0] & keep] + SUIT_VALUE[OFF_RUN[s1] & keep]
+            + SUIT_VALUE[OFF_RUN[s2] & keep] + SUIT_VALUE[OFF_RUN[s3] & keep])
 
 
 def melds_in(mask: int) -> list[Meld]:
