@@ -59,7 +59,7 @@ _ALL_INDICES = list(range(DECK_SIZE))
 
 # The events of every turn (dealt, drawn, discarded) are built field by field: calling a
 # dataclass's generated __init__ costs twice as much, and every field is set here all the same
-# (tests/test_engine_events.py checks these events equal constructor-built ones).
+# (tests/test_engine_hand.py checks they equal constructor-built ones).
 _new = object.__new__
 
 
