@@ -45,7 +45,7 @@ from .events import (
     UpcardTurned,
 )
 from .layoffs import MeldShape, best_layoff
-from .melds import best_melds, deadwood_of_mask, isolated_value
+from .melds import best_melds, deadwood_after_discards, deadwood_of_mask, isolated_value
 from .rules import RuleSet
 from .scoring import HandResult, knock_layout, settle
 
@@ -233,15 +233,8 @@ class Hand:
         limit = self.knock_limit
         if isolated_value(mask) - 10 > limit:
             return []
-        whole = deadwood_of_mask(mask)
-        # removing card c lowers the best deadwood by at most c's value
-        if whole - 10 > limit:
-            return []
-        out = []
-        for c in hand:
-            if whole - c.value <= limit and deadwood_of_mask(mask & ~(1 << c)) <= limit:
-                out.append(c)
-        return out
+        left = deadwood_after_discards(mask)
+        return [c for c in hand if left[c] <= limit]
 
     def can_big_gin(self, seat: int | None = None) -> bool:
         seat = self.turn if seat is None else seat
@@ -254,11 +247,9 @@ class Hand:
         mask = self.masks[seat] | (1 << card)
         if self.rules.big_gin_allowed and deadwood_of_mask(mask) == 0:
             return True
-        return any(
-            c != card or self.rules.allow_throw_back
-            for c in [*self.hands[seat], card]
-            if deadwood_of_mask(mask & ~(1 << c)) <= self.knock_limit
-        )
+        throw_back = self.rules.allow_throw_back
+        return any(d <= self.knock_limit and (c != card or throw_back)
+                   for c, d in deadwood_after_discards(mask).items())
 
     def _may_take_pile(self, seat: int) -> bool:
         if not self.pile:
@@ -341,47 +332,26 @@ class Hand:
     def apply(self, action: Action) -> list[Event]:
         """Apply a legal action for the seat to act; return the events it caused."""
         t = type(action)
-        seat = self.turn
-        # the two moves of almost every turn take a short path
+        # the three moves of almost every turn check and apply themselves on a short path
+        if t is Discard:
+            return self._apply_discard(action)
         if t is DrawStock and self.phase == DRAW:
-            card = self.stock.pop()
-            self.hands[seat].append(card)
-            self.offers[seat].append(DISCARDS[card])
-            self.masks[seat] |= 1 << card
-            self.taken = None
-            self.stock_only = False
-            self.phase = DISCARD
-            event = _new(CardDrawn)
-            event.seat, event.source, event.card = seat, "stock", card
-            self.events.append(event)
-            self.actions.append(action)
-            return [event]
+            return self._draw_stock(action)
         if t is DrawDiscard and self.phase == DRAW:
             if self.stock_only or not self.pile or (
-                    self.barred is not None and not self._may_take_pile(seat)):
+                    self.barred is not None and not self._may_take_pile(self.turn)):
                 raise IllegalAction(self._why_illegal(action))
             self.actions.append(action)
-            self._take_pile(seat)
-            return [self.events[-1]]
-        if t is Discard and self.phase == DISCARD and type(action.card) is Card:
-            card = action.card
-            if (not self.masks[seat] >> card & 1 or self.must_knock
-                    or (card == self.taken and not self.rules.allow_throw_back)):
-                raise IllegalAction(self._why_illegal(action))
-            self.actions.append(action)
-            before = len(self.events)
-            self._discard(seat, card)
-            return self.events[before:]
+            return [self._take_pile(self.turn)]
         if not self.is_legal(action):
             raise IllegalAction(self._why_illegal(action))
+        seat = self.turn
         before = len(self.events)
         self.actions.append(action)
         if t is Pass:
             self._pass(seat)
         elif t is DrawDiscard:
             self._take_pile(seat)
-        elif t is Discard:
-            self._discard(seat, action.card)
         elif t is Knock:
             self._knock(seat, action.card)
         elif t is BigGin:
@@ -414,7 +384,21 @@ class Hand:
             self.phase = DRAW
             self.stock_only = True
 
-    def _take_pile(self, seat: int) -> None:
+    def _draw_stock(self, action: DrawStock) -> list[Event]:
+        seat = self.turn
+        card = self.stock.pop()
+        self.hands[seat].append(card)
+        self.offers[seat].append(DISCARDS[card])
+        self.masks[seat] |= 1 << card
+        self.stock_only = False
+        self.phase = DISCARD
+        event = _new(CardDrawn)
+        event.seat, event.source, event.card = seat, "stock", card
+        self.events.append(event)
+        self.actions.append(action)
+        return [event]
+
+    def _take_pile(self, seat: int) -> CardDrawn:
         card = self.pile.pop()
         self.hands[seat].append(card)
         self.offers[seat].append(DISCARDS[card])
@@ -427,32 +411,39 @@ class Hand:
         event = _new(CardDrawn)
         event.seat, event.source, event.card = seat, "discard", card
         self.events.append(event)
+        return event
 
     def _remove(self, seat: int, card: Card) -> None:
+        """Take ``card`` out of ``seat``'s hand (IllegalAction, nothing changed, if not there)."""
         hand = self.hands[seat]
-        i = hand.index(card)
+        try:
+            i = hand.index(card)
+        except ValueError:
+            raise IllegalAction(f"{card} is not in seat {seat}'s hand") from None
         del hand[i]
         del self.offers[seat][i]
-        self.masks[seat] &= ~(1 << card)
+        self.masks[seat] ^= 1 << card
         seen = self.seen_taken[seat]
         if seen and card in seen:
             seen.remove(card)
 
-    def _discard(self, seat: int, card: Card) -> None:
-        hand = self.hands[seat]
-        i = hand.index(card)
-        del hand[i]
-        del self.offers[seat][i]
-        self.masks[seat] &= ~(1 << card)
-        seen = self.seen_taken[seat]
-        if seen and card in seen:
-            seen.remove(card)
+    def _apply_discard(self, action: Discard) -> list[Event]:
+        seat = self.turn
+        card = action.card
+        taken = self.taken
+        if (self.phase != DISCARD or self.must_knock or type(card) is not Card
+                or (taken is not None and card == taken and not self.rules.allow_throw_back)):
+            raise IllegalAction(self._why_illegal(action))
+        self._remove(seat, card)
+        self.actions.append(action)
         self.pile.append(card)
-        self.discards.append((seat, card))
+        discards = self.discards
+        discards.append((seat, card))
         # throw-back: the player who first threw this card may not simply take it back
         if self.barred is not None and self.barred[0] == seat:
             self.barred = None
-        if card == self.taken and len(self.discards) >= 2 and self.discards[-2] == (1 - seat, card):
+        if taken is not None and card == taken and len(discards) >= 2 and (
+                discards[-2] == (1 - seat, card)):
             self.barred = (1 - seat, card)
         event = _new(Discarded)
         event.seat, event.card = seat, card
@@ -460,13 +451,14 @@ class Hand:
         self.taken = None
         self.must_knock = False
         self.turn = 1 - seat
-        if len(self.stock) <= STOCK_END:
-            if self.rules.last_chance:
-                self.phase = LAST_CHANCE
-            else:
-                self._end_drawn()
-        else:
+        if len(self.stock) > STOCK_END:
             self.phase = DRAW
+            return [event]
+        if self.rules.last_chance:
+            self.phase = LAST_CHANCE
+            return [event]
+        self._end_drawn()
+        return [event, self.events[-1]]
 
     def _end_drawn(self) -> None:
         self.phase = OVER

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .cards import CARDS, VALUES, Card, cards_of
+from .cards import VALUES, Card, cards_of
 
 SUIT_BITS = 0x1FFF
 
@@ -258,7 +258,46 @@ def all_best_arrangements(cards: Iterable[int]) -> list[Arrangement]:
 def discard_deadwoods(cards: Sequence[int]) -> dict[Card, int]:
     """For an 11-card hand: the least deadwood left after each possible discard."""
     mask, _ = _mask_from(cards)
-    return {CARDS[c]: deadwood_of_mask(mask & ~(1 << c)) for c in cards}
+    return deadwood_after_discards(mask)
+
+
+def deadwood_after_discards(mask: int) -> dict[Card, int]:
+    """The least deadwood left after discarding each card of ``mask``, from one search.
+
+    A choice of disjoint melds of the whole hand survives a discard exactly when it does not
+    use that card, so the best survivor (the first in order of value) scores each discard.
+    """
+    total = mask_value(mask)
+    cards = cards_of(mask)
+    melds = melds_in(mask)
+    if not melds:
+        return {c: total - VALUES[c] for c in cards}
+    choices = _packing_unions(melds)
+    out = {}
+    for c in cards:
+        bit = 1 << c
+        for value, used in choices:
+            if not used & bit:
+                out[c] = total - VALUES[c] - value
+                break
+    return out
+
+
+def _packing_unions(melds: list[Meld]) -> list[tuple[int, int]]:
+    """Every disjoint choice of melds (the empty one too) as (value, cards used), best first."""
+    out = [(0, 0)]
+    n = len(melds)
+
+    def search(i: int, used: int, value: int) -> None:
+        for j in range(i, n):
+            m, v = melds[j]
+            if not m & used:
+                out.append((value + v, used | m))
+                search(j + 1, used | m, value + v)
+
+    search(0, 0, 0)
+    out.sort(reverse=True)
+    return out
 
 
 def is_meld(cards: Iterable[int]) -> bool:
