@@ -270,14 +270,13 @@ class Hand:
                 return [DRAW_STOCK, DRAW_DISCARD]
             return [DRAW_STOCK]
         if phase == DISCARD:
-            hand = self.hands[seat]
             blocked = None if self.rules.allow_throw_back else self.taken
             if self.must_knock:
                 acts = []
             else:
                 acts = self.offers[seat][:]
                 if blocked is not None:
-                    del acts[hand.index(blocked)]
+                    del acts[self.hands[seat].index(blocked)]
             if isolated_value(self.masks[seat]) - 10 <= self.knock_limit:
                 acts += [KNOCKS[c] for c in self.knock_cards(seat) if c != blocked]
                 if self.can_big_gin(seat):
@@ -448,8 +447,7 @@ class Hand:
         event = _new(Discarded)
         event.seat, event.card = seat, card
         self.events.append(event)
-        self.taken = None
-        self.must_knock = False
+        self.taken = None  # (must_knock is already False: a must-knock turn cannot discard)
         self.turn = 1 - seat
         if len(self.stock) > STOCK_END:
             self.phase = DRAW
