@@ -90,7 +90,7 @@ def main() -> None:
     np_us = batch_us(discard_deadwood_array, elevens)
     py_us = batch_us(discard_deadwoods, elevens)
     print(f"all 11 discards of a hand: numpy batch path {np_us:.1f} µs per hand, "
-          f"pure-Python loop {py_us:.1f} µs per hand (ratio {py_us / np_us:.2f})")
+          f"pure-Python path {py_us:.1f} µs per hand (ratio {py_us / np_us:.2f})")
 
 
 if __name__ == "__main__":
