@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .cards import VALUES, Card, cards_of
+from .cards import CARDS, VALUES, Card, cards_of
 
 SUIT_BITS = 0x1FFF
 
@@ -256,9 +256,11 @@ def all_best_arrangements(cards: Iterable[int]) -> list[Arrangement]:
 
 
 def discard_deadwoods(cards: Sequence[int]) -> dict[Card, int]:
-    """For an 11-card hand: the least deadwood left after each possible discard."""
+    """For an 11-card hand: the least deadwood left after each possible discard (in the
+    order the cards were given)."""
     mask, _ = _mask_from(cards)
-    return deadwood_after_discards(mask)
+    left = deadwood_after_discards(mask)
+    return {CARDS[c]: left[c] for c in cards}
 
 
 def deadwood_after_discards(mask: int) -> dict[Card, int]:
