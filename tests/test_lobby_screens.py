@@ -156,8 +156,10 @@ def test_join_from_lan_list_as_guest_with_chat(app, peer):
                    PROTOCOL_VERSION, peer.match.identity.fingerprint, False, RULES)
     other = Table("Old._gin3d._tcp.local.", "Old table", "127.0.0.1", 9, PROTOCOL_VERSION + 1,
                   "0" * 64, True)
-    app.net_hub.local.put(NetEvent("tables", {"tables": [listed, other]}))
-    pump(app, lambda: len(app.screens.table_rows) == 6, "the LAN list")
+    saved = Table("Ann._gin3d._tcp.local.", "Ann", "127.0.0.1", 9, PROTOCOL_VERSION, "1" * 64,
+                  False, RULES, resume=True)  # a saved match waiting for its own opponent
+    app.net_hub.local.put(NetEvent("tables", {"tables": [saved, listed, other]}))
+    pump(app, lambda: len(app.screens.table_rows) == 6, "the LAN list")  # not the saved one
     texts = [w.getText() for w in app.screens.table_rows[::3]]
     assert "Bob's table" in texts[0] and "needs a code" in texts[0]
     assert "other version" in texts[1]

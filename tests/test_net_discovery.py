@@ -114,3 +114,19 @@ def test_two_hosts_on_a_veth_pair_find_each_other():
     finally:
         for ns in (a, b):
             subprocess.run(["ip", "netns", "del", ns], capture_output=True)
+
+
+@pytest.mark.skipif(not _can_unshare(), reason="needs root and unshare for a private netns")
+def test_saved_lan_match_resumes_where_the_host_is_now():
+    setup = ("ip link set lo up && ip link set lo multicast on && "
+             "ip route add 224.0.0.0/4 dev lo && ")
+    proc = subprocess.run(["unshare", "-n", "sh", "-c", setup + f"exec {sys.executable} "
+                           f"{SCENARIO} lan-resume"], capture_output=True, text=True,
+                          timeout=240)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    out = _last_json(proc.stdout)
+    assert out["new_port"] != out["old_port"]  # the address in the guest's save is dead
+    assert out["listed"] == [["Ann", False, True]]  # heard as a saved match, not open
+    assert "looking for Ann's table on the LAN…" in out["status"]
+    assert out["ended"] == ["finished"] and out["same"]
+    assert out["hands"] >= 2  # the saved hand and at least one played after the resume

@@ -19,7 +19,7 @@ from typing import Any
 
 from gin3d.engine import RuleSet
 
-from .discovery import Table, TableAdvertiser, TableBrowser
+from .discovery import Table, TableAdvertiser, TableBrowser, find_table
 from .peer import DEFAULT_PORT, HostedMatch, JoinedMatch, MatchOptions
 from .protocol import ProtocolError
 from .session import Callbacks, Timing
@@ -295,13 +295,16 @@ class NetService:
         return match.route
 
     def resume(self, path: str | Path, address: str | None = None, player=None,
-               listen: str = "0.0.0.0", port: int = DEFAULT_PORT
-               ) -> concurrent.futures.Future:
-        """Finish a saved match: the host's save hosts again (same code), the guest's joins
-        (``address`` and/or the relay). Play goes on from the last hand both finished."""
-        return self._call(self._resume_saved(Path(path), address, player, listen, port))
+               listen: str = "0.0.0.0", port: int = DEFAULT_PORT,
+               lan_interfaces: list[str] | None = None) -> concurrent.futures.Future:
+        """Finish a saved match: the host's save hosts again (same code; a LAN match is
+        advertised for its opponent only), the guest's joins: at ``address`` if given, else
+        (a LAN match) wherever the host is heard on the LAN now, else the address it had,
+        and/or the relay. Play goes on from the last hand both finished."""
+        return self._call(self._resume_saved(Path(path), address, player, listen, port,
+                                             lan_interfaces))
 
-    async def _resume_saved(self, path, address, player, listen, port):
+    async def _resume_saved(self, path, address, player, listen, port, lan_interfaces):
         from .savelist import read_save
 
         saved = read_save(path)
@@ -317,9 +320,30 @@ class NetService:
             self.match = match
             addresses = [listen] if listen not in ("0.0.0.0", "") else (
                 lan_addresses() or ["127.0.0.1"])
+            if self.kind == "lan":  # the opponent's app finds this table by its fingerprint
+                advertiser = TableAdvertiser(
+                    saved.get("name") or self.name or "gin3d table", match.port,
+                    match.identity.fingerprint, addresses, open_table=False,
+                    interfaces=lan_interfaces, rules=match.rules, resume=True)
+                try:
+                    await advertiser.start()
+                    self.advertiser = advertiser
+                except (OSError, RuntimeError) as exc:  # no multicast here: by address only
+                    if advertiser.azc is not None:
+                        await advertiser.azc.async_close()
+                    self._emit("status", text=f"not announced on the LAN ({exc})")
             self._emit("hosting", info=HostInfo(match.code, match.port, addresses, "not tried"))
             asyncio.ensure_future(self._watch(match))
             return match.code
+        if not address and self.kind == "lan" and saved.get("peer_fingerprint"):
+            who = saved.get("peer_name") or "your opponent"
+            self._emit("status", text=f"looking for {who}'s table on the LAN…")
+            try:
+                table = await find_table(saved["peer_fingerprint"], lan_interfaces)
+            except (OSError, RuntimeError):  # no multicast here: the saved address, the relay
+                table = None
+            if table is not None:
+                address = f"{table.address}:{table.port}"
         if not address and saved.get("address"):
             address = saved["address"]
         direct = parse_address(address, DEFAULT_PORT) if address else None

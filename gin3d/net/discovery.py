@@ -2,10 +2,14 @@
 
 A host advertises ``<table name>._gin3d._tcp.local.`` with TXT entries ``name`` (table name),
 ``v`` (protocol version), ``fp`` (the host's certificate fingerprint), ``open`` (1 when
-anyone may join without a code) and ``rules`` (the host's rules, ``offer.rules_token``).
+anyone may join without a code), ``rules`` (the host's rules, ``offer.rules_token``) and
+``resume`` (1 when the table is a saved match waiting for its own opponent: no one else
+can sit there, so the join list leaves it out).
 A joining player's ``TableBrowser`` keeps a live list of the tables it hears and calls back
-on every change; ``Table.compatible`` tells the screen which ones it can join. Anything
-malformed in an advertisement is ignored, never trusted.
+on every change; ``Table.compatible`` tells the screen which ones it can join;
+``find_table`` looks for one host by its fingerprint (a saved match's opponent, whose
+address may have changed since). Anything malformed in an advertisement is ignored, never
+trusted: a table found by fingerprint is still checked by the TLS handshake.
 """
 
 from __future__ import annotations
@@ -37,6 +41,7 @@ class Table:
     fingerprint: str
     open: bool  # joinable without a code (the code is derived from the fingerprint)
     rules: RuleSet | None = None  # what the host offers (None: not advertised or unreadable)
+    resume: bool = False  # a saved match waiting for its own opponent to come back
 
     @property
     def compatible(self) -> bool:
@@ -72,7 +77,7 @@ def table_from_info(info) -> Table | None:
         except ValueError:
             rules = None  # listed, but its rules are not shown (nor trusted)
         return Table(info.name, _clean_name(props.get("name", "")), addresses[0], int(info.port),
-                     version, fp, props.get("open") == "1", rules)
+                     version, fp, props.get("open") == "1", rules, props.get("resume") == "1")
     except (ValueError, UnicodeDecodeError, AttributeError, TypeError):
         return None
 
@@ -82,7 +87,8 @@ class TableAdvertiser:
 
     def __init__(self, name: str, port: int, fingerprint: str, addresses: Sequence[str],
                  open_table: bool = True, interfaces: Sequence[str] | None = None,
-                 version: int = PROTOCOL_VERSION, rules: RuleSet | None = None) -> None:
+                 version: int = PROTOCOL_VERSION, rules: RuleSet | None = None,
+                 resume: bool = False) -> None:
         if not addresses:
             raise ValueError("advertise at least one address")
         self.name = _clean_name(name)
@@ -93,6 +99,7 @@ class TableAdvertiser:
         self.interfaces = list(interfaces) if interfaces else None
         self.version = version
         self.rules = rules
+        self.resume = resume
         self.azc = None
         self.info = None
 
@@ -106,7 +113,8 @@ class TableAdvertiser:
             addresses=[socket.inet_aton(a) for a in self.addresses], port=self.port,
             properties={"name": self.name, "v": str(self.version), "fp": self.fingerprint,
                         "open": "1" if self.open_table else "0",
-                        **({"rules": rules_token(self.rules)} if self.rules else {})},
+                        **({"rules": rules_token(self.rules)} if self.rules else {}),
+                        **({"resume": "1"} if self.resume else {})},
             server=f"gin3d-{self.fingerprint[:12]}.local.")
         self.azc = AsyncZeroconf(interfaces=self.interfaces or zc.InterfaceChoice.All,
                                  ip_version=zc.IPVersion.V4Only)
@@ -181,3 +189,28 @@ class TableBrowser:
         if self.azc is not None:
             await self.azc.async_close()
             self.azc = None
+
+
+async def find_table(fingerprint: str, interfaces: Sequence[str] | None = None,
+                     timeout: float = 4.0) -> Table | None:
+    """The table advertised on the LAN by the host with this certificate fingerprint, or
+    None if none is heard within ``timeout`` seconds."""
+    browser = TableBrowser(interfaces=interfaces)
+    await browser.start()
+    try:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            for table in browser.list():
+                if table.fingerprint == fingerprint and table.compatible:
+                    return table
+            left = deadline - loop.time()
+            if left <= 0:
+                return None
+            browser.changed.clear()
+            try:
+                await asyncio.wait_for(browser.changed.wait(), left)
+            except asyncio.TimeoutError:
+                return None
+    finally:
+        await browser.close()

@@ -217,7 +217,8 @@ class LobbyScreens:
         """Events while a lobby screen shows (the LAN list, hosting, connecting, failures)."""
         kind, data = ev.kind, ev.data
         if kind == "tables":
-            self.lan_tables = list(data["tables"])
+            # a saved match waiting for its own opponent is not a table anyone else can join
+            self.lan_tables = [t for t in data["tables"] if not t.resume]
             if self.state == "Lan":
                 self._show_tables()
         elif kind == "hosting" and self.state == "Hosting":
@@ -497,10 +498,12 @@ class LobbyScreens:
                  scale=0.055)
         self._esc("Saved")
         self._for_match("host", saved.kind or self.hub.kind)
-        fut = net.resume(saved.path, listen=c.listen, port=c.port)
+        fut = net.resume(saved.path, listen=c.listen, port=c.port,
+                         lan_interfaces=c.lan_interfaces)
         if c.port:
             fut.add_done_callback(lambda f: self._host_elsewhere(
-                f, net, {}, lambda: net.resume(saved.path, listen=c.listen, port=0)))
+                f, net, {}, lambda: net.resume(saved.path, listen=c.listen, port=0,
+                                               lan_interfaces=c.lan_interfaces)))
         else:
             self.hub.watch(fut, "could not resume the match")
 

@@ -142,8 +142,8 @@ class MatchScreens:
         p.text("Host's address (for a match you joined)", y, 0.04, x=-1.15,
                align=TextNode.ALeft)
         entry(p, "address", "", (-0.05, y), width=10, scale=0.04)
-        p.text("Empty: the address it had, or the relay.", y - 0.07, 0.032, x=-1.15,
-               align=TextNode.ALeft, fg=SOFT)
+        p.text("Empty: its table on the LAN, the address it had, or the relay.", y - 0.07,
+               0.032, x=-1.15, align=TextNode.ALeft, fg=SOFT)
         p.button("back", "Back", lambda: self.request(self.saved_back), (0, -0.8),
                  scale=0.055)
         self._esc(self.saved_back)
@@ -158,22 +158,29 @@ class MatchScreens:
             self.request("Hosting", sm.kind or "lan", "", sm)
             return
         typed = self.panel.entries["address"].get().strip()
-        address = typed or sm.address or None
-        if address:
+        if typed:
             try:
-                parse_address(address, 47470)
+                parse_address(typed, 47470)
             except ValueError as exc:
                 self._say(str(exc), error=True)
                 return
-        elif not self.hub.config.relay:
+        lan = (sm.kind or self.hub.kind) == "lan"
+        if not (typed or sm.address or lan or self.hub.config.relay):
             self._say("Type the host's address (host:port): this save does not know it and "
                       "no relay is set", error=True)
             return
         self._for_match("guest", sm.kind or self.hub.kind)
         who = sm.opponent or "your opponent"
-        self._say(f"Resuming the match with {who}" + (f" at {address}..." if address else
-                                                       " through the relay..."))
-        self.hub.watch(self.hub.open().resume(sm.path, address), "could not resume")
+        if typed:
+            where = f" at {typed}..."
+        elif lan:  # the host may have a new address: its table is looked for on the LAN first
+            where = " (looking for their table on the LAN)..."
+        else:
+            where = f" at {sm.address}..." if sm.address else " through the relay..."
+        self._say(f"Resuming the match with {who}{where}")
+        self.hub.watch(self.hub.open().resume(sm.path, typed or None,
+                                              lan_interfaces=self.hub.config.lan_interfaces),
+                       "could not resume")
 
     def exitSaved(self) -> None:
         self._close()
