@@ -283,11 +283,14 @@ class GinApp(ShowBase):
 
     def fit_to_window(self) -> None:
         """Lay everything out for the window's current size and shape: the 2D anchors, the
-        lens (the table stays framed) and the open menu panel (shrunk to fit if narrow)."""
+        lens (the table stays framed), the HUD's prompt bar (a row of its own if narrow) and
+        the open menu panel (shrunk to fit if narrow)."""
         self.adjustWindowAspectRatio(self.getAspectRatio())
         scene, screens = getattr(self, "scene", None), getattr(self, "screens", None)
         if scene is not None:  # a window event can come before the app is built
             scene.fit_lens()
+        for hud in list(Hud.live):  # the table's, the tutorial's
+            hud.fit()
         if screens is not None and screens.panel is not None:
             screens.panel.fit()
 

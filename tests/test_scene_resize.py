@@ -84,6 +84,9 @@ def test_table_layout_fits_the_window(app, size):
             break
         app.taskMgr.step()
     session.hud.show_buttons({"knock", "gin", "hint"})  # the most buttons at once
+    # the longest prompt the table shows, set before the resize: the resize lays it out
+    session.hud.set_prompt("Discard: click a card then the pile, or drag it onto the pile")
+    session.hud.set_message("Computer knocked with 10 deadwood: 5\u2665 5\u2666")
     resize(app, *size)
     w, h = size
     assert (app.win.getXSize(), app.win.getYSize()) == (w, h)
@@ -101,8 +104,6 @@ def test_table_layout_fits_the_window(app, size):
     widgets = [hud.top, hud.prompt, hud.message, hud.scores, hud.target, hud.deadwood,
                hud.sort_label, hud.menu_button, *hud.sort_buttons.values(),
                *(b for b in hud.buttons.values() if visible(b))]
-    hud.set_prompt("Lay off: click a glowing card, or press Best layoff / Done")
-    hud.set_message("Computer knocked with 10 deadwood: 5\u2665 5\u2666")
     boxes = {}
     for widget in widgets:
         assert visible(widget)
@@ -116,6 +117,11 @@ def test_table_layout_fits_the_window(app, size):
     for a in buttons:  # the action buttons do not cover each other
         for b in buttons:
             assert a is b or apart(boxes[a], boxes[b]), (size, a["text"], b["text"])
+    # the prompt and the message are clear of the scores, the Menu button and the Sort row
+    for line in (hud.prompt, hud.message):
+        for other in (hud.scores, hud.target, hud.deadwood, hud.sort_label, hud.menu_button,
+                      *hud.sort_buttons.values()):
+            assert apart(boxes[line], boxes[other]), (size, line.getText(), other)
     # the prompt sits in the top bar, above the cards
     px0, py0, px1, py1 = boxes[hud.prompt]
     tx0, ty0, tx1, ty1 = boxes[hud.top]

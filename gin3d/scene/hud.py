@@ -6,12 +6,14 @@ atlas (Panda3D's bundled fonts have no suit glyphs), registered as TextNode grap
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable
 
 from direct.gui.DirectGui import DGG, DirectButton, DirectFrame, OnscreenText
 from panda3d.core import CardMaker, NodePath, TextNode, TextPropertiesManager, TransparencyAttrib
 
 SUIT_CHARS = "\u2660\u2665\u2666\u2663"
+PROMPT_SCALE, MESSAGE_SCALE, SCORES_SCALE = 0.055, 0.042, 0.048
 SUIT_KEYS = "shdc"
 _registered = False
 
@@ -59,18 +61,23 @@ class Hud:
         ("bestlayoff", "Best layoff"), ("done", "Done"), ("hint", "Hint (h)"),
     )
 
+    live: weakref.WeakSet[Hud] = weakref.WeakSet()  # every HUD on screen, laid out on resize
+
     def __init__(self, base, on_action: Callable[[str], None], on_menu: Callable[[], None]
                  ) -> None:
+        Hud.live.add(self)
         self.base = base
         self.root = DirectFrame(parent=base.aspect2d, frameColor=(0, 0, 0, 0))
         self.top = DirectFrame(parent=base.a2dTopCenter, frameColor=(0, 0, 0, 0.45),
                                frameSize=(-1.0, 1.0, -0.17, 0.0))
-        self.prompt = OnscreenText(parent=self.top, text="", pos=(0, -0.075), scale=0.055,
-                                   fg=(1, 1, 0.92, 1), shadow=(0, 0, 0, 0.8), mayChange=True)
-        self.message = OnscreenText(parent=self.top, text="", pos=(0, -0.14), scale=0.042,
-                                    fg=(0.85, 0.95, 0.85, 1), mayChange=True)
+        self.prompt = OnscreenText(parent=self.top, text="", pos=(0, -0.075),
+                                   scale=PROMPT_SCALE, fg=(1, 1, 0.92, 1),
+                                   shadow=(0, 0, 0, 0.8), mayChange=True)
+        self.message = OnscreenText(parent=self.top, text="", pos=(0, -0.14),
+                                    scale=MESSAGE_SCALE, fg=(0.85, 0.95, 0.85, 1),
+                                    mayChange=True)
         self.scores = OnscreenText(parent=base.a2dTopLeft, text="", pos=(0.04, -0.08),
-                                   scale=0.048, fg=(1, 1, 1, 1), shadow=(0, 0, 0, 0.9),
+                                   scale=SCORES_SCALE, fg=(1, 1, 1, 1), shadow=(0, 0, 0, 0.9),
                                    align=TextNode.ALeft, mayChange=True)
         self.target = OnscreenText(parent=base.a2dTopLeft, text="", pos=(0.04, -0.2),
                                    scale=0.04, fg=(0.9, 0.9, 0.75, 1), shadow=(0, 0, 0, 0.9),
@@ -100,9 +107,32 @@ class Hud:
 
     def set_prompt(self, text: str) -> None:
         self.prompt.setText(suitify(text))
+        self.fit()
 
     def set_message(self, text: str) -> None:
         self.message.setText(suitify(text))
+        self.fit()
+
+    def fit(self) -> None:
+        """Keep the prompt and the message clear of the scores and the Menu button: when the
+        window is too narrow to have them side by side, the bar takes a row of its own under
+        the Sort buttons, and its text shrinks only if even that row is too narrow."""
+        right = getattr(self.base, "a2dRight", 1.0)
+        half = max(self.prompt.textNode.getWidth() * PROMPT_SCALE,
+                   self.message.textNode.getWidth() * MESSAGE_SCALE) / 2 + 0.03
+        scores_end = 0.04 + self.scores.textNode.getWidth() * SCORES_SCALE  # from the left
+        menu_reach = 0.2 - self.menu_button.getBounds()[0] * 0.045  # from the right
+        if half <= right - max(scores_end, menu_reach) - 0.03:
+            self.top.setZ(0)
+            self.top["frameSize"] = (-1.0, 1.0, -0.17, 0.0)
+            shrink = 1.0
+        else:
+            self.top.setZ(-0.37)
+            room = right - 0.03
+            self.top["frameSize"] = (-room, room, -0.17, 0.0)
+            shrink = min(1.0, room / half)
+        self.prompt.setScale(PROMPT_SCALE * shrink)
+        self.message.setScale(MESSAGE_SCALE * shrink)
 
     def set_scores(self, names, scores, target: int, dealer: int | None = None,
                    knock_limit: int | None = None) -> None:
@@ -112,6 +142,7 @@ class Hud:
         if knock_limit is not None:
             knock = "  -  gin only" if knock_limit == 0 else f"  -  knock at {knock_limit}"
         self.target.setText(f"Game to {target}{knock}")
+        self.fit()
 
     def set_deadwood(self, value: int | None) -> None:
         self.deadwood.setText("" if value is None else f"Deadwood {value}")
@@ -137,5 +168,6 @@ class Hud:
             w.hide()
 
     def destroy(self) -> None:
+        Hud.live.discard(self)
         for w in self.all:
             w.destroy()
