@@ -32,7 +32,7 @@ from .recorder import GameKeeper
 from .saves import Seat, delete_save, offer_resume
 from .scene.animation import AnimationQueue
 from .scene.controller import TableController
-from .scene.hud import Hud, register_suit_graphics
+from .scene.hud import FITTED, Hud, register_suit_graphics
 from .scene.lobby import LobbyScreens, NetConfig, NetHub
 from .scene.match_screens import MatchScreens
 from .scene.nettable import NetSession
@@ -289,8 +289,8 @@ class GinApp(ShowBase):
         scene, screens = getattr(self, "scene", None), getattr(self, "screens", None)
         if scene is not None:  # a window event can come before the app is built
             scene.fit_lens()
-        for hud in list(Hud.live):  # the table's, the tutorial's
-            hud.fit()
+        for layer in list(FITTED):  # the HUDs, the tutorial's narration
+            layer.fit()
         if screens is not None and screens.panel is not None:
             screens.panel.fit()
 

@@ -1,14 +1,17 @@
-"""Shared offscreen app for the scene tests, and the check that the table matches the engine."""
+"""Shared offscreen app for the scene tests, the check that the table matches the engine, and
+where things land on screen (window resizes, widget and card boxes)."""
 
 from __future__ import annotations
 
 from collections import Counter
 
-from panda3d.core import loadPrcFileData
+from panda3d.core import Point2, Point3, loadPrcFileData
 
 PRC = ("window-type offscreen\naudio-library-name null\nwin-size 1280 720\nsync-video 0\n"
        "notify-level-display error\nnotify-level-device fatal\n")
 loadPrcFileData("gin3d-tests", PRC)
+
+from direct.gui.DirectGuiBase import DirectGuiWidget  # noqa: E402
 
 from gin3d.scene.autoplay import InputDriver as Driver  # noqa: E402,F401
 
@@ -64,3 +67,37 @@ def check_scene(app) -> None:
         assert parent == {"stock": "anchor-stock", "pile": "anchor-pile",
                           "hand0": "anchor-hand", "hand1": "anchor-opponent",
                           "spread0": "anchor-melds-0", "spread1": "anchor-melds-1"}[node.zone]
+
+
+def resize(app, w: int, h: int) -> None:
+    app.win.setSize(w, h)
+    app.messenger.send("window-event", [app.win])
+    app.taskMgr.step()
+
+
+def box2d(app, np) -> tuple[float, float, float, float]:
+    """(x0, y0, x1, y1) of a 2D widget on screen, in render2d units (-1..1): a DirectGui
+    widget by its frame, a text by its glyphs."""
+    if isinstance(np, DirectGuiWidget):
+        left, right, bottom, top = np.getBounds()
+        corners = [app.render2d.getRelativePoint(np, Point3(x, 0, z))
+                   for x in (left, right) for z in (bottom, top)]
+        return (min(p.x for p in corners), min(p.z for p in corners),
+                max(p.x for p in corners), max(p.z for p in corners))
+    lo, hi = np.getTightBounds(app.render2d)
+    return lo.x, lo.z, hi.x, hi.z
+
+
+def card_box(app, node) -> tuple[float, float, float, float]:
+    """(x0, y0, x1, y1) on screen (-1..1) of a card's four corners; fails if one is off."""
+    from gin3d.scene.cards import CARD_H, CARD_W
+
+    xs, ys = [], []
+    for cx in (-CARD_W / 2, CARD_W / 2):
+        for cy in (-CARD_H / 2, CARD_H / 2):
+            p = app.cam.getRelativePoint(node.body, Point3(cx, cy, 0))
+            film = Point2()
+            assert app.camLens.project(p, film), f"{node} has a corner outside the view"
+            xs.append(film.x)
+            ys.append(film.y)
+    return min(xs), min(ys), max(xs), max(ys)

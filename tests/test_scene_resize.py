@@ -7,9 +7,7 @@ a real window sends."""
 from __future__ import annotations
 
 import pytest
-from direct.gui.DirectGuiBase import DirectGuiWidget
-from panda3d.core import Point2, Point3
-from scene_harness import get_app
+from scene_harness import box2d, card_box, get_app, resize
 
 from gin3d.engine import RuleSet
 from gin3d.players import GreedyPlayer
@@ -23,40 +21,6 @@ def app():
     app = get_app()
     yield app
     resize(app, 1280, 720)
-
-
-def resize(app, w: int, h: int) -> None:
-    app.win.setSize(w, h)
-    app.messenger.send("window-event", [app.win])
-    app.taskMgr.step()
-
-
-def box2d(app, np) -> tuple[float, float, float, float]:
-    """(x0, y0, x1, y1) of a 2D widget on screen, in render2d units (-1..1): a DirectGui
-    widget by its frame, a text by its glyphs."""
-    if isinstance(np, DirectGuiWidget):
-        left, right, bottom, top = np.getBounds()
-        corners = [app.render2d.getRelativePoint(np, Point3(x, 0, z))
-                   for x in (left, right) for z in (bottom, top)]
-        return (min(p.x for p in corners), min(p.z for p in corners),
-                max(p.x for p in corners), max(p.z for p in corners))
-    lo, hi = np.getTightBounds(app.render2d)
-    return lo.x, lo.z, hi.x, hi.z
-
-
-def card_box(app, node) -> tuple[float, float, float, float]:
-    """(x0, y0, x1, y1) on screen (-1..1) of a card's four corners; fails if one is off."""
-    from gin3d.scene.cards import CARD_H, CARD_W
-
-    xs, ys = [], []
-    for cx in (-CARD_W / 2, CARD_W / 2):
-        for cy in (-CARD_H / 2, CARD_H / 2):
-            p = app.cam.getRelativePoint(node.body, Point3(cx, cy, 0))
-            film = Point2()
-            assert app.camLens.project(p, film), f"{node} has a corner outside the view"
-            xs.append(film.x)
-            ys.append(film.y)
-    return min(xs), min(ys), max(xs), max(ys)
 
 
 def inside(box, edge: float = EDGE) -> bool:

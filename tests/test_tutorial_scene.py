@@ -7,7 +7,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 import pytest
-from scene_harness import check_scene, get_app
+from scene_harness import box2d, card_box, check_scene, get_app, resize
 from tutorial_moves import right_move, snapshot, wrong_move
 
 from gin3d.engine import Card
@@ -148,3 +148,37 @@ def test_focus_cards_glow_and_the_camera_moves(app):
     pile_top = app.scene.pile[-1]
     assert pile_top.glowing and pile_top.card == Card.parse("QH")
     assert app.camera.getPos().y > -40  # moved in from the table view (y -58)
+
+
+def _apart(a, b) -> bool:
+    return a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1]
+
+
+@pytest.mark.parametrize("size", ((1280, 720), (1024, 768), (800, 800)))
+def test_narration_panel_leaves_the_hand_and_the_stock_clear(app, size):
+    """The practice hand with a wrong move explained (the panel's longest text): the panel
+    covers none of the learner's cards, the stock or the pile, at wide and square shapes."""
+    screen = open_tutorial(app, play=True)
+    screen.menu.buttons["chapter15"]["command"]()
+    view = screen.view
+    runner = view.runner
+    try:
+        resize(app, *size)
+        for _ in range(40):
+            if runner.waiting:
+                break
+            press_next(app, view)
+        assert runner.waiting and app.scene.hands[0], "the practice hand waits for a move"
+        TutorialDriver(app, view).perform(wrong_move(runner))
+        app.taskMgr.step()
+        assert view.panel.why.getText()
+        panel = box2d(app, view.panel.frame)
+        cards = [*app.scene.hands[0], *app.scene.stock[-1:], *app.scene.pile[-1:]]
+        for node in cards:
+            assert _apart(panel, card_box(app, node)), (size, node.card, panel)
+        for text in (view.panel.body, view.panel.why):
+            x0, y0, x1, y1 = box2d(app, text)
+            assert panel[0] <= x0 and x1 <= panel[2] and panel[1] <= y0 and y1 <= panel[3]
+    finally:
+        resize(app, 1280, 720)
+        app.request("Menu")

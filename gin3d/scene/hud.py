@@ -14,6 +14,9 @@ from panda3d.core import CardMaker, NodePath, TextNode, TextPropertiesManager, T
 
 SUIT_CHARS = "\u2660\u2665\u2666\u2663"
 PROMPT_SCALE, MESSAGE_SCALE, SCORES_SCALE = 0.055, 0.042, 0.048
+# what is drawn over the table and lays itself out for the window's shape (the HUDs, the
+# tutorial's narration): the app calls ``fit()`` on each after every resize
+FITTED: weakref.WeakSet = weakref.WeakSet()
 SUIT_KEYS = "shdc"
 _registered = False
 
@@ -61,11 +64,9 @@ class Hud:
         ("bestlayoff", "Best layoff"), ("done", "Done"), ("hint", "Hint (h)"),
     )
 
-    live: weakref.WeakSet[Hud] = weakref.WeakSet()  # every HUD on screen, laid out on resize
-
     def __init__(self, base, on_action: Callable[[str], None], on_menu: Callable[[], None]
                  ) -> None:
-        Hud.live.add(self)
+        FITTED.add(self)
         self.base = base
         self.root = DirectFrame(parent=base.aspect2d, frameColor=(0, 0, 0, 0))
         self.top = DirectFrame(parent=base.a2dTopCenter, frameColor=(0, 0, 0, 0.45),
@@ -121,7 +122,7 @@ class Hud:
         half = max(self.prompt.textNode.getWidth() * PROMPT_SCALE,
                    self.message.textNode.getWidth() * MESSAGE_SCALE) / 2 + 0.03
         scores_end = 0.04 + self.scores.textNode.getWidth() * SCORES_SCALE  # from the left
-        menu_reach = 0.2 - self.menu_button.getBounds()[0] * 0.045  # from the right
+        menu_reach = -self.menu_button.getX() - self.menu_button.getBounds()[0] * 0.045
         if half <= right - max(scores_end, menu_reach) - 0.03:
             self.top.setZ(0)
             self.top["frameSize"] = (-1.0, 1.0, -0.17, 0.0)
@@ -168,6 +169,6 @@ class Hud:
             w.hide()
 
     def destroy(self) -> None:
-        Hud.live.discard(self)
+        FITTED.discard(self)
         for w in self.all:
             w.destroy()

@@ -49,7 +49,7 @@ from . import layout
 from .autoplay import InputDriver
 from .cards import CARD_H, CardNode
 from .controller import TableController
-from .hud import Hud, button, suitify
+from .hud import FITTED, Hud, button, suitify
 from .picking import MouseButtons, Picker
 from .tableinput import TableInput
 
@@ -163,9 +163,14 @@ class NarrationPanel:
 
     WIDTH = 0.9
     TOP = 0.6  # below the HUD's score lines and sort buttons
+    # the local hand's top edge lies at the window's middle (the camera frames it so at any
+    # shape): a panel with more text than fits above it is drawn smaller, not over the cards
+    BOTTOM = 0.03
 
     def __init__(self, base, on_back: Callable[[], None], on_next: Callable[[], None],
                  on_chapters: Callable[[], None]) -> None:
+        FITTED.add(self)
+        self.base = base
         w = self.WIDTH
         self.frame = DirectFrame(parent=base.a2dLeftCenter, frameColor=(0.04, 0.07, 0.05, 0.9),
                                  relief=DGG.FLAT, frameSize=(0, w, -0.3, self.TOP),
@@ -197,21 +202,41 @@ class NarrationPanel:
         self.why.setText(suitify(text))
         self._arrange()
 
+    def fit(self) -> None:
+        self._arrange()
+
     def _arrange(self) -> None:
-        """Stack the texts from the top, then the buttons, and fit the frame around them."""
+        """Stack the texts from the top, then the buttons, and fit the frame around them. Text
+        too long for the room above the hand first gets a wider panel (up to just left of the
+        stock and the opponent's hand), then is drawn smaller."""
+        right = getattr(self.base, "a2dRight", 16 / 9)
+        widest = right - 0.03 - 0.42 * min(1.0, right / (16 / 9))
+        for width in (self.WIDTH, max(self.WIDTH, widest)):
+            bottom = self._stack(width)
+            if bottom >= self.BOTTOM:
+                break
+        shrink = min(1.0, (self.TOP - self.BOTTOM) / (self.TOP - bottom))
+        self.frame.setScale(shrink)
+        self.frame.setZ(self.TOP * (1.0 - shrink))  # the top edge stays where it was
+
+    def _stack(self, width: float) -> float:
+        """Lay the panel out ``width`` wide; returns its bottom edge."""
         y = self.TOP - 0.07
         for text, scale in self.texts:
+            text.setWordwrap((width - 0.07) / scale)
             rows = text.textNode.getNumRows() if text.getText() else 0
             if not rows:
                 continue
             text.setPos(0.035, y)
             y -= rows * scale * 1.15 + 0.035
         y -= 0.03
-        for b in self.buttons.values():
-            b.setZ(y)
-        self.frame["frameSize"] = (0, self.WIDTH, y - 0.06, self.TOP)
+        for b, x in zip(self.buttons.values(), (0.1, 0.43, 0.77)):
+            b.setPos(x * width / self.WIDTH, 0, y)
+        self.frame["frameSize"] = (0, width, y - 0.06, self.TOP)
+        return y - 0.06
 
     def destroy(self) -> None:
+        FITTED.discard(self)
         self.frame.destroy()
 
 
@@ -384,6 +409,9 @@ class TutorialView(MouseButtons):
                 self.ctl = TutorialController(self, game)
                 self.hud = Hud(self.app, self._hud_action, lambda: self.on_done(False))
                 self.hud.menu_button["text"] = "Chapters (Esc)"
+                self.hud.menu_button.resetFrameSize()  # the frame was cut for "Menu (Esc)"
+                self.hud.menu_button.setX(-0.24)
+                self.hud.fit()
                 self.input = TutorialInput(self, self.ctl, self.hud)
                 self.ctl.on_message.append(self.hud.set_message)
                 self.ctl.on_change.append(self._refocus)
