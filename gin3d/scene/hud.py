@@ -13,7 +13,8 @@ from direct.gui.DirectGui import DGG, DirectButton, DirectFrame, OnscreenText
 from panda3d.core import CardMaker, NodePath, TextNode, TextPropertiesManager, TransparencyAttrib
 
 SUIT_CHARS = "\u2660\u2665\u2666\u2663"
-PROMPT_SCALE, MESSAGE_SCALE, SCORES_SCALE = 0.055, 0.042, 0.048
+PROMPT_SCALE, MESSAGE_SCALE, SCORES_SCALE, TARGET_SCALE, DEADWOOD_SCALE = (
+    0.055, 0.042, 0.048, 0.04, 0.05)
 # what is drawn over the table and lays itself out for the window's shape (the HUDs, the
 # tutorial's narration): the app calls ``fit()`` on each after every resize
 FITTED: weakref.WeakSet = weakref.WeakSet()
@@ -81,11 +82,12 @@ class Hud:
                                    scale=SCORES_SCALE, fg=(1, 1, 1, 1), shadow=(0, 0, 0, 0.9),
                                    align=TextNode.ALeft, mayChange=True)
         self.target = OnscreenText(parent=base.a2dTopLeft, text="", pos=(0.04, -0.2),
-                                   scale=0.04, fg=(0.9, 0.9, 0.75, 1), shadow=(0, 0, 0, 0.9),
-                                   align=TextNode.ALeft, mayChange=True)
+                                   scale=TARGET_SCALE, fg=(0.9, 0.9, 0.75, 1),
+                                   shadow=(0, 0, 0, 0.9), align=TextNode.ALeft, mayChange=True)
         self.deadwood = OnscreenText(parent=base.a2dTopRight, text="", pos=(-0.06, -0.2),
-                                     scale=0.05, fg=(1, 1, 0.85, 1), shadow=(0, 0, 0, 0.9),
-                                     align=TextNode.ARight, mayChange=True)
+                                     scale=DEADWOOD_SCALE, fg=(1, 1, 0.85, 1),
+                                     shadow=(0, 0, 0, 0.9), align=TextNode.ARight,
+                                     mayChange=True)
         self.buttons: dict[str, DirectButton] = {}
         for i, (name, label) in enumerate(self.ACTIONS):
             self.buttons[name] = button(base.a2dRightCenter, label,
@@ -115,25 +117,42 @@ class Hud:
         self.fit()
 
     def fit(self) -> None:
-        """Keep the prompt and the message clear of the scores and the Menu button: when the
-        window is too narrow to have them side by side, the bar takes a row of its own under
-        the Sort buttons, and its text shrinks only if even that row is too narrow."""
+        """Keep the prompt and the message in the top band, clear of the scores on the left
+        and of the Menu button and the deadwood count on the right: in a narrow window the
+        prompt wraps onto a second line (the band grows down between them), and only text
+        too long even for that is drawn smaller."""
         right = getattr(self.base, "a2dRight", 1.0)
-        half = max(self.prompt.textNode.getWidth() * PROMPT_SCALE,
-                   self.message.textNode.getWidth() * MESSAGE_SCALE) / 2 + 0.03
-        scores_end = 0.04 + self.scores.textNode.getWidth() * SCORES_SCALE  # from the left
-        menu_reach = -self.menu_button.getX() - self.menu_button.getBounds()[0] * 0.045
-        if half <= right - max(scores_end, menu_reach) - 0.03:
-            self.top.setZ(0)
+        left_reach = 0.04 + max(self.scores.textNode.getWidth() * SCORES_SCALE,
+                                self.target.textNode.getWidth() * TARGET_SCALE)
+        right_reach = max(-self.menu_button.getX() - self.menu_button.getBounds()[0] * 0.045,
+                          0.06 + self.deadwood.textNode.getWidth() * DEADWOOD_SCALE)
+        gap = (-right + left_reach + 0.02, right - right_reach - 0.02)  # free, left to right
+        self.prompt.setWordwrap(None)
+        wide = self.prompt.textNode.getWidth() * PROMPT_SCALE
+        message = self.message.textNode.getWidth() * MESSAGE_SCALE
+        if max(wide, message) / 2 <= min(-gap[0], gap[1]):  # one line each, the usual band
+            self.top.setX(0)
+            self.prompt.setScale(PROMPT_SCALE)
+            self.message.setScale(MESSAGE_SCALE)
+            self.message.setPos(0, -0.14)
             self.top["frameSize"] = (-1.0, 1.0, -0.17, 0.0)
-            shrink = 1.0
-        else:
-            self.top.setZ(-0.37)
-            room = right - 0.03
-            self.top["frameSize"] = (-room, room, -0.17, 0.0)
-            shrink = min(1.0, room / half)
-        self.prompt.setScale(PROMPT_SCALE * shrink)
-        self.message.setScale(MESSAGE_SCALE * shrink)
+            return
+        self.top.setX((gap[0] + gap[1]) / 2)  # centred in the gap
+        room = max(0.25, (gap[1] - gap[0]) / 2)
+        shrink = min(1.0, 3.6 * room / wide)  # two lines as wide as the gap, nine tenths full
+        for _ in range(3):
+            self.prompt.setScale(PROMPT_SCALE * shrink)
+            self.prompt.setWordwrap(2 * room / (PROMPT_SCALE * shrink))
+            rows = self.prompt.textNode.getNumRows()
+            if rows <= 2:
+                break
+            shrink *= 2 / rows
+        self.message.setScale(MESSAGE_SCALE * min(1.0, 2 * room / message) if message else
+                              MESSAGE_SCALE)
+        line = self.prompt.textNode.getLineHeight() * PROMPT_SCALE * shrink
+        y = -0.075 - (rows - 1) * line - 0.065
+        self.message.setPos(0, y)
+        self.top["frameSize"] = (-room - 0.02, room + 0.02, y - 0.035, 0.0)
 
     def set_scores(self, names, scores, target: int, dealer: int | None = None,
                    knock_limit: int | None = None) -> None:
@@ -147,6 +166,7 @@ class Hud:
 
     def set_deadwood(self, value: int | None) -> None:
         self.deadwood.setText("" if value is None else f"Deadwood {value}")
+        self.fit()
 
     def show_buttons(self, names: set[str]) -> None:
         for name, b in self.buttons.items():
