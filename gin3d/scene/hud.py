@@ -6,6 +6,7 @@ atlas (Panda3D's bundled fonts have no suit glyphs), registered as TextNode grap
 
 from __future__ import annotations
 
+import math
 import weakref
 from collections.abc import Callable
 
@@ -65,8 +66,8 @@ class Hud:
         ("bestlayoff", "Best layoff"), ("done", "Done"), ("hint", "Hint (h)"),
     )
 
-    def __init__(self, base, on_action: Callable[[str], None], on_menu: Callable[[], None]
-                 ) -> None:
+    def __init__(self, base, on_action: Callable[[str], None], on_menu: Callable[[], None],
+                 menu_label: str = "Menu (Esc)") -> None:
         FITTED.add(self)
         self.base = base
         self.root = DirectFrame(parent=base.aspect2d, frameColor=(0, 0, 0, 0))
@@ -102,8 +103,10 @@ class Hud:
                                              lambda m=mode: on_action(f"sort:{m}"),
                                              (0.2 + i * 0.17, 0, -0.31), scale=0.042,
                                              frameSize=(-1.7, 1.7, -0.55, 1.05))
-        self.menu_button = button(base.a2dTopRight, "Menu (Esc)", on_menu, (-0.2, 0, -0.08),
+        self.menu_button = button(base.a2dTopRight, menu_label, on_menu, (-0.2, 0, -0.08),
                                   scale=0.045)
+        # its right edge where "Menu (Esc)" has it, whatever the label's length
+        self.menu_button.setX(-0.082 - self.menu_button.getBounds()[1] * 0.045)
         self.extra: list = []
         self.all = [self.root, self.top, self.scores, self.target, self.deadwood, self.sort_label,
                     *self.buttons.values(), *self.sort_buttons.values(), self.menu_button]
@@ -127,6 +130,8 @@ class Hud:
         right_reach = max(-self.menu_button.getX() - self.menu_button.getBounds()[0] * 0.045,
                           0.06 + self.deadwood.textNode.getWidth() * DEADWOOD_SCALE)
         gap = (-right + left_reach + 0.02, right - right_reach - 0.02)  # free, left to right
+        if not all(map(math.isfinite, gap)):  # a text with no glyphs laid out yet: no bounds
+            return
         self.prompt.setWordwrap(None)
         wide = self.prompt.textNode.getWidth() * PROMPT_SCALE
         message = self.message.textNode.getWidth() * MESSAGE_SCALE

@@ -407,11 +407,8 @@ class TutorialView(MouseButtons):
             game = self.runner.table.game
             if game is not None:
                 self.ctl = TutorialController(self, game)
-                self.hud = Hud(self.app, self._hud_action, lambda: self.on_done(False))
-                self.hud.menu_button["text"] = "Chapters (Esc)"
-                self.hud.menu_button.resetFrameSize()  # the frame was cut for "Menu (Esc)"
-                self.hud.menu_button.setX(-0.24)
-                self.hud.fit()
+                self.hud = Hud(self.app, self._hud_action, lambda: self.on_done(False),
+                               menu_label="Chapters (Esc)")
                 self.input = TutorialInput(self, self.ctl, self.hud)
                 self.ctl.on_message.append(self.hud.set_message)
                 self.ctl.on_change.append(self._refocus)
