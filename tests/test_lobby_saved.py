@@ -118,6 +118,8 @@ def test_save_mid_game_then_resume_from_the_list(app, tmp_path):
         session = app.session
         pump(app, lambda: session.game is not None, "the resumed game")
         assert len(session.game.hands) == 1  # the saved hand, as the result screens know it
+        assert ("(!) match resumed after 1 hand; an unfinished hand is dealt again"
+                in session.chat.lines)
         assert [int(c) for c in session.game.hands[0].deck] == [int(c) for c in first.deck]
         play_one_hand(app)
         check_scene(app)

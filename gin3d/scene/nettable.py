@@ -373,6 +373,9 @@ class NetSession:
             record.reset()
             for hand in hands:
                 record.add(hand, seat)
+        n = len(hands)
+        self.chat.add(f"(!) match resumed after {n} hand{'s' if n != 1 else ''}; an unfinished"
+                      " hand is dealt again")
 
     def _prompt(self) -> None:
         """While the line is down or the match is over, say so where the prompt goes."""
