@@ -144,6 +144,29 @@ def test_atlas_pixels_and_padding(base, atlas):
     assert img[~used][:, 3].max() == 0      # padding between slots is transparent
 
 
+@pytest.mark.parametrize("style", ["classic", "four_colour", "large_index"])
+def test_suit_icons_for_text_are_visible_in_their_colour(base, style):
+    """The small suit pictures drawn inside HUD and caption text: every one has ink (the
+    four-colour deck's blue diamond used to come out fully transparent), black suits are
+    light, coloured suits keep their hue."""
+    from gin3d.scene.cards import Atlas
+
+    icons = Atlas.load(base.loader, style).suit_icons()
+    colours = []
+    for tex in icons:
+        px = np.frombuffer(bytes(tex.getRamImageAs("RGBA")), np.uint8).reshape(-1, 4)
+        solid = px[px[:, 3] > 128]
+        assert len(solid) > len(px) // 10, (style, tex.getName())
+        colours.append(solid[:, :3].mean(axis=0))
+    spade, heart, diamond, club = colours
+    assert spade.min() > 200  # black, drawn light
+    assert heart[0] > heart[1] + 60  # red
+    if style == "four_colour":
+        assert diamond[2] > diamond[0] + 60 and club[1] > club[0] + 40  # blue, green
+    else:
+        assert diamond[0] > diamond[1] + 60 and club.min() > 200
+
+
 def test_cards_match_generator(base, atlas):
     from tools import make_cards as mc
     from tools.raster import to_rgba8

@@ -142,7 +142,9 @@ class Atlas:
 
     def suit_icons(self) -> list[Texture]:
         """One small texture per suit (S H D C) cut from the aces: the pip on a transparent
-        ground, black suits drawn light so they read on dark panels."""
+        ground in its own colour at full brightness, lifted a little towards white (red, or
+        the four-colour deck's blue and green), black pips drawn light: each reads on dark
+        panels. (Red used to be picked out by red minus green, which left blue invisible.)"""
         w, h = self.texture.getXSize(), self.texture.getYSize()
         ram = self.texture.getRamImageAs("RGBA")
         if not ram:
@@ -152,13 +154,14 @@ class Atlas:
         for suit in range(4):
             u0, v0, u1, v1 = self.suit_icon_uv(suit)
             part = rgba[int(v0 * h):int(v1 * h), int(u0 * w):int(u1 * w), :3] / 255.0
-            red = suit in (1, 2)
-            if red:
-                ink = np.clip((part[..., 0] - part[..., 1]) * 1.6, 0, 1)
-                colour = (1.0, 0.42, 0.38)
-            else:
-                ink = 1.0 - part.min(axis=2)
+            ink = 1.0 - part.min(axis=2)  # the card's white ground is 0, any pip colour ~1
+            solid = ink > 0.6
+            pip = part[solid].mean(axis=0) if solid.any() else np.zeros(3)
+            if pip.max() < 0.35:  # a black pip
                 colour = (0.97, 0.97, 0.95)
+            else:
+                bright = pip / pip.max()
+                colour = tuple(bright + (1.0 - bright) * 0.3)
             icon = np.empty(part.shape[:2] + (4,), np.uint8)
             for i, c in enumerate(colour):
                 icon[..., i] = int(c * 255)
