@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 from scene_harness import check_scene, get_app
-from test_lobby_screens import TIMING, accept_offer, play_one_hand, pump
+from test_lobby_screens import TIMING, accept_offer, join_online, play_one_hand, pump
 
 from gin3d.engine import RuleSet
 from gin3d.net.api import NetEvent, NetService
@@ -119,11 +119,7 @@ def test_a_table_that_lists_other_rules_than_it_plays_is_refused(app, peer):
 def test_declining_the_rules_goes_back_and_tells_the_host(app, peer):
     info = peer.host(OKLAHOMA, player=GreedyPlayer(), lan=False, listen="127.0.0.1",
                      port=0).result(10)
-    app.request("Online")
-    p = app.screens.panel
-    p.entries["code"].enterText(info.code)
-    p.entries["address"].enterText(f"127.0.0.1:{info.port}")
-    p.buttons["join"]["command"]()
+    join_online(app, info)
     pump(app, lambda: app.screens.state == "Offer", "the host's rules")
     app.screens.panel.buttons["decline"]["command"]()
     assert app.screens.state == "Online" and app.session is None

@@ -11,7 +11,15 @@ from __future__ import annotations
 
 import pytest
 from scene_harness import check_scene, get_app
-from test_lobby_screens import TIMING, accept_offer, check_view, play_one_hand, pump
+from test_lobby_screens import (
+    TIMING,
+    accept_offer,
+    check_view,
+    host_online_for,
+    join_online,
+    play_one_hand,
+    pump,
+)
 
 from gin3d import stats as stats_mod
 from gin3d.net.api import NetService
@@ -47,14 +55,7 @@ def test_save_mid_game_then_resume_from_the_list(app, tmp_path):
     stranger = NetService("Eve", timing=TIMING).start()
     hands_before = online_hands()
     try:
-        app.request("Online")
-        app.screens.panel.buttons["host"]["command"]()
-        app.screens.panel.buttons["host"]["command"]()
-        pump(app, lambda: "Join code" in app.screens.host_lines[0].getText(), "hosting")
-        match = app.net_hub.service.match
-        peer.join_code(match.code, f"127.0.0.1:{match.port}", player=GreedyPlayer()).result(20)
-        pump(app, lambda: app.screens.state == "Table", "the table")
-        session = app.session
+        session = host_online_for(app, peer)
         play_one_hand(app)
         first = session.game.hands[0]
         totals = tuple(session.game.totals())
@@ -151,14 +152,7 @@ def test_save_and_leave_before_any_hand_says_so(app):
     why and the match goes on."""
     peer = NetService("Bob", timing=TIMING).start()
     try:
-        app.request("Online")
-        app.screens.panel.buttons["host"]["command"]()
-        app.screens.panel.buttons["host"]["command"]()
-        pump(app, lambda: "Join code" in app.screens.host_lines[0].getText(), "hosting")
-        match = app.net_hub.service.match
-        peer.join_code(match.code, f"127.0.0.1:{match.port}", player=GreedyPlayer()).result(20)
-        pump(app, lambda: app.screens.state == "Table", "the table")
-        session = app.session
+        session = host_online_for(app, peer)
         pump(app, lambda: session.controller.waiting_for_human(), "our first turn")
         app.messenger.send("escape")
         app.screens.panel.buttons["save"]["command"]()
@@ -181,11 +175,7 @@ def test_resume_a_match_we_joined(app, tmp_path):
     try:
         info = peer.host(None, player=GreedyPlayer(), lan=False, listen="127.0.0.1",
                          port=0).result(10)
-        app.request("Online")
-        p = app.screens.panel
-        p.entries["code"].enterText(info.code)
-        p.entries["address"].enterText(f"127.0.0.1:{info.port}")
-        p.buttons["join"]["command"]()
+        join_online(app, info)
         accept_offer(app)
         session = app.session
         assert session.controller.seat == 1

@@ -60,6 +60,28 @@ def pump(app, until, what: str, timeout: float = 60.0) -> None:
         app.taskMgr.step()
 
 
+def host_online_for(app, peer):
+    """The app hosts an online table (menu, setup, open) and ``peer`` joins it by code at
+    its address; returns the app's session once the table shows."""
+    app.request("Online")
+    app.screens.panel.buttons["host"]["command"]()
+    app.screens.panel.buttons["host"]["command"]()  # the host setup: open the table
+    pump(app, lambda: "Join code" in app.screens.host_lines[0].getText(), "hosting")
+    match = app.net_hub.service.match
+    peer.join_code(match.code, f"127.0.0.1:{match.port}", player=GreedyPlayer()).result(20)
+    pump(app, lambda: app.screens.state == "Table", "the table")
+    return app.session
+
+
+def join_online(app, info) -> None:
+    """As the guest: type the host's code and address on the Online screen and join."""
+    app.request("Online")
+    p = app.screens.panel
+    p.entries["code"].enterText(info.code)
+    p.entries["address"].enterText(f"127.0.0.1:{info.port}")
+    p.buttons["join"]["command"]()
+
+
 def accept_offer(app, rules=None) -> None:
     """As the guest: the host's rules are shown before the first deal; accept them."""
     pump(app, lambda: app.screens.state == "Offer", "the host's rules")
@@ -283,17 +305,9 @@ def test_whole_network_game_then_rematch(app, peer):
     history_before = len(read_hands()[0])
     app.setup.target = 50
     try:
-        app.request("Online")
-        app.screens.panel.buttons["host"]["command"]()
-        app.screens.panel.buttons["host"]["command"]()  # the host setup: open the table
-        hub = app.net_hub
-        pump(app, lambda: "Join code" in app.screens.host_lines[0].getText(), "hosting")
-        match = hub.service.match
-        peer.join_code(match.code, f"127.0.0.1:{match.port}", player=GreedyPlayer()).result(20)
-        pump(app, lambda: app.screens.state == "Table", "the table")
+        session = host_online_for(app, peer)
     finally:
         app.setup.target = None
-    session = app.session
     for _ in range(30):
         play_one_hand(app)
         check_scene(app)

@@ -200,7 +200,7 @@ def test_save_and_leave_keeps_both_saves_and_they_list(tmp_path):
 
 
 def test_saves_with_different_rules_do_not_resume(tmp_path):
-    from test_net_resume import _stop_in_hand
+    from test_net_resume import _resume, _stop_in_hand
 
     asyncio.run(_stop_in_hand(tmp_path, stop_hand=2))
     host = json.loads((tmp_path / "host.json").read_text())
@@ -209,19 +209,7 @@ def test_saves_with_different_rules_do_not_resume(tmp_path):
     # knock limit), but the rules are not the match's
     guest["rules"] = {**guest["rules"], "gin_bonus": 99}
 
-    async def scenario():
-        h = MatchSession(0, GreedyPlayer(), MATCH)
-        g = MatchSession(1, GreedyPlayer(), MATCH)
-        h.load(host)
-        g.load(guest)
-        a, b = memory_pair()
-        await asyncio.gather(h.attach(a), g.attach(b))
-        out = await asyncio.wait_for(asyncio.gather(h.run(), g.run()), 30)
-        await h.close()
-        await g.close()
-        return out
-
-    results = asyncio.run(scenario())
+    _, _, results = asyncio.run(_resume(host, guest))
     assert all(isinstance(r, MatchEnded) and r.reason == "saves differ" and
                "different rules" in r.detail for r in results)
 

@@ -142,8 +142,8 @@ def _best_packing(melds: list[Meld]) -> tuple[int, tuple[int, ...]]:
     return best_value, best_picked
 
 
-def _packings(melds: list[Meld], maximal_only: bool = True) -> list[tuple[int, tuple[int, ...]]]:
-    """Disjoint choices of melds as (value, meld indices): the maximal ones, or all of them."""
+def _packings(melds: list[Meld]) -> list[tuple[int, tuple[int, ...]]]:
+    """The maximal disjoint choices of melds as (value, meld indices)."""
     out: list[tuple[int, tuple[int, ...]]] = []
     n = len(melds)
 
@@ -154,7 +154,7 @@ def _packings(melds: list[Meld], maximal_only: bool = True) -> list[tuple[int, t
             if not m & used:
                 extended = True
                 search(j + 1, used | m, value + v, picked + (j,))
-        if not extended or not maximal_only:
+        if not extended:
             out.append((value, picked))
 
     search(0, 0, 0, ())
@@ -319,9 +319,10 @@ def is_meld(cards: Iterable[int]) -> bool:
 def discard_deadwood_array(cards: Sequence[int]) -> np.ndarray:
     """Deadwood after each discard of ``cards`` (numpy batch path), in the order given.
 
-    Every maximal packing of melds of the whole hand is found once; the melds left after
-    discarding card ``i`` are exactly the packings that avoid ``i``, so one masked max over a
-    (packings x cards) matrix scores all discards together.
+    Every disjoint choice of melds of the whole hand is found once (``_packing_unions``, as
+    for ``deadwood_after_discards``); the melds left after discarding card ``i`` are exactly
+    the choices that avoid ``i``, so one masked max over a (choices x cards) matrix scores
+    all discards together.
     """
     mask, n = _mask_from(cards)
     melds = melds_in(mask)
@@ -329,14 +330,11 @@ def discard_deadwood_array(cards: Sequence[int]) -> np.ndarray:
     total = int(values.sum())
     if not melds:
         return total - values
-    packings = _packings(melds, maximal_only=False)
+    choices = _packing_unions(melds)
     bits = np.array([1 << int(c) for c in cards], dtype=object)
-    used = np.zeros((len(packings), n), dtype=bool)
-    melded = np.empty(len(packings), dtype=np.int32)
-    for row, (value, picked) in enumerate(packings):
-        union = 0
-        for i in picked:
-            union |= melds[i][0]
+    used = np.zeros((len(choices), n), dtype=bool)
+    melded = np.empty(len(choices), dtype=np.int32)
+    for row, (value, union) in enumerate(choices):
         used[row] = (bits & union) != 0
         melded[row] = value
     # a packing that uses card i cannot stay whole once i is discarded

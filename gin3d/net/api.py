@@ -55,6 +55,12 @@ def lan_addresses() -> list[str]:
     return out
 
 
+def reachable_at(listen: str) -> list[str]:
+    """Where a table listening on ``listen`` can be reached: that address, or (listening on
+    all of them) this machine's LAN addresses, loopback if it has none."""
+    return [listen] if listen not in ("0.0.0.0", "") else lan_addresses() or ["127.0.0.1"]
+
+
 class HumanSeat:
     """The local human's seat: asks the app through a ``your_turn`` event, waits for ``play``."""
 
@@ -228,8 +234,7 @@ class NetService:
                             options=self._options(), open_table=lan and open_table)
         await match.start()
         self.match = match
-        addresses = advertise or ([listen] if listen not in ("0.0.0.0", "") else
-                                  lan_addresses() or ["127.0.0.1"])
+        addresses = advertise or reachable_at(listen)
         if lan:
             self.advertiser = TableAdvertiser(table_name or self.name or "gin3d table",
                                               match.port, match.identity.fingerprint, addresses,
@@ -318,8 +323,7 @@ class NetService:
                                 options=self._options(), saved=saved)
             await match.start()
             self.match = match
-            addresses = [listen] if listen not in ("0.0.0.0", "") else (
-                lan_addresses() or ["127.0.0.1"])
+            addresses = reachable_at(listen)
             if self.kind == "lan":  # the opponent's app finds this table by its fingerprint
                 advertiser = TableAdvertiser(
                     saved.get("name") or self.name or "gin3d table", match.port,
@@ -434,16 +438,17 @@ class NetService:
 
     def answer_offer(self, yes: bool) -> None:
         """The guest's answer to an ``offer`` (the host's rules): play them, or leave."""
-        def answer() -> None:
-            if self._offer is not None and not self._offer.done():
-                self._offer.set_result(bool(yes))
-        if self.loop is not None:
-            self.loop.call_soon_threadsafe(answer)
+        self._answer("_offer", yes)
 
     def answer_rematch(self, yes: bool) -> None:
+        self._answer("_rematch", yes)
+
+    def _answer(self, question: str, yes: bool) -> None:
+        """Settle the pending question (``_offer`` / ``_rematch``) on the network loop."""
         def answer() -> None:
-            if self._rematch is not None and not self._rematch.done():
-                self._rematch.set_result(bool(yes))
+            pending = getattr(self, question)
+            if pending is not None and not pending.done():
+                pending.set_result(bool(yes))
         if self.loop is not None:
             self.loop.call_soon_threadsafe(answer)
 
