@@ -30,6 +30,7 @@ from .players import (
 )
 from .recorder import GameKeeper
 from .saves import Seat, delete_save, offer_resume
+from .scene import status_line
 from .scene.animation import AnimationQueue
 from .scene.controller import TableController
 from .scene.hud import FITTED, Hud, register_suit_graphics
@@ -171,6 +172,7 @@ class GinApp(ShowBase):
         else:
             self.screens.request("Menu")
         install_warm_up(self, self.scene)  # shaders and glyphs met now, not mid-game
+        self.status_line = status_line.install(self)  # only when the environment asks
 
     # -- hooks for other screens and scripts ------------------------------------------------
     def request(self, state: str, *args) -> None:
@@ -305,6 +307,20 @@ class Screens(ShipScreens, LobbyScreens, MatchScreens, FSM):
         self.portrait = None
         self.counter = None
         self.back_to = "Menu"
+        self._queued: list[tuple[str, tuple]] = []
+
+    def request(self, state: str, *args):
+        """Go to a screen. A request made while a screen is being left or entered (the table
+        finding a hand already over as it is entered, say) waits for that transition to end
+        and is made right after it: never an ``AlreadyInTransition`` crash."""
+        if self.state is None:  # between a screen's exit and the next one's enter
+            self._queued.append((state, args))
+            return None
+        result = super().request(state, *args)
+        while self._queued and self.state is not None:
+            queued, queued_args = self._queued.pop(0)
+            super().request(queued, *queued_args)
+        return result
 
     def _panel(self, *args, **kw) -> Panel:
         self._close()

@@ -1,0 +1,228 @@
+"""What a player sees, written as one JSON line per change for the player's-eye tests.
+
+Asked for by the environment (``GIN3D_STATUS=path``), the running game appends a snapshot of
+its screen to that file whenever it changes: the screen's name, the texts and buttons on the
+2D layer (with their boxes in window pixels), the local hand's cards with a point where each
+one can be clicked, what glows, and whether anything is moving. The player's-eye suite reads
+it beside its screenshots to know where to click; nothing in the game reads it back.
+
+Every few seconds (and at each hand's end) a ``metrics`` line adds the figures a soak test
+watches: frame-time percentiles, resident memory and the renderer's prepared vertex buffers.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections import deque
+from pathlib import Path
+
+from panda3d.core import NodePath, PGButton, PGItem, Point3, TextNode
+
+STATUS_ENV = "GIN3D_STATUS"
+SUIT_MARKS = {"\5s\5": "♠", "\5h\5": "♥", "\5d\5": "♦", "\5c\5": "♣"}
+PERIOD = 0.1  # seconds between looks at the screen
+METRICS_PERIOD = 5.0
+
+
+def _plain(text: str) -> str:
+    """A TextNode's text without the suit-graphic markup (the symbols a player reads)."""
+    for mark, symbol in SUIT_MARKS.items():
+        text = text.replace(mark, symbol)
+    return text
+
+
+def rss_kib() -> int:
+    """Resident memory of this process, KiB (0 where /proc is not there)."""
+    try:
+        with open("/proc/self/statm") as f:
+            pages = int(f.read().split()[1])
+    except (OSError, ValueError, IndexError):
+        return 0
+    return pages * os.sysconf("SC_PAGE_SIZE") // 1024
+
+
+class StatusLine:
+    """Appends the screen's state to a file on every change (see the module's docstring)."""
+
+    def __init__(self, app, path: str | Path) -> None:
+        self.app = app
+        self.path = Path(path)
+        self.last = ""
+        self.frames: deque[float] = deque(maxlen=600)
+        self.next_metrics = 0.0
+        self.hands_seen = -1
+        self.seq = 0
+        app.taskMgr.add(self._frame, "status-line-frames")
+        app.taskMgr.doMethodLater(PERIOD, self._look, "status-line")
+
+    # -- the pieces of a snapshot -------------------------------------------------------
+    def _pixels(self, np: NodePath) -> list[int] | None:
+        """The window-pixel box (x0, y0, x1, y1, top-left origin) of a 2D node, or None.
+        A button's box is its frame (what takes the click), not the geometry below it."""
+        node = np.node()
+        if isinstance(node, PGItem) and node.hasFrame():
+            left, right, bottom, top = node.getFrame()
+            r2d = self.app.render2d
+            a = r2d.getRelativePoint(np, Point3(left, 0, bottom))
+            b = r2d.getRelativePoint(np, Point3(right, 0, top))
+            lo = Point3(min(a.x, b.x), 0, min(a.z, b.z))
+            hi = Point3(max(a.x, b.x), 0, max(a.z, b.z))
+        else:
+            bounds = np.getTightBounds(self.app.render2d)
+            if not bounds:
+                return None
+            lo, hi = bounds
+        w, h = self.app.win.getXSize(), self.app.win.getYSize()
+        return [round((lo.x + 1) / 2 * w), round((1 - hi.z) / 2 * h),
+                round((hi.x + 1) / 2 * w), round((1 - lo.z) / 2 * h)]
+
+    def _point(self, pt) -> list[int] | None:
+        if pt is None:
+            return None
+        w, h = self.app.win.getXSize(), self.app.win.getYSize()
+        return [round((pt[0] + 1) / 2 * w), round((1 - pt[1]) / 2 * h)]
+
+    def _buttons(self) -> list[dict]:
+        out = []
+        for np in self.app.render2d.findAllMatches("**/+PGButton"):
+            if np.isHidden() or np.isStashed():
+                continue
+            node = np.node()
+            assert isinstance(node, PGButton)
+            texts = node.getStateDef(0).findAllMatches("**/+TextNode")
+            label = _plain(texts[0].node().getText()) if texts.getNumPaths() else ""
+            box = self._pixels(np)
+            if box is None:
+                continue
+            out.append({"text": label, "box": box, "active": bool(node.getActive())})
+        return out
+
+    def _texts(self) -> list[str]:
+        out = []
+        for np in self.app.render2d.findAllMatches("**/+TextNode"):
+            if np.isHidden() or np.isStashed() or np.getParent().node().isOfType(
+                    PGButton.getClassType()):
+                continue
+            node = np.node()
+            assert isinstance(node, TextNode)
+            text = _plain(node.getText()).strip()
+            if text:
+                out.append(text)
+        return out
+
+    def _table(self) -> dict:
+        scene = self.app.scene
+        session = self.app.session
+        data: dict = {
+            "cards_out": sum(len(z) for z in (scene.pile, *scene.hands, *scene.spreads,
+                                              *scene.table_melds)),
+            "glows": sum(1 for n in scene.cards if n.glowing and not n.np.isHidden()),
+        }
+        view = self._tutorial_view()
+        inp = getattr(session, "input", None) if session is not None else None
+        if inp is None and view is not None:
+            inp = view.input
+        if inp is not None:
+            data["hand"] = [{"card": str(n.card) if n.card is not None else "??",
+                             "at": self._point(inp.picker.visible_point(n))}
+                            for n in scene.hands[0]]
+            data["selected"] = str(inp.selected) if inp.selected is not None else None
+            data["stock"] = self._point(inp.stock_point())
+            data["pile"] = self._point(inp.pile_point())
+        data["pile_top"] = str(scene.pile[-1].card) if scene.pile and scene.pile[-1].card \
+            else None
+        if session is None:
+            return data
+        hud = getattr(session, "hud", None)
+        if hud is not None:
+            data["prompt"] = _plain(hud.prompt.textNode.getText()) if \
+                not hud.prompt.isHidden() else ""
+        game = getattr(session, "game", None)
+        if game is not None:
+            data["phase"] = game.hand.phase
+            data["turn"] = game.turn
+            data["hands"] = len(game.hands)
+            data["scores"] = list(game.totals())
+        return data
+
+    def _tutorial_view(self):
+        tut = getattr(self.app.screens, "tutorial", None)
+        return getattr(tut, "view", None) if tut is not None else None
+
+    def _tutorial(self) -> dict | None:
+        view = self._tutorial_view()
+        if view is None:
+            return None
+        out: dict = {"panel": self._pixels(view.panel.frame)}
+        if not view.arrow.isHidden():
+            out["arrow"] = self._point(view.picker.screen_point(view.arrow))
+        return out
+
+    def snapshot(self) -> dict:
+        app = self.app
+        snap = {
+            "screen": app.screens.state or "",
+            "window": [app.win.getXSize(), app.win.getYSize()],
+            "busy": bool(app.queue.busy),
+            "texts": self._texts(),
+            "buttons": self._buttons(),
+        }
+        snap.update(self._table())
+        tutorial = self._tutorial()
+        if tutorial is not None:
+            snap["tutorial"] = tutorial
+        return snap
+
+    # -- writing --------------------------------------------------------------------------
+    def _write(self, record: dict) -> None:
+        self.seq += 1
+        record["seq"] = self.seq
+        record["t"] = round(time.perf_counter() - self.app.launch_time, 3)
+        with self.path.open("a", encoding="utf-8") as f:
+            f.write(json.dumps(record, ensure_ascii=False) + "\n")
+
+    def _frame(self, task):
+        self.frames.append(globalClock.getDt())  # noqa: F821 (Panda3D's builtin clock)
+        return task.cont
+
+    def metrics(self) -> dict:
+        times = sorted(self.frames)
+        gsg = self.app.win.getGsg()
+        vbufs = gsg.getPreparedObjects().getNumPreparedVertexBuffers() if gsg else 0
+
+        def pct(q: float) -> float:
+            return round(1000 * times[min(len(times) - 1, int(q * len(times)))], 2) \
+                if times else 0.0
+
+        return {"kind": "metrics", "frame_ms_p50": pct(0.5), "frame_ms_p99": pct(0.99),
+                "rss_kib": rss_kib(), "vertex_buffers": vbufs,
+                "cpu_s": round(time.process_time(), 3)}
+
+    def _look(self, task):
+        try:
+            snap = self.snapshot()
+            text = json.dumps(snap, sort_keys=True, ensure_ascii=False)
+            if text != self.last:
+                self.last = text
+                self._write(snap)
+            now = time.perf_counter()
+            hands = snap.get("hands", -1) if snap.get("phase") == "over" else -1
+            if now >= self.next_metrics or (hands != -1 and hands != self.hands_seen):
+                self.next_metrics = now + METRICS_PERIOD
+                if hands != -1:
+                    self.hands_seen = hands
+                m = self.metrics()
+                m["hands"] = snap.get("hands")
+                self._write(m)
+                print(f"gin3d metrics: {json.dumps(m)}", flush=True)
+        except Exception as err:  # a look must never stop the game it watches
+            print(f"gin3d status line: {type(err).__name__}: {err}", flush=True)
+        return task.again
+
+
+def install(app) -> StatusLine | None:
+    """Start the status line when ``GIN3D_STATUS`` names a file."""
+    path = os.environ.get(STATUS_ENV, "").strip()
+    return StatusLine(app, path) if path else None
