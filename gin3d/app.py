@@ -486,8 +486,10 @@ class Screens(ShipScreens, LobbyScreens, MatchScreens, FSM):
     def enterTable(self) -> None:
         self._close()
         session = self.app.session
-        session.set_active(True)
+        # unpause first: the input's refresh asks what is legal now, and a paused table
+        # offers nothing (the prompt, the buttons and the glows stayed away after a pause)
         session.controller.set_paused(False)
+        session.set_active(True)
         self._esc("Pause")
         if session.result_pending() and not self.app.queue.busy:
             # back from the pause menu while a result was showing: show it again

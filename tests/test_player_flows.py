@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from player_harness import Player, XServer, my_move, play_until
+from player_harness import Player, XServer, my_move, play_move, play_until
 
 pytestmark = pytest.mark.slow
 SHOTS = Path(os.environ.get("GIN3D_SHOTS", Path(__file__).resolve().parent.parent / "out"
@@ -82,4 +82,47 @@ def test_resume_after_quitting_at_a_hand_result(player):
                   "the menu's Resume continuing the second hand")
     play_until(p, lambda s: my_move(s) or s.get("screen") != "Table", 60, "a move to make")
     p.screenshot("resume-4-menu-resume")
+    assert p.problems() == []
+
+
+def pause_and_back(p: Player, name: str) -> tuple[dict, dict]:
+    """Esc, Esc: the pause menu and back; returns the table before and after."""
+    before = p.status()
+    p.key("Escape")
+    p.wait(on("Pause"), 20, "the pause menu")
+    p.key("Escape")
+    after = p.wait(lambda s: s.get("screen") == "Table" and s.get("prompt")
+                   and s.get("glows", 0) >= before.get("glows", 0), 20,
+                   f"the table's prompt and glows back after the pause ({name})")
+    p.screenshot(f"pause-{name}")
+    return before, after
+
+
+def labels(snap: dict) -> set[str]:
+    return {b["text"] for b in snap.get("buttons", [])}
+
+
+def test_pause_and_resume_keep_the_prompt_buttons_and_glows(player):
+    """Esc, Esc during the upcard offer, a discard and the layoffs: the prompt, the
+    Take/Pass/Knock/Hint buttons and the glows come back (they vanished, input still on)."""
+    p = player(args=("--seed", "11"))
+    snap = start_single_player(p)
+    snap = p.wait(lambda s: my_move(s) or s.get("phase") != "upcard", 60, "the upcard offer")
+    if my_move(snap) and snap["prompt"].startswith("Take the"):
+        before, after = pause_and_back(p, "upcard")
+        assert after["prompt"] == before["prompt"]
+        assert {"Take", "Pass"} <= labels(after), labels(after)
+        assert after["glows"] >= 1
+        play_move(p, after)
+    snap = play_until(p, lambda s: my_move(s) and s["prompt"].startswith("Discard"), 120,
+                      "a discard to make")
+    before, after = pause_and_back(p, "discard")
+    assert (after["prompt"], after["glows"]) == (before["prompt"], before["glows"])
+    assert "Hint (h)" in labels(before) and labels(before) == labels(after)
+    snap = play_until(p, lambda s: my_move(s) and s["prompt"].startswith(("Lay off",
+                                                                          "Nothing to lay")),
+                      420, "a layoff turn", knock=False)
+    before, after = pause_and_back(p, "layoff")
+    assert after["prompt"] == before["prompt"]
+    assert "Done" in labels(after), labels(after)
     assert p.problems() == []
