@@ -341,6 +341,7 @@ class Screens(ShipScreens, LobbyScreens, MatchScreens, FSM):
     def enterMenu(self) -> None:
         self.app.end_game()
         self.app.net_hub.close()  # leaves a network match or an open table
+        self.app.scene.clear_table()
         p = self._panel("gin3d", width=0.62, height=0.82, pos=(-0.95, 0))
         p.title.setScale(0.12)
         p.text("Gin Rummy on a 3D table", 0.56, 0.045, fg=(0.9, 0.95, 0.85, 1))

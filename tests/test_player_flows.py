@@ -59,7 +59,10 @@ def test_resume_after_quitting_at_a_hand_result(player):
     p.screenshot("resume-1-hand-result")
     p.key("Escape")
     p.click_button("Quit to menu")
-    p.wait(on("Menu"), 20, "the menu after quitting")
+    snap = p.wait(lambda s: s.get("screen") == "Menu" and not s.get("busy"), 20,
+                  "the menu after quitting")
+    p.screenshot("menu-after-a-game")
+    assert (snap["cards_out"], snap["glows"]) == (0, 0), "the last game's cards stay"
     p.stop()
 
     p = player(home=p.home)
@@ -125,4 +128,35 @@ def test_pause_and_resume_keep_the_prompt_buttons_and_glows(player):
     before, after = pause_and_back(p, "layoff")
     assert after["prompt"] == before["prompt"]
     assert "Done" in labels(after), labels(after)
+    assert p.problems() == []
+
+
+def test_tutorial_play_along_shows_the_hand_and_points_at_it(player):
+    """Chapter 5 in Play along: the learner's hand is on screen and clear of the narration
+    panel, the arrow points at something visible outside the panel; back at the menu the
+    table is cleared."""
+    p = player()
+    p.wait(on("Menu"), 60, "the main menu")
+    p.click_button("Tutorial")
+    p.wait(on("Tutorial"), 20, "the tutorial")
+    p.click_button("Mode: Watch")
+    p.wait(p.has_button("Mode: Play along"), 10, "Play along mode")
+    p.click_button("5.")
+    snap = p.wait(lambda s: s.get("tutorial") and s.get("hand") and not s.get("busy"), 60,
+                  "chapter 5's table")
+    p.screenshot("tutorial-5-start")
+    w, h = snap["window"]
+    panel = snap["tutorial"]["panel"]
+    for card in snap["hand"]:
+        assert card["at"] is not None, f"the {card['card']} cannot be seen or clicked"
+        x, y = card["at"]
+        assert 0 <= x < w and 0 <= y < h
+        assert not (panel[0] <= x <= panel[2] and panel[1] <= y <= panel[3]), \
+            f"the {card['card']} is under the narration panel"
+    p.key("Escape")
+    p.wait(p.has_button("Main menu"), 20, "the chapter list")
+    p.click_button("Main menu")
+    snap = p.wait(lambda s: s.get("screen") == "Menu" and not s.get("busy"), 20, "the menu")
+    p.screenshot("menu-after-the-tutorial")
+    assert (snap["cards_out"], snap["glows"]) == (0, 0), "the tutorial's cards stay"
     assert p.problems() == []

@@ -287,6 +287,14 @@ class TableScene:
             moves.append(self._move(n, self.anchor_stock, pos, hpr, 0.45))
         return Sequence(Parallel(*moves), Func(self._forget_faces))
 
+    def clear_table(self) -> None:
+        """Gather every card back into one face-down deck, nothing glowing: the table behind
+        the menus is an empty one, not the last game's cards (they stayed, the pile lit)."""
+        if len(self.stock) == len(self.cards) and not any(n.glowing for n in self.cards):
+            return
+        self.queue.add(self._gather)
+        self.queue.call(lambda: setattr(self, "dealing", False))
+
     def _forget_faces(self) -> None:
         for n in self.cards:
             n.set_face(None)

@@ -70,6 +70,8 @@ CAMERA_POSES = {  # name: (camera position, point looked at)
     "opponent": ((0.0, -34.0, 48.0), (0.0, 14.0, 0.0)),
     "show": ((0.0, -58.0, 44.0), (0.0, -2.0, 8.0)),
 }
+# close-ups that leave the bottom of the table (the learner's hand) out of the frame
+CUTS_THE_HAND = frozenset({"pile", "stock", "opponent"})
 READ_SECONDS = (1.8, 0.26)  # Watch mode: a step stays this long (base + per word) by itself
 FAST_FORWARD = 12  # more events than this at once are played faster
 
@@ -512,6 +514,8 @@ class TutorialView(MouseButtons):
                 self.show_labels.append(np)
 
     def _move_camera(self, name: str) -> None:
+        if name in CUTS_THE_HAND and self.runner.mode == PLAY:
+            name = "table"  # playing along, the learner's own hand always stays in sight
         pos, look = CAMERA_POSES.get(name, CAMERA_POSES["table"])
         cam = self.base.camera
         if self.queue.speed <= 0:
