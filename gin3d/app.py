@@ -407,11 +407,20 @@ class Screens(ShipScreens, LobbyScreens, MatchScreens, FSM):
         self.portrait = p.text("", -0.2, 0.036, fg=(0.9, 0.92, 0.85, 1))
         self.portrait["wordwrap"] = 52
         self.setup_note = p.text("", -0.58, 0.04, fg=(1, 0.8, 0.6, 1))
-        p.button("start", "Deal", self.app.start_single_player, (0.35, -0.78), scale=0.07,
+        p.button("start", "Deal", self._deal, (0.35, -0.78), scale=0.07,
                  frameSize=(-3, 3, -0.55, 1.05))
         p.button("back", "Back", lambda: self.request("Menu"), (-0.45, -0.78), scale=0.06)
         self._refresh_setup()
         self._esc("Menu")
+
+    def _deal(self) -> None:
+        """Start the game; a saved game in progress is replaced only once the player agrees."""
+        if not save_path().exists():
+            self.app.start_single_player()
+            return
+        self.request("Confirm", "Replace your game in progress?",
+                     "Dealing a new game ends the saved one (Resume game on the menu "
+                     "continues it).", "Deal", self.app.start_single_player, ("Setup",))
 
     def _rules_rows(self, p: Panel, top: float, opponent: bool, x: float = -0.9,
                     step: float = 0.11) -> float:
@@ -525,10 +534,29 @@ class Screens(ShipScreens, LobbyScreens, MatchScreens, FSM):
         self._esc("Table")
 
     def _resign(self) -> None:
+        self.request("Confirm", "Resign this game?",
+                     "The game counts as lost and cannot be resumed.", "Resign",
+                     self._resigned, ("Pause",))
+
+    def _resigned(self) -> None:
         if self.app.keeper is not None:  # a resigned game is over: nothing to resume
             delete_save(self.app.keeper.save_file)
         self.app.end_game()
         self.request("Menu")
+
+    # -- asking before anything is lost ---------------------------------------------------
+    def enterConfirm(self, question: str, detail: str, yes: str, on_yes, back: tuple) -> None:
+        """A yes/no question before something is lost; Cancel and Esc go ``back``
+        (a state and its arguments), the yes button does ``on_yes``."""
+        p = self._panel(question, width=0.85, height=0.36)
+        p.text(detail, 0.04, 0.045).setWordwrap(34)
+        p.button("cancel", "Cancel", lambda: self.request(*back), (-0.3, -0.2), scale=0.06)
+        p.button("yes", yes, on_yes, (0.3, -0.2), scale=0.06)
+        self.app.ignore("escape")
+        self.app.accept("escape", self.request, list(back))
+
+    def exitConfirm(self) -> None:
+        self._close()
 
     def _undo(self) -> None:
         if not self.app.undo():

@@ -160,3 +160,53 @@ def test_tutorial_play_along_shows_the_hand_and_points_at_it(player):
     p.screenshot("menu-after-the-tutorial")
     assert (snap["cards_out"], snap["glows"]) == (0, 0), "the tutorial's cards stay"
     assert p.problems() == []
+
+
+def test_nothing_is_lost_without_asking(player):
+    """Resign, Welcome back -> New game and dealing over a saved game each ask first;
+    Cancel (or Esc) keeps the game (New game deleted the save silently, Resign at once)."""
+    p = player(args=("--seed", "3"))
+    start_single_player(p)
+    play_until(p, lambda s: s.get("screen") == "Table" and len(s.get("hand", [])) == 10
+               and my_move(s) and s["prompt"].startswith("Draw"), 120, "a draw to make",
+               knock=False)
+    p.key("Escape")
+    p.click_button("Resign")
+    snap = p.wait(p.shows("Resign this game?"), 20, "the resign question")
+    p.screenshot("ask-resign")
+    p.click_button("Cancel")
+    p.wait(on("Pause"), 20, "the pause menu again")
+    p.click_button("Quit to menu")
+    p.wait(p.has_button("Resume game"), 20, "the menu with Resume game")
+    p.stop()
+
+    p = player(home=p.home)
+    p.wait(on("Resume"), 60, "Welcome back")
+    p.click_button("New game")
+    p.wait(p.shows("Start over?"), 20, "the start-over question")
+    p.screenshot("ask-new-game")
+    p.key("Escape")
+    p.wait(lambda s: s.get("screen") == "Resume" and p.has_button("New game")(s), 20,
+           "Welcome back again")
+    p.click_button("Resume")
+    p.wait(on("Table"), 30, "the game resumed")
+    p.key("Escape")
+    p.click_button("Quit to menu")
+    p.wait(on("Menu"), 20, "the menu")
+    p.click_button("Play vs computer")
+    p.click_button("Deal")
+    p.wait(p.shows("Replace your game in progress?"), 20, "the replace question")
+    p.screenshot("ask-replace")
+    p.click_button("Cancel")
+    p.wait(on("Setup"), 20, "the setup screen again")
+    p.key("Escape")
+    p.wait(p.has_button("Resume game"), 20, "the saved game still on the menu")
+    p.click_button("Resume game")
+    p.wait(on("Table"), 30, "the game resumed")
+    p.key("Escape")
+    p.click_button("Resign")
+    p.wait(p.shows("Resign this game?"), 20, "the resign question")
+    p.click_button("Resign")
+    snap = p.wait(on("Menu"), 20, "the menu after resigning")
+    assert p.button("Resume game", snap) is None
+    assert p.problems() == []

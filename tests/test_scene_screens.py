@@ -79,6 +79,8 @@ def test_escape_pauses_and_resumes_the_table(app):
     assert app.screens.state == "Pause"
     app.set_speed(0.0)
     app.screens.panel.buttons["resign"]["command"]()
+    assert app.screens.state == "Confirm" and app.session is not None  # asked first
+    app.screens.panel.buttons["yes"]["command"]()
     assert app.screens.state == "Menu" and app.session is None
 
 
@@ -119,7 +121,9 @@ def test_quitting_mid_animation_is_clean(app):
             app.taskMgr.step()
         assert app.queue.busy  # the deal is still playing
         app.request("Menu")
-        assert app.screens.state == "Menu" and app.session is None and not app.queue.busy
+        assert app.screens.state == "Menu" and app.session is None
+        app.queue.finish_all()  # what still moves is the cards gathering behind the menu
+        assert len(app.scene.stock) == len(app.scene.cards) and not app.queue.busy
     finally:
         app.set_speed(0.0)
 

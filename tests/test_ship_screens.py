@@ -139,6 +139,8 @@ def test_single_player_game_is_saved_resumed_and_undone(app):
     app.screens.request("Pause")
     assert "undo" not in app.screens.panel.buttons
     app.screens.panel.buttons["resign"]["command"]()
+    assert offer_resume()[0] is not None  # asked first: nothing is lost yet
+    app.screens.panel.buttons["yes"]["command"]()
     assert offer_resume() == (None, None)
 
 

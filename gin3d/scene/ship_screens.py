@@ -251,7 +251,9 @@ class ShipScreens:
         p.text(resume.describe(), 0.04, 0.046, fg=GOLD)
         p.button("resume", "Resume", lambda: self.app.resume_game(resume), (0.35, -0.24),
                  scale=0.065)
-        p.button("new", "New game", self._discard_resume, (-0.35, -0.24), scale=0.06)
+        p.button("new", "New game", lambda: self.request(
+            "Confirm", "Start over?", "Your game in progress will be deleted.", "Delete it",
+            self._discard_resume, ("Resume", resume)), (-0.35, -0.24), scale=0.06)
         self._esc("Menu")
 
     def _discard_resume(self) -> None:
