@@ -8,7 +8,6 @@ import os
 from pathlib import Path
 
 import pytest
-
 from player_harness import Player, XServer, my_move, play_move, play_until
 
 pytestmark = pytest.mark.slow
