@@ -30,7 +30,7 @@ from .players import (
 )
 from .recorder import GameKeeper
 from .saves import Seat, delete_save, offer_resume
-from .scene import status_line
+from .scene import frame_rate, status_line
 from .scene.animation import AnimationQueue
 from .scene.controller import TableController
 from .scene.hud import FITTED, Hud, register_suit_graphics
@@ -173,6 +173,7 @@ class GinApp(ShowBase):
             self.screens.request("Menu")
         install_warm_up(self, self.scene)  # shaders and glyphs met now, not mid-game
         self.status_line = status_line.install(self)  # only when the environment asks
+        self.frame_cap = frame_rate.install(self)  # on-screen windows only
 
     # -- hooks for other screens and scripts ------------------------------------------------
     def request(self, state: str, *args) -> None:

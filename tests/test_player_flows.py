@@ -5,6 +5,7 @@ normal animation speed (see ``tests/player_harness.py``). Screenshots of each en
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 import pytest
@@ -208,4 +209,33 @@ def test_nothing_is_lost_without_asking(player):
     p.click_button("Resign")
     snap = p.wait(on("Menu"), 20, "the menu after resigning")
     assert p.button("Resume game", snap) is None
+    assert p.problems() == []
+
+
+def idle_cpu(p: Player, seconds: float = 11.0) -> tuple[float, dict]:
+    """Cores' worth of CPU the game uses while nobody touches anything, and the last metrics
+    line (its frames all from the idle spell: metrics cover 5 s each)."""
+    start_cpu, start = p.cpu_seconds(), time.monotonic()
+    p.wait(lambda s: time.monotonic() - start >= seconds, seconds + 10, "an idle spell")
+    cores = (p.cpu_seconds() - start_cpu) / (time.monotonic() - start)
+    return cores, p.metrics[-1]
+
+
+def test_idle_screens_cap_the_frame_rate(player):
+    """The idle menu and the table waiting for the player draw a capped number of frames:
+    little CPU (the uncapped menu used more than a core of the software renderer)."""
+    p = player()
+    p.wait(lambda s: s.get("screen") == "Menu" and not s.get("busy"), 60, "the menu")
+    p.move(1270, 700)  # the pointer rests in a corner, as a hand leaves the mouse
+    menu, menu_frames = idle_cpu(p)
+    p.click_button("Play vs computer")
+    p.click_button("Deal")
+    snap = p.wait(my_move, 60, "the table waiting for a move")
+    p.move(1270, 300)
+    table, table_frames = idle_cpu(p)
+    print(f"idle CPU: menu {menu:.2f} cores, table {table:.2f} cores; frame p50 "
+          f"{menu_frames['frame_ms_p50']} / {table_frames['frame_ms_p50']} ms")
+    for frames in (menu_frames, table_frames):
+        assert frames["frame_ms_p50"] >= 1000 / 20, f"idle frames are not capped: {frames}"
+    assert menu < 0.4 and table < 0.4, (menu, table)
     assert p.problems() == []

@@ -6,7 +6,8 @@ its screen to that file whenever it changes: the screen's name, the texts and bu
 one can be clicked, what glows, and whether anything is moving. The player's-eye suite reads
 it beside its screenshots to know where to click; nothing in the game reads it back.
 
-Every few seconds (and at each hand's end) a ``metrics`` line adds the figures a soak test
+Every few seconds (and at each hand's end) a ``metrics`` line adds, for the frames since the
+previous one, the figures a soak test
 watches: frame-time percentiles, resident memory and the renderer's prepared vertex buffers.
 """
 
@@ -214,6 +215,7 @@ class StatusLine:
                 if hands != -1:
                     self.hands_seen = hands
                 m = self.metrics()
+                self.frames.clear()  # each metrics line covers the frames since the last
                 m["hands"] = snap.get("hands")
                 self._write(m)
                 print(f"gin3d metrics: {json.dumps(m)}", flush=True)
