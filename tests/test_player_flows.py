@@ -230,7 +230,7 @@ def test_idle_screens_cap_the_frame_rate(player):
     menu, menu_frames = idle_cpu(p)
     p.click_button("Play vs computer")
     p.click_button("Deal")
-    snap = p.wait(my_move, 60, "the table waiting for a move")
+    p.wait(my_move, 60, "the table waiting for a move")
     p.move(1270, 300)
     table, table_frames = idle_cpu(p)
     print(f"idle CPU: menu {menu:.2f} cores, table {table:.2f} cores; frame p50 "
