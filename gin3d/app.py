@@ -41,6 +41,7 @@ from .scene.quality import fit_framebuffer, trim_clears
 from .scene.screens import Panel
 from .scene.ship_screens import ShipScreens, apply_settings
 from .scene.sound import Sounds
+from .scene.splash import show_splash
 from .scene.table import TableScene
 from .scene.tableinput import TableInput
 from .scene.warmup import install_warm_up
@@ -135,6 +136,7 @@ class GinApp(ShowBase):
         super().__init__()
         self.framebuffer = fit_framebuffer(self)  # before anything is loaded into the window
         trim_clears(self)
+        splash = show_splash(self)  # on screen now: the table and menus take seconds more
         self.user_settings = user_settings or settings_mod.Settings()
         self.settings = settings or Settings(speed=self.user_settings.animation_speed,
                                              style=self.user_settings.card_style,
@@ -172,6 +174,7 @@ class GinApp(ShowBase):
         else:
             self.screens.request("Menu")
         install_warm_up(self, self.scene)  # shaders and glyphs met now, not mid-game
+        splash.removeNode()
         self.status_line = status_line.install(self)  # only when the environment asks
         self.frame_cap = frame_rate.install(self)  # on-screen windows only
 

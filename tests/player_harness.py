@@ -126,7 +126,7 @@ class Player:
         self._window = None
 
     # -- the process ----------------------------------------------------------------------
-    def start(self) -> Player:
+    def start(self, wait: bool = True) -> Player:
         exe = shutil.which("gin3d") or shutil.which("gin3d", path=str(Path(sys.executable).parent))
         assert exe, "the gin3d console script is not installed (pip install -e .)"
         self.home.mkdir(parents=True, exist_ok=True)
@@ -144,7 +144,9 @@ class Player:
                                      env=env, stdout=log, stderr=subprocess.STDOUT,
                                      stdin=subprocess.DEVNULL, start_new_session=True)
         log.close()
-        self.wait(lambda s: s.get("screen"), 90, "the first screen")
+        self.started = time.monotonic()
+        if wait:
+            self.wait(lambda s: s.get("screen"), 90, "the first screen")
         return self
 
     def alive(self) -> bool:

@@ -91,6 +91,14 @@ class StackBody:
         for node in lower:
             node.np.hide()
 
+    def forget(self) -> None:
+        """Drop the meshes and rows kept for this hand (a new deal never shows them again):
+        without this the cache held every hand's meshes, and the renderer their vertex
+        buffers, until it was full."""
+        shown = self.meshes.get(self.key) if self.key is not None else None
+        self.meshes = {self.key: shown} if shown is not None else {}
+        self.rows.clear()
+
     def _card_rows(self, node: CardNode) -> tuple[np.ndarray, np.ndarray, object]:
         """The vertex rows (moved to where the card lies) and triangles of one card's faces,
         kept while the card lies there: a stock is rebuilt with one card fewer at every

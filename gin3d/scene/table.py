@@ -273,6 +273,8 @@ class TableScene:
         for n in self.cards:
             n.set_glow(False)
             n.np.clearColorScale()
+        for body, _cards in self.stacks:
+            body.forget()
         self.stock = list(self.cards)
         self.pile, self.hands, self.table_melds = [], [[], []], []
         self.spreads = [[], []]
