@@ -76,6 +76,12 @@ class GameSetup:
         return RuleSet.preset(self.preset, **changes)
 
 
+def table_names(seats) -> tuple[str, str]:
+    """The names the table, the results and game over show: the local player is "You"
+    (as in the tutorial and network play), whatever name the saves and history keep."""
+    return tuple("You" if s.kind == "human" else s.name for s in seats)
+
+
 class Session:
     """One game on the table: the controller, the HUD and the local input."""
 
@@ -207,7 +213,7 @@ class GinApp(ShowBase):
         seats = (Seat("human", self.user_settings.player_name),
                  Seat("computer", opponent_name(setup.level), setup.level))
         session = self.start_game([None, computer_player(setup.level)], setup.rules(),
-                                  names=(seats[0].name, seats[1].name),
+                                  names=table_names(seats),
                                   think=think_range(setup.level))
         self.keep(session, seats)
         return session
@@ -237,7 +243,7 @@ class GinApp(ShowBase):
         self.queue.speed = 0
         try:
             session = self.start_game(players, game.rules, game=game,
-                                      names=(seats[0].name, seats[1].name),
+                                      names=table_names(seats),
                                       think=think_range(level))
             self.queue.finish_all()
         finally:
@@ -535,10 +541,10 @@ class Screens(ShipScreens, LobbyScreens, MatchScreens, FSM):
             winner = hand.winner
             p.title.setText(f"{names[winner]} won the hand")
             p.text(r.breakdown(), 0.08, 0.058, fg=(1, 1, 0.8, 1))
-            kd = f"{names[hand.knocker]} {r.knocker_deadwood}"
-            od = f"{names[1 - hand.knocker]} {r.other_deadwood}"
+            dead = {hand.knocker: r.knocker_deadwood, 1 - hand.knocker: r.other_deadwood}
             laid = f", {len(r.layoffs)} laid off" if r.layoffs else ""
-            p.text(f"Deadwood: {kd} - {od}{laid}", 0.0, 0.042)
+            # seat order, as on the scores and the game-over sheet
+            p.text(f"Deadwood: {names[0]} {dead[0]} - {names[1]} {dead[1]}{laid}", 0.0, 0.042)
             self.app.sounds.play("hand_won" if winner == 0 else "hand_lost")
         run = game.score.running() if hasattr(game.score, "running") else game.totals()
         gained = hand.result.points if hand.result is not None else 0

@@ -1,0 +1,221 @@
+"""What a new player ran into at the table: names, whose turn it is, the hint, the prompt bar,
+the deadwood count, the hand after a layoff and the tutorial's one-click discard."""
+
+from __future__ import annotations
+
+import pytest
+from scene_harness import Driver, box2d, get_app, resize
+
+from gin3d.engine import (
+    Discard,
+    DrawStock,
+    Knock,
+    LaidOff,
+    RuleSet,
+    deadwood_of_mask,
+    mask_of,
+    parse_action,
+)
+from gin3d.players import GreedyPlayer
+from gin3d.scene import layout
+
+HINT = ("Hint: Discard J\u2663: it leaves 27 deadwood, the least you can keep, and your "
+        "opponent passed up J\u2666, so it is unlikely to help them.")
+
+
+@pytest.fixture(scope="module")
+def app():
+    app = get_app()
+    yield app
+    resize(app, 1280, 720)
+    app.request("Menu")
+
+
+def texts(panel) -> list[str]:
+    return [w.getText() for w in panel.widgets if hasattr(w, "getText")]
+
+
+def to_discard(app, seed: int = 245) -> None:
+    """Start a game against the computer and play (drawing from the stock) until we hold 11
+    cards and must discard."""
+    app.start_game([None, GreedyPlayer()], RuleSet.preset("classic"), seed=seed,
+                   names=("You", "Walt"))
+    ctl = app.session.controller
+    for _ in range(20):
+        app.taskMgr.step()
+        view = ctl.view(0)
+        if ctl.waiting_for_human() and view.phase == "discard":
+            return
+        if ctl.waiting_for_human():
+            ctl.submit(DrawStock() if DrawStock() in ctl.legal() else ctl.legal()[0])
+    raise AssertionError("never reached a discard")
+
+
+def test_the_local_player_is_you_in_seat_order_everywhere(app):
+    assert app.user_settings.player_name == "Player"  # the default name, as a new player has
+    session = app.start_single_player()
+    names = session.controller.names
+    assert names[0] == "You"
+    first, second = session.hud.scores.getText().split("\n")
+    assert "Player" not in first and first.lstrip("\1turn").startswith("You: 0")
+    assert names[1] in second
+    Driver(app).play_hand()
+    assert app.screens.state in ("HandResult", "GameOver")
+    title = app.screens.panel.title.getText()
+    assert "Player" not in title
+    hand = session.game.hand
+    if hand.result is not None:
+        assert title == f"{names[hand.winner]} won the hand"
+        dead = next(t for t in texts(app.screens.panel) if t.startswith("Deadwood:"))
+        r = hand.result
+        seat_dead = {hand.knocker: r.knocker_deadwood, 1 - hand.knocker: r.other_deadwood}
+        # the same order as the scores: you first, whoever knocked
+        assert dead.startswith(f"Deadwood: You {seat_dead[0]} - {names[1]} {seat_dead[1]}")
+    score = next(t for t in texts(app.screens.panel) if t.startswith("Score:"))
+    assert score.startswith("Score: You ")
+    app.request("Menu")
+
+
+def test_whose_turn_is_marked_in_the_hud_and_on_the_table(app):
+    to_discard(app)
+    session, scene = app.session, app.scene
+    ctl = session.controller
+    lines = session.hud.scores.getText().split("\n")
+    assert "to play" in lines[0] and "to play" not in lines[1]
+    assert lines[0].startswith("\1turn\1")  # lit
+    assert session.hud.turn == 0 and scene.turn == 0
+    assert not scene.turn_marks[0].isHidden() and scene.turn_marks[1].isHidden()
+    seen = []  # what the table shows each time it is told the computer's turn has come
+
+    def on_change():
+        if ctl.view(0).turn == 1:
+            seen.append((session.hud.scores.getText().split("\n"),
+                         [m.isHidden() for m in scene.turn_marks]))
+
+    ctl.on_change.append(on_change)  # after the input's own refresh
+    card = next(a.card for a in ctl.legal() if isinstance(a, Discard))
+    assert ctl.submit(Discard(card))
+    assert seen, "the computer's turn never came"
+    lines, hidden = seen[0]
+    assert "to play" in lines[1] and "to play" not in lines[0]
+    assert hidden == [True, False]
+    app.request("Menu")
+    assert all(m.isHidden() for m in scene.turn_marks)  # no marker behind the menus
+
+
+def test_the_hint_selects_its_card_so_enter_discards_it(app):
+    pytest.importorskip("gin3d.ai.hint")
+    for confirm in ("enter", "pile"):
+        to_discard(app)
+        session = app.session
+        inp, ctl = session.input, session.controller
+        drv = Driver(app)
+        drv.key("h")
+        action = inp.last_hint.action
+        assert isinstance(action, (Discard, Knock)), action
+        assert inp.selected == action.card  # selected, not only lit
+        before = len(ctl.game.hand.actions)
+        if confirm == "enter":
+            drv.key("enter")
+        else:
+            drv.click_node_point(inp.pile_point())
+        assert ctl.game.hand.actions[before] == action, confirm
+
+
+@pytest.mark.parametrize("size", ((1280, 720), (1024, 768)))
+def test_a_long_hint_stays_in_the_prompt_bar_clear_of_the_menu_button(app, size):
+    to_discard(app)
+    hud = app.session.hud
+    resize(app, *size)
+    hud.set_prompt("Discard: click a card then the pile, or drag it onto the pile")
+    hud.set_message(HINT)
+    app.taskMgr.step()
+    band = box2d(app, hud.top)
+    for line in (hud.prompt, hud.message):
+        x0, y0, x1, y1 = box2d(app, line)
+        assert band[0] - 1e-3 <= x0 and x1 <= band[2] + 1e-3, (size, line.getText())
+        assert band[1] - 1e-3 <= y0, (size, line.getText())
+    for other in (hud.menu_button, hud.deadwood, hud.scores, hud.target):
+        box = box2d(app, other)
+        assert (band[2] <= box[0] or box[2] <= band[0] or band[3] <= box[1]
+                or box[3] <= band[1]), (size, other)
+    assert hud.message.getScale()[0] >= 0.03  # readable, not shrunk to a line of dots
+    resize(app, 1280, 720)
+
+
+def test_deadwood_with_eleven_cards_is_after_the_best_discard(app):
+    to_discard(app)
+    ctl = app.session.controller
+    view = ctl.view(0)
+    assert len(view.hand) == 11
+    mask = mask_of(view.hand)
+    left = {a.card: deadwood_of_mask(mask & ~(1 << a.card)) for a in ctl.legal()
+            if isinstance(a, Discard)}
+    best = min(left.values())
+    text = app.session.hud.deadwood.getText()
+    first, second = text.split("\n")
+    assert first == f"Deadwood {best}"
+    named = second.removeprefix("after discarding ")
+    assert named != second
+    assert any(left[c] == best and c.pretty == named.replace("\5c\5", "\u2663").replace(
+        "\5s\5", "\u2660").replace("\5h\5", "\u2665").replace("\5d\5", "\u2666")
+        for c in left)
+    # with 10 cards it is the plain count again
+    card = next(c for c, v in left.items() if v == best)
+    ctl.submit(Discard(card))
+    assert app.session.hud.deadwood.getText() == f"Deadwood {best}"
+
+
+def test_the_hand_closes_up_after_a_layoff(app):
+    # seed 0: the computer knocks in the first hand and you lay a card off (found with the
+    # engine alone, GreedyPlayer on both seats)
+    app.start_game([None, GreedyPlayer()], RuleSet.preset("classic"), seed=0)
+    session, scene = app.session, app.scene
+    laid = []
+
+    def after(action, events):
+        if any(isinstance(e, LaidOff) and e.seat == 0 for e in events):
+            app.queue.finish_all()
+            sizes = [len(g) for g in scene.hand_groups]
+            want = [p for p, _ in layout.hand_poses(sizes)]
+            got = [tuple(n.np.getPos()) for n in scene.hands[0]]
+            laid.append((want, got))
+
+    session.controller.on_applied.append(after)
+    Driver(app).play_hand()
+    assert laid, "no layoff by you in this hand"
+    for want, got in laid:
+        assert len(want) == len(got)
+        for w, g in zip(want, got):
+            assert g == pytest.approx(w, abs=1e-3)
+
+
+def test_the_tutorial_discard_step_takes_one_click(app):
+    app.request("Menu")
+    app.screens.panel.buttons["tutorial"]["command"]()
+    screen = app.screens.tutorial
+    screen.menu.buttons["mode"]["command"]()  # Play along
+    chapter = next(c for c in screen.chapters if c.id == "turn")
+    view = screen.start(chapter)
+    runner = view.runner
+    from gin3d.scene.tutorial_view import TutorialDriver
+
+    driver = TutorialDriver(app, view)
+    for _ in range(40):
+        step = runner.step
+        if runner.waiting and step.expect.move == "discard KC":
+            break
+        if runner.waiting:
+            driver.perform(parse_action(runner.table.action_text(step.expect.move)))
+        else:
+            view.panel.buttons["next"]["command"]()
+            app.taskMgr.step()
+    else:
+        raise AssertionError("never reached the step that says: click the K\u2663")
+    assert "Click the" in runner.prompt() and "to discard it" in runner.prompt()
+    index = runner.index
+    kc = parse_action("discard KC").card
+    driver.click_card(kc)  # one click, as the prompt says
+    assert runner.index > index or not runner.waiting
+    assert kc not in runner.table.game.hand.hands[0]
+    app.request("Menu")
