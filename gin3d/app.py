@@ -163,6 +163,7 @@ class GinApp(ShowBase):
         apply_settings(self, self.user_settings)
         if given is not None:  # an explicit app Settings (tests, tools) wins over the file
             self.settings = given
+            self.scene.set_style(given.style)
             self.sounds.enabled = given.sound
             try:  # and the settings screen starts from what is really in use
                 self.user_settings = self.user_settings.but(animation_speed=given.speed,

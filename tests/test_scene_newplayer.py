@@ -219,3 +219,37 @@ def test_the_tutorial_discard_step_takes_one_click(app):
     assert runner.index > index or not runner.waiting
     assert kc not in runner.table.game.hand.hands[0]
     app.request("Menu")
+
+
+def test_settings_say_only_what_they_do(app, monkeypatch):
+    from gin3d import paths
+    from gin3d.scene import ship_screens
+
+    before = app.user_settings
+    try:
+        for software in (True, False):
+            monkeypatch.setattr(ship_screens, "is_software", lambda base, s=software: s,
+                                raising=False)
+            app.request("Settings", "Menu")
+            shown = texts(app.screens.panel)
+            assert "Sound volume" not in shown  # there is no music to set a volume for
+            assert "Sound effects" in shown
+            note = app.screens.aa_note.getText()
+            assert app.user_settings.antialiasing == 4
+            assert note == ("(not available on this renderer)" if software else ""), software
+            app.request("Menu")
+        # the card style applies as soon as it is saved, on every card and the stacks
+        app.request("Settings", "Menu")
+        app.screens.panel.buttons["style"]["command"]()  # classic -> four-colour
+        app.screens.panel.buttons["save"]["command"]()
+        scene = app.scene
+        assert scene.factory.atlas.image_path.endswith("cards_four_colour.png")
+        tex = scene.factory.atlas.texture
+        assert all(n.np.getTexture() == tex for n in scene.cards)
+        assert all(body.root.getTexture() == tex for body, _ in scene.stacks)
+    finally:
+        app.user_settings = before
+        ship_screens.apply_settings(app, before)  # classic again
+        paths.settings_path().unlink(missing_ok=True)
+    assert app.scene.factory.atlas.image_path.endswith("cards_classic.png")
+    app.request("Menu")

@@ -28,7 +28,7 @@ PROMPT_SCALE, MESSAGE_SCALE, SCORES_SCALE, TARGET_SCALE, DEADWOOD_SCALE = (
 FITTED: weakref.WeakSet = weakref.WeakSet()
 SUIT_KEYS = "shdc"
 TURN_COLOUR = (1.0, 0.82, 0.3, 1)  # the score line of the seat to move
-_registered = False
+_registered = ""  # the atlas image the suit pictures were cut from
 _props_registered = False
 
 BUTTON_STYLE = dict(
@@ -40,7 +40,7 @@ BUTTON_STYLE = dict(
 def register_suit_graphics(atlas) -> None:
     """Make ``\\5s\\5`` (etc.) draw that suit's pip from the atlas inside any TextNode."""
     global _registered
-    if _registered:
+    if _registered == atlas.image_path:
         return
     mgr = TextPropertiesManager.getGlobalPtr()
     for key, tex in zip(SUIT_KEYS, atlas.suit_icons()):
@@ -50,7 +50,7 @@ def register_suit_graphics(atlas) -> None:
         np.setTexture(tex)
         np.setTransparency(TransparencyAttrib.MAlpha)
         mgr.setGraphic(key, np)
-    _registered = True
+    _registered = atlas.image_path
 
 
 def register_text_properties() -> None:

@@ -35,7 +35,7 @@ from ..engine import (
 )
 from . import layout
 from .animation import AnimationQueue
-from .cards import CardFactory, CardNode, ZonePad
+from .cards import Atlas, CardFactory, CardNode, ZonePad
 from .quality import choose_detail
 from .stack import StackBody
 from .tablemodel import build_lights, build_table
@@ -107,6 +107,24 @@ class TableScene:
         for body, cards in self.stacks:
             body.sync(cards())
         return task.cont if task is not None else None
+
+    def set_style(self, style: str) -> bool:
+        """Show the cards in another style now (the Settings screen's Card style: no restart).
+        Every style's atlas has the same layout, so only the texture changes; the suit
+        pictures in text are cut again from the new aces. Returns whether it changed."""
+        if style == self.factory.style:
+            return False
+        atlas = Atlas.load(self.base.loader, style, self.detail)
+        self.factory.atlas = atlas
+        self.factory.style = style
+        for node in self.cards:
+            node.np.setTexture(atlas.texture)
+        for body, _cards in self.stacks:
+            body.root.setTexture(atlas.texture)
+        from .hud import register_suit_graphics
+
+        register_suit_graphics(atlas)
+        return True
 
     def _turn_mark(self, seat: int) -> NodePath:
         """A thin lit strip on the felt in front of a hand: shown while that seat is to move."""
