@@ -3,6 +3,8 @@ the deadwood count, the hand after a layoff and the tutorial's one-click discard
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from scene_harness import Driver, box2d, get_app, resize
 
@@ -99,8 +101,12 @@ def test_whose_turn_is_marked_in_the_hud_and_on_the_table(app):
     lines, hidden = seen[0]
     assert "to play" in lines[1] and "to play" not in lines[0]
     assert hidden == [True, False]
+    app.request("Pause")
+    assert all(m.isHidden() for m in scene.turn_marks)  # no marker behind a menu
+    app.request("Table")
+    assert not all(m.isHidden() for m in scene.turn_marks)
     app.request("Menu")
-    assert all(m.isHidden() for m in scene.turn_marks)  # no marker behind the menus
+    assert all(m.isHidden() for m in scene.turn_marks)
 
 
 def test_the_hint_selects_its_card_so_enter_discards_it(app):
@@ -252,4 +258,58 @@ def test_settings_say_only_what_they_do(app, monkeypatch):
         ship_screens.apply_settings(app, before)  # classic again
         paths.settings_path().unlink(missing_ok=True)
     assert app.scene.factory.atlas.image_path.endswith("cards_classic.png")
+    app.request("Menu")
+
+
+def test_setup_explains_every_choice_and_cycles_both_ways(app):
+    from direct.gui.DirectGui import DGG
+
+    app.setup.preset, app.setup.options, app.setup.target = "classic", {}, None
+    app.request("Setup")
+    screens = app.screens
+    buttons = screens.panel.buttons
+    notes = [line.getText() for line, _ in screens.setup_notes]
+    assert len(notes) == 7  # opponent (its portrait below), rules, target, four options
+    assert all(notes[1:]), notes
+    assert notes[1].startswith("Classic:")
+    assert any("11 cards" in n for n in notes) and any("last discard" in n for n in notes)
+    buttons["preset:prev"]["command"]()  # back one: classic -> oklahoma
+    assert app.setup.preset == "oklahoma"
+    assert screens.setup_notes[1][0].getText().startswith("Oklahoma:")
+    assert buttons["preset"]["text"] == "oklahoma"
+    buttons["preset:next"]["command"]()
+    assert app.setup.preset == "classic"
+    app.messenger.send(DGG.B3PRESS + buttons["preset"].guiId, [None])  # right-click: back
+    assert app.setup.preset == "oklahoma"
+    buttons["preset"]["command"]()  # a click: forward
+    assert app.setup.preset == "classic"
+    level = app.setup.level
+    buttons["level:next"]["command"]()
+    buttons["level:prev"]["command"]()
+    assert app.setup.level == level
+    buttons["target:prev"]["command"]()
+    assert app.setup.rules().game_target == 50  # 100 is first of the targets: back wraps
+    buttons["target:next"]["command"]()
+    assert app.setup.rules().game_target == 100
+    app.request("Menu")
+
+
+@pytest.mark.parametrize("preset", ["classic", "pagat", "oklahoma"])
+def test_the_rules_screen_says_what_each_number_means(app, preset):
+    rules = RuleSet.preset(preset, last_chance=True)
+    app.setup.preset, app.setup.options, app.setup.target = preset, {"last_chance": True}, None
+    app.request("Rules", "Menu")
+    shown = texts(app.screens.panel)
+    explained = rules.explain()
+    for line in explained:
+        assert line in shown
+    # every number of the short summary is there, with words after it saying what it means
+    for short in rules.describe():
+        subject = re.split(r"[:,]| or ", short)[0]
+        match = [line for line in explained if line.startswith(subject)]
+        assert match and all(len(m) > len(short) + 15 for m in match), short
+    if preset == "classic":
+        assert ("Box bonus: 25 for every hand you won, added at the end (it does not count "
+                "toward the target)") in shown
+    app.setup.options = {}
     app.request("Menu")

@@ -72,6 +72,17 @@ class TableInput(MouseButtons):
         self._task = base.taskMgr.add(self._track_mouse, "table-input-mouse")
         controller.on_change.append(self.refresh)
 
+    @property
+    def enabled(self) -> bool:
+        return self._enabled
+
+    @enabled.setter
+    def enabled(self, on: bool) -> None:
+        """Off while a menu covers the table: the turn marker goes with the HUD."""
+        self._enabled = on
+        if not on:
+            self.scene.mark_turn(None)
+
     # -- mouse ------------------------------------------------------------------------
     def _track_mouse(self, task):
         pos = self._mouse()
@@ -418,7 +429,7 @@ class TableInput(MouseButtons):
             self.hud.show_buttons(buttons)
             self._show_deadwood(view, legal)
         turn = view.turn if view.phase != "over" else None
-        scene.mark_turn(turn)
+        scene.mark_turn(turn if self.enabled else None)  # no marker behind a menu
         if self.hud is not None:
             self.hud.set_scores(self.ctl.names, view.scores, view.target, view.dealer,
                                 view.knock_limit, turn=turn)
