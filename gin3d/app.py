@@ -34,6 +34,7 @@ from .recorder import GameKeeper
 from .saves import Seat, delete_save, offer_resume
 from .scene.animation import AnimationQueue
 from .scene.controller import TableController
+from .scene.help import HelpOverlay
 from .scene.hud import FITTED, Hud, register_suit_graphics
 from .scene.lobby import LobbyScreens, NetConfig, NetHub
 from .scene.match_screens import MatchScreens
@@ -159,6 +160,7 @@ class GinApp(ShowBase):
         # LAN / online play, opened on demand
         self.net_hub = NetHub(self, net or NetConfig(name=self.user_settings.player_name))
         self.screens = Screens(self)
+        self.help = HelpOverlay(self)  # F1 / ? on every screen
         self.keeper: GameKeeper | None = None
         self.notice: str | None = None  # shown once on the menu (e.g. a damaged save)
         given = replace(settings) if settings is not None else None

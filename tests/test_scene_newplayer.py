@@ -313,3 +313,54 @@ def test_the_rules_screen_says_what_each_number_means(app, preset):
                 "toward the target)") in shown
     app.setup.options = {}
     app.request("Menu")
+
+
+@pytest.mark.parametrize("screen, expect", [
+    ("Menu", "Main menu"), ("Setup", "Right-click"), ("Table", "draw from the stock"),
+    ("Lan", "LAN play"), ("Tutorial", "Backspace"),
+])
+def test_f1_lists_the_keys_on_every_screen_and_esc_closes_it(app, screen, expect):
+    help_ = app.help
+    if screen == "Table":
+        to_discard(app)
+    else:
+        app.request(screen)
+    state = app.screens.state
+    assert not help_.is_open
+    app.messenger.send("f1")
+    assert help_.is_open
+    said = help_.text()
+    assert expect in said and "F1 or ?" in said, said
+    if screen == "Table":
+        for key in ("s", "k", "Enter / Space", "1 / 2 / 3", "h"):  # from the table's own KEYS
+            assert key in said.split("\n"), key
+        inp, ctl = app.session.input, app.session.controller
+        before = len(ctl.game.hand.actions)
+        app.messenger.send("enter")  # reading the help moves no card
+        assert len(ctl.game.hand.actions) == before and not inp.enabled
+    app.messenger.send("escape")  # closes the help, and only the help
+    assert not help_.is_open and app.screens.state == state
+    app.messenger.send("shift-/")  # ? opens it too, and closes it
+    assert help_.is_open
+    app.messenger.send("shift-/")
+    assert not help_.is_open
+    if screen == "Table":
+        assert app.session.input.enabled
+    if screen != "Menu":
+        app.messenger.send("escape")  # the screen's own Esc works again
+        app.taskMgr.step()
+        assert app.screens.state != state
+    app.request("Menu")
+
+
+def test_a_question_mark_typed_in_a_field_stays_there(app):
+    app.request("Lan")
+    entry = app.screens.panel.entries["code"]
+    entry["focus"] = 1
+    app.messenger.send("shift-/")
+    assert not app.help.is_open
+    entry["focus"] = 0
+    app.messenger.send("f1")
+    assert app.help.is_open
+    app.messenger.send("f1")
+    app.request("Menu")
