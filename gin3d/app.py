@@ -13,12 +13,14 @@ import time
 from dataclasses import dataclass, field, replace
 
 from direct.fsm.FSM import FSM
+from direct.gui.DirectGui import DGG
 from direct.interval.IntervalGlobal import LerpFunctionInterval
 from direct.showbase.ShowBase import ShowBase
 from panda3d.core import TextNode
 
 from . import settings as settings_mod
 from .engine import Game, RuleSet
+from .engine.rules import OPTION_NOTES, PRESET_NOTES, TARGET_NOTE
 from .paths import save_path
 from .players import (
     computer_player,
@@ -33,6 +35,7 @@ from .saves import Seat, delete_save, offer_resume
 from .scene import frame_rate, status_line
 from .scene.animation import AnimationQueue
 from .scene.controller import TableController
+from .scene.help import HelpOverlay
 from .scene.hud import FITTED, Hud, register_suit_graphics
 from .scene.lobby import LobbyScreens, NetConfig, NetHub
 from .scene.match_screens import MatchScreens
@@ -76,6 +79,12 @@ class GameSetup:
             changes["game_target"] = self.target
             changes["match_target"] = max(500, self.target)
         return RuleSet.preset(self.preset, **changes)
+
+
+def table_names(seats) -> tuple[str, str]:
+    """The names the table, the results and game over show: the local player is "You"
+    (as in the tutorial and network play), whatever name the saves and history keep."""
+    return tuple("You" if s.kind == "human" else s.name for s in seats)
 
 
 class Session:
@@ -154,12 +163,14 @@ class GinApp(ShowBase):
         # LAN / online play, opened on demand
         self.net_hub = NetHub(self, net or NetConfig(name=self.user_settings.player_name))
         self.screens = Screens(self)
+        self.help = HelpOverlay(self)  # F1 / ? on every screen
         self.keeper: GameKeeper | None = None
         self.notice: str | None = None  # shown once on the menu (e.g. a damaged save)
         given = replace(settings) if settings is not None else None
         apply_settings(self, self.user_settings)
         if given is not None:  # an explicit app Settings (tests, tools) wins over the file
             self.settings = given
+            self.scene.set_style(given.style)
             self.sounds.enabled = given.sound
             try:  # and the settings screen starts from what is really in use
                 self.user_settings = self.user_settings.but(animation_speed=given.speed,
@@ -213,7 +224,7 @@ class GinApp(ShowBase):
         seats = (Seat("human", self.user_settings.player_name),
                  Seat("computer", opponent_name(setup.level), setup.level))
         session = self.start_game([None, computer_player(setup.level)], setup.rules(),
-                                  names=(seats[0].name, seats[1].name),
+                                  names=table_names(seats),
                                   think=think_range(setup.level))
         self.keep(session, seats)
         return session
@@ -243,7 +254,7 @@ class GinApp(ShowBase):
         self.queue.speed = 0
         try:
             session = self.start_game(players, game.rules, game=game,
-                                      names=(seats[0].name, seats[1].name),
+                                      names=table_names(seats),
                                       think=think_range(level))
             self.queue.finish_all()
         finally:
@@ -408,7 +419,7 @@ class Screens(ShipScreens, LobbyScreens, MatchScreens, FSM):
     def enterSetup(self) -> None:
         p = self._panel("New game", width=1.05, height=0.94)
         self._rules_rows(p, 0.62, opponent=True)
-        self.portrait = p.text("", -0.2, 0.036, fg=(0.9, 0.92, 0.85, 1))
+        self.portrait = p.text("", -0.31, 0.036, fg=(0.9, 0.92, 0.85, 1))
         self.portrait["wordwrap"] = 52
         self.setup_note = p.text("", -0.58, 0.04, fg=(1, 0.8, 0.6, 1))
         p.button("start", "Deal", self._deal, (0.35, -0.78), scale=0.07,
@@ -427,54 +438,74 @@ class Screens(ShipScreens, LobbyScreens, MatchScreens, FSM):
                      "continues it).", "Deal", self.app.start_single_player, ("Setup",))
 
     def _rules_rows(self, p: Panel, top: float, opponent: bool, x: float = -0.9,
-                    step: float = 0.11) -> float:
+                    step: float = 0.13) -> float:
         """The setup's rows (opponent level, rules preset, game target, rule options) as
-        label + cycling button, on any panel: the single-player setup and the network host's
-        table setup share them (and ``app.setup``). Returns the y of the last row."""
+        label + cycling button, each with a line saying what it means, on any panel: the
+        single-player setup and the network host's table setup share them (and
+        ``app.setup``). A click moves to the next choice, a right-click (or the ``<``
+        button) back to the one before. Returns the y of the last row's line."""
         s = self.app.setup
         lv = levels()
         rows = [("level", "Opponent", lambda: dict(lv).get(s.level, s.level),
-                 self._cycle_level)] if opponent else []
+                 self._cycle_level, lambda: "")] if opponent else []
         rows += [
-            ("preset", "Rules", lambda: s.preset, self._cycle_preset),
-            ("target", "Game to", lambda: str(s.rules().game_target), self._cycle_target),
+            ("preset", "Rules", lambda: s.preset, self._cycle_preset,
+             lambda: PRESET_NOTES.get(s.preset, "")),
+            ("target", "Game to", lambda: str(s.rules().game_target), self._cycle_target,
+             lambda: TARGET_NOTE),
         ]
         rows += [(k, label, (lambda k=k: "on" if s.options.get(k) else "off"),
-                  (lambda k=k: self._toggle(k))) for k, label in OPTIONS]
+                  (lambda step=1, k=k: self._toggle(k)),
+                  (lambda k=k: OPTION_NOTES[k].split(": ", 1)[-1]))  # the label says its name
+                 for k, label in OPTIONS]
         self.setup_rows = []
+        self.setup_notes: list = []  # (text, what it says now)
         y = top
-        for i, (key, label, value, cmd) in enumerate(rows):
+        for i, (key, label, value, cmd, note) in enumerate(rows):
             y = top - i * step
             p.text(label, y, 0.05, x=x, align=TextNode.ALeft)
-            b = p.button(key, value(), lambda cmd=cmd: (cmd(), self._refresh_setup()),
-                         (x + 1.25, y + 0.012), scale=0.05, frameSize=(-6.5, 6.5, -0.55, 1.05))
+            bx = x + 1.25
+            b = p.button(key, value(), lambda cmd=cmd: (cmd(1), self._refresh_setup()),
+                         (bx, y + 0.012), scale=0.05, frameSize=(-6.5, 6.5, -0.55, 1.05))
+            b.bind(DGG.B3PRESS, lambda _ev, cmd=cmd: (cmd(-1), self._refresh_setup()))
+            for sign, mark in ((-1, "<"), (1, ">")):
+                p.button(f"{key}:{'prev' if sign < 0 else 'next'}", mark,
+                         lambda cmd=cmd, sign=sign: (cmd(sign), self._refresh_setup()),
+                         (bx + sign * 0.4, y + 0.012), scale=0.05,
+                         frameSize=(-0.9, 0.9, -0.55, 1.05))
+            line = p.text("", y - 0.058, 0.031, x=x + 0.03, align=TextNode.ALeft,
+                          fg=(0.8, 0.88, 0.8, 1))
             self.setup_rows.append((b, value))
-        return y
+            self.setup_notes.append((line, note))
+        return y - 0.058
 
     def _refresh_setup(self) -> None:
         for b, value in self.setup_rows:
             b["text"] = value()
+        for line, note in getattr(self, "setup_notes", []):
+            line.setText(note())
         if self.portrait is not None:
             self.portrait.setText(portrait(self.app.setup.level))
         if getattr(self, "setup_summary", None):  # the network host's setup
             self._show_host_rules()
 
-    def _cycle_level(self) -> None:
+    def _cycle_level(self, step: int = 1) -> None:
         keys = [k for k, _ in levels()]
         s = self.app.setup
-        s.level = keys[(keys.index(s.level) + 1) % len(keys)] if s.level in keys else keys[0]
+        s.level = keys[(keys.index(s.level) + step) % len(keys)] if s.level in keys else keys[0]
 
-    def _cycle_preset(self) -> None:
+    def _cycle_preset(self, step: int = 1) -> None:
         names = ("classic", "pagat", "oklahoma")
         s = self.app.setup
-        s.preset = names[(names.index(s.preset) + 1) % len(names)]
+        s.preset = names[(names.index(s.preset) + step) % len(names)]
         s.target = None
         self._check_options()
 
-    def _cycle_target(self) -> None:
+    def _cycle_target(self, step: int = 1) -> None:
         s = self.app.setup
         now = s.rules().game_target
-        s.target = TARGETS[(TARGETS.index(now) + 1) % len(TARGETS)] if now in TARGETS else 100
+        s.target = (TARGETS[(TARGETS.index(now) + step) % len(TARGETS)] if now in TARGETS
+                    else 100)
 
     def _toggle(self, key: str) -> None:
         s = self.app.setup
@@ -586,10 +617,10 @@ class Screens(ShipScreens, LobbyScreens, MatchScreens, FSM):
             winner = hand.winner
             p.title.setText(f"{names[winner]} won the hand")
             p.text(r.breakdown(), 0.08, 0.058, fg=(1, 1, 0.8, 1))
-            kd = f"{names[hand.knocker]} {r.knocker_deadwood}"
-            od = f"{names[1 - hand.knocker]} {r.other_deadwood}"
+            dead = {hand.knocker: r.knocker_deadwood, 1 - hand.knocker: r.other_deadwood}
             laid = f", {len(r.layoffs)} laid off" if r.layoffs else ""
-            p.text(f"Deadwood: {kd} - {od}{laid}", 0.0, 0.042)
+            # seat order, as on the scores and the game-over sheet
+            p.text(f"Deadwood: {names[0]} {dead[0]} - {names[1]} {dead[1]}{laid}", 0.0, 0.042)
             self.app.sounds.play("hand_won" if winner == 0 else "hand_lost")
         run = game.score.running() if hasattr(game.score, "running") else game.totals()
         gained = hand.result.points if hand.result is not None else 0
@@ -701,10 +732,11 @@ class Screens(ShipScreens, LobbyScreens, MatchScreens, FSM):
             "Your turn: draw (stock or pile), then discard. Knock when your deadwood is low",
             "enough; gin is 0. The other player lays off on the knocker's melds.",
             "",
-            *rules.describe(),
+            *rules.explain(),  # every number with what it means
         ]
+        step = min(0.075, 1.3 / len(lines))
         for i, line in enumerate(lines):
-            p.text(line, 0.6 - i * 0.075, 0.04)
+            p.text(line, 0.6 - i * step, 0.04 if i < 3 else 0.036)
         p.button("back", "Back", lambda: self.request(self.back_to), (0, -0.78), scale=0.06)
         self._esc(back)
 

@@ -44,18 +44,33 @@ def map_port(port: int, description: str = "gin3d", discover_ms: int = 2000) -> 
     mod = _module()
     if mod is None:
         return PortMapping(False, NOT_AVAILABLE)
+    step = "looking for the router"
     try:
         upnp = mod.UPnP()
         upnp.discoverdelay = discover_ms
         if upnp.discover() == 0:
             return PortMapping(False, "no UPnP router answered: use the relay or forward the "
                                "port by hand")
+        step = "choosing the router's internet gateway"
         upnp.selectigd()
+        step = "asking for the port mapping"
         upnp.addportmapping(port, "TCP", upnp.lanaddr, port, description, "")
+        step = "asking the router for its public address"
+        external = upnp.externalipaddress()
         return PortMapping(True, f"router forwards port {port} to this machine",
-                           upnp.externalipaddress(), port, port)
+                           external, port, port)
     except Exception as exc:  # miniupnpc raises bare Exceptions with the router's words
-        return PortMapping(False, f"the router refused the port mapping: {exc}")
+        return PortMapping(False, failure_message(step, str(exc), port))
+
+
+def failure_message(step: str, reason: str, port: int) -> str:
+    """What went wrong, for the hosting screen. miniupnpc sometimes fails with the text of
+    error 0 ("Success"), which says nothing: then only the step that failed is named."""
+    reason = reason.strip()
+    if not reason or reason.lower() in ("success", "0", "no error"):
+        return (f"UPnP failed while {step} (the router gave no reason): forward port "
+                f"{port} on your router by hand, or use the relay")
+    return f"UPnP failed while {step}: {reason}; forward port {port} by hand, or use the relay"
 
 
 def unmap_port(mapping: PortMapping) -> None:

@@ -182,6 +182,7 @@ class CardFactory:
     def __init__(self, loader, back: str = "back_blue", style: str = "classic",
                  detail: str = "full") -> None:
         self.atlas = Atlas.load(loader, style, detail)
+        self.style = style
         self.back_name = back
         self.fronts: dict[int | None, NodePath] = {}
         back_uv = self.atlas.backs[back]

@@ -11,7 +11,14 @@ import weakref
 from collections.abc import Callable
 
 from direct.gui.DirectGui import DGG, DirectButton, DirectFrame, OnscreenText
-from panda3d.core import CardMaker, NodePath, TextNode, TextPropertiesManager, TransparencyAttrib
+from panda3d.core import (
+    CardMaker,
+    NodePath,
+    TextNode,
+    TextProperties,
+    TextPropertiesManager,
+    TransparencyAttrib,
+)
 
 SUIT_CHARS = "\u2660\u2665\u2666\u2663"
 PROMPT_SCALE, MESSAGE_SCALE, SCORES_SCALE, TARGET_SCALE, DEADWOOD_SCALE = (
@@ -20,7 +27,9 @@ PROMPT_SCALE, MESSAGE_SCALE, SCORES_SCALE, TARGET_SCALE, DEADWOOD_SCALE = (
 # tutorial's narration): the app calls ``fit()`` on each after every resize
 FITTED: weakref.WeakSet = weakref.WeakSet()
 SUIT_KEYS = "shdc"
-_registered = False
+TURN_COLOUR = (1.0, 0.82, 0.3, 1)  # the score line of the seat to move
+_registered = ""  # the atlas image the suit pictures were cut from
+_props_registered = False
 
 BUTTON_STYLE = dict(
     frameColor=((0.95, 0.9, 0.75, 0.95), (1, 0.95, 0.6, 1), (1, 1, 0.85, 1), (0.5, 0.5, 0.5, 0.5)),
@@ -31,7 +40,7 @@ BUTTON_STYLE = dict(
 def register_suit_graphics(atlas) -> None:
     """Make ``\\5s\\5`` (etc.) draw that suit's pip from the atlas inside any TextNode."""
     global _registered
-    if _registered:
+    if _registered == atlas.image_path:
         return
     mgr = TextPropertiesManager.getGlobalPtr()
     for key, tex in zip(SUIT_KEYS, atlas.suit_icons()):
@@ -41,7 +50,23 @@ def register_suit_graphics(atlas) -> None:
         np.setTexture(tex)
         np.setTransparency(TransparencyAttrib.MAlpha)
         mgr.setGraphic(key, np)
-    _registered = True
+    _registered = atlas.image_path
+
+
+def register_text_properties() -> None:
+    """``\\1turn\\1`` lights the seat to move in the scores; ``\\1small\\1`` draws a
+    second, smaller line (the deadwood count's "after discarding ...")."""
+    global _props_registered
+    if _props_registered:
+        return
+    mgr = TextPropertiesManager.getGlobalPtr()
+    turn = TextProperties()
+    turn.setTextColor(*TURN_COLOUR)
+    mgr.setProperties("turn", turn)
+    small = TextProperties()
+    small.setTextScale(0.72)
+    mgr.setProperties("small", small)
+    _props_registered = True
 
 
 def suitify(text: str) -> str:
@@ -69,7 +94,9 @@ class Hud:
     def __init__(self, base, on_action: Callable[[str], None], on_menu: Callable[[], None],
                  menu_label: str = "Menu (Esc)") -> None:
         FITTED.add(self)
+        register_text_properties()
         self.base = base
+        self.turn: int | None = None  # the seat lit in the scores (None: nobody to move)
         self.root = DirectFrame(parent=base.aspect2d, frameColor=(0, 0, 0, 0))
         self.top = DirectFrame(parent=base.a2dTopCenter, frameColor=(0, 0, 0, 0.45),
                                frameSize=(-1.0, 1.0, -0.17, 0.0))
@@ -120,10 +147,11 @@ class Hud:
         self.fit()
 
     def fit(self) -> None:
-        """Keep the prompt and the message in the top band, clear of the scores on the left
-        and of the Menu button and the deadwood count on the right: in a narrow window the
-        prompt wraps onto a second line (the band grows down between them), and only text
-        too long even for that is drawn smaller."""
+        """Keep the prompt and the message inside the top band, and the band clear of the
+        scores on the left and of the Menu button and the deadwood count on the right: the
+        band is as wide as its text (at least the usual width, never wider than the gap), in
+        a narrow window the prompt and the message wrap onto a second line each (the band
+        grows down between them), and only text too long even for that is drawn smaller."""
         right = getattr(self.base, "a2dRight", 1.0)
         left_reach = 0.04 + max(self.scores.textNode.getWidth() * SCORES_SCALE,
                                 self.target.textNode.getWidth() * TARGET_SCALE)
@@ -133,44 +161,72 @@ class Hud:
         if not all(map(math.isfinite, gap)):  # a text with no glyphs laid out yet: no bounds
             return
         self.prompt.setWordwrap(None)
+        self.message.setWordwrap(None)
         wide = self.prompt.textNode.getWidth() * PROMPT_SCALE
         message = self.message.textNode.getWidth() * MESSAGE_SCALE
-        if max(wide, message) / 2 <= min(-gap[0], gap[1]):  # one line each, the usual band
+        limit = min(-gap[0], gap[1])  # half-width of the widest band centred on the screen
+        if max(wide, message) / 2 <= limit:  # one line each, the usual band (or wider)
+            half = min(limit, max(1.0, max(wide, message) / 2 + 0.04))
             self.top.setX(0)
             self.prompt.setScale(PROMPT_SCALE)
             self.message.setScale(MESSAGE_SCALE)
             self.message.setPos(0, -0.14)
-            self.top["frameSize"] = (-1.0, 1.0, -0.17, 0.0)
+            self.top["frameSize"] = (-half, half, -0.17, 0.0)
             return
         self.top.setX((gap[0] + gap[1]) / 2)  # centred in the gap
         room = max(0.25, (gap[1] - gap[0]) / 2)
-        shrink = min(1.0, 3.6 * room / wide)  # two lines as wide as the gap, nine tenths full
+        rows = self._wrap(self.prompt, PROMPT_SCALE, wide, room)
+        line = self.prompt.textNode.getLineHeight() * self.prompt.getScale()[0]
+        y = -0.075 - (rows - 1) * line - 0.065
+        self.message.setPos(0, y)
+        if message:
+            m_rows = self._wrap(self.message, MESSAGE_SCALE, message, room)
+            y -= (m_rows - 1) * self.message.textNode.getLineHeight() * self.message.getScale()[0]
+        else:
+            self.message.setScale(MESSAGE_SCALE)
+        self.top["frameSize"] = (-room, room, y - 0.035, 0.0)
+
+    @staticmethod
+    def _wrap(text: OnscreenText, scale: float, width: float, room: float) -> int:
+        """Wrap ``text`` to the band's width (``2 * room``) on at most two lines, drawing it
+        smaller only when two lines are not enough; returns the number of lines."""
+        shrink = min(1.0, 3.6 * room / width) if width else 1.0  # two lines, nine tenths full
+        rows = 1
         for _ in range(3):
-            self.prompt.setScale(PROMPT_SCALE * shrink)
-            self.prompt.setWordwrap(2 * room / (PROMPT_SCALE * shrink))
-            rows = self.prompt.textNode.getNumRows()
+            text.setScale(scale * shrink)
+            text.setWordwrap(2 * room / (scale * shrink))
+            rows = text.textNode.getNumRows()
             if rows <= 2:
                 break
             shrink *= 2 / rows
-        self.message.setScale(MESSAGE_SCALE * min(1.0, 2 * room / message) if message else
-                              MESSAGE_SCALE)
-        line = self.prompt.textNode.getLineHeight() * PROMPT_SCALE * shrink
-        y = -0.075 - (rows - 1) * line - 0.065
-        self.message.setPos(0, y)
-        self.top["frameSize"] = (-room - 0.02, room + 0.02, y - 0.035, 0.0)
+        return rows
 
     def set_scores(self, names, scores, target: int, dealer: int | None = None,
-                   knock_limit: int | None = None) -> None:
-        marks = [" (dealer)" if dealer == s else "" for s in (0, 1)]
-        self.scores.setText(f"{names[0]} {scores[0]}{marks[0]}\n{names[1]} {scores[1]}{marks[1]}")
+                   knock_limit: int | None = None, turn: int | None = None) -> None:
+        """Both seats in seat order (the local one first); the seat to move is lit and
+        marked "to play", so whose turn it is shows without reading the prompt."""
+        self.turn = turn if turn in (0, 1) else None
+        lines = []
+        for s in (0, 1):
+            line = f"{names[s]}: {scores[s]}" + (" (dealer)" if dealer == s else "")
+            lines.append(f"\1turn\1{line}  - to play\2" if s == self.turn else line)
+        self.scores.setText("\n".join(lines))
         knock = ""
         if knock_limit is not None:
             knock = "  -  gin only" if knock_limit == 0 else f"  -  knock at {knock_limit}"
         self.target.setText(f"Game to {target}{knock}")
         self.fit()
 
-    def set_deadwood(self, value: int | None) -> None:
-        self.deadwood.setText("" if value is None else f"Deadwood {value}")
+    def set_deadwood(self, value: int | None, after: str | None = None) -> None:
+        """The deadwood count; holding 11 cards, ``after`` names the best discard, and the
+        count is the one left after it (counting the 11th card would overstate it)."""
+        if value is None:
+            text = ""
+        elif after:
+            text = f"Deadwood {value}\nafter discarding {after}"
+        else:
+            text = f"Deadwood {value}"
+        self.deadwood.setText(suitify(text))
         self.fit()
 
     def show_buttons(self, names: set[str]) -> None:

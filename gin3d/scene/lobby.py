@@ -27,6 +27,7 @@ DEFAULT_PORT = 47470  # gin3d.net.peer.DEFAULT_PORT
 ERROR_FG = (1, 0.5, 0.4, 1)
 OK_FG = (0.8, 1, 0.8, 1)
 MAX_ROWS = 5
+STILL_LOOKING_S = 4.0  # an empty LAN list says "no tables found yet" after this long
 
 
 def net_event(kind: str, **data) -> NetEvent:
@@ -303,9 +304,18 @@ class LobbyScreens:
         p.button("back", "Back", lambda: self.request("Menu"), (0, -0.8), scale=0.055)
         self._saved_button(p, "Lan")
         self._esc("Menu")
+        self.lan_waited = False
         if self.hub.config.discovery:
             self.hub.watch(net.browse(self.hub.config.lan_interfaces), "LAN list unavailable")
+            self.app.taskMgr.doMethodLater(STILL_LOOKING_S, self._still_looking,
+                                           "lan-still-looking")
         self._show_tables()
+
+    def _still_looking(self, task=None) -> None:
+        """A few seconds with an empty list: say so (the search goes on)."""
+        self.lan_waited = True
+        if self.state == "Lan" and self.panel is not None:
+            self._show_tables()
 
     def _open_label(self) -> str:
         return "Open: no code" if self.host_open else "With a join code"
@@ -325,8 +335,14 @@ class LobbyScreens:
             del p.buttons[key]
         tables = self.lan_tables[:MAX_ROWS]
         if not tables:
-            self.tables_empty.setText("Looking for tables..." if self.hub.config.discovery
-                                      else "LAN discovery is off: join by address below")
+            if not self.hub.config.discovery:
+                text = "LAN discovery is off: join by address below"
+            elif getattr(self, "lan_waited", False):
+                text = ("No tables found yet - still looking. If the host's table does not "
+                        "show up, join by address below")
+            else:
+                text = "Looking for tables..."
+            self.tables_empty.setText(text)
         else:
             self.tables_empty.setText("")
         for i, t in enumerate(tables):
@@ -391,6 +407,7 @@ class LobbyScreens:
         self.request("HostSetup", "lan", table)
 
     def exitLan(self) -> None:
+        self.app.taskMgr.remove("lan-still-looking")
         self.table_rows = []
         self._close()
 
@@ -413,10 +430,15 @@ class LobbyScreens:
         p.text("Join by code", 0.14, 0.05, x=-1.1, align=TextNode.ALeft, fg=(1, 0.92, 0.6, 1))
         p.text("Code", 0.03, 0.042, x=-1.1, align=TextNode.ALeft)
         entry(p, "code", "", (-0.75, 0.03), width=10)
-        p.text("Address (optional)", -0.08, 0.042, x=-1.1, align=TextNode.ALeft)
+        # without a relay the code alone cannot find the host: the address is required then
+        p.text("Address (optional)" if relay else "Address (required)", -0.08, 0.042, x=-1.1,
+               align=TextNode.ALeft)
         entry(p, "address", "", (-0.45, -0.08), width=10)
-        p.text("With a relay the code is enough; without one, type the host's host:port.",
-               -0.18, 0.036, x=-1.1, align=TextNode.ALeft, fg=(0.85, 0.85, 0.8, 1))
+        p.text("The host's host:port. With the relay the code is enough; type the address "
+               "to connect directly." if relay else
+               "The host's host:port, as shown on their screen (no relay is set up, so the "
+               "code alone cannot find them).", -0.18, 0.036, x=-1.1, align=TextNode.ALeft,
+               fg=(0.85, 0.85, 0.8, 1)).setWordwrap(62)
         p.button("join", "Join", self._join_online, (0.92, 0.04), scale=0.05,
                  frameSize=(-2.4, 2.4, -0.55, 1.05))
         p.button("back", "Back", lambda: self.request("Menu"), (0, -0.8), scale=0.055)
@@ -465,9 +487,7 @@ class LobbyScreens:
         p = self._lobby(title)
         p.text(f"Rules: {rules_label(rules)}", 0.56, 0.042,
                fg=(0.9, 0.92, 0.85, 1))
-        self.host_lines = [p.text("Opening the table...", 0.42 - i * 0.09, 0.048 if i else 0.07,
-                                  fg=(1, 1, 0.85, 1) if i else (1, 0.92, 0.6, 1))
-                           for i in range(6)]
+        self.host_lines = self._host_lines(p)
         self.waiting = p.text("", -0.42, 0.055, fg=(0.85, 1, 0.85, 1))
         p.button("back", "Cancel", lambda: self.request("Lan" if mode == "lan" else "Online"),
                  (0, -0.8), scale=0.055)
@@ -489,9 +509,7 @@ class LobbyScreens:
         p = self._lobby(f"Resuming the match with {saved.opponent or 'your opponent'}")
         p.text(f"Rules: {rules_label(saved.rules)}   -   score {saved.scores[0]} - "
                f"{saved.scores[1]}", 0.56, 0.042, fg=(0.9, 0.92, 0.85, 1))
-        self.host_lines = [p.text("Opening the table...", 0.42 - i * 0.09, 0.048 if i else 0.07,
-                                  fg=(1, 1, 0.85, 1) if i else (1, 0.92, 0.6, 1))
-                           for i in range(6)]
+        self.host_lines = self._host_lines(p)
         self.waiting = p.text("", -0.42, 0.055, fg=(0.85, 1, 0.85, 1))
         self.saved_match = saved
         p.button("back", "Cancel", lambda: self.request("Saved", self.saved_back), (0, -0.8),
@@ -506,6 +524,14 @@ class LobbyScreens:
                                                lan_interfaces=c.lan_interfaces)))
         else:
             self.hub.watch(fut, "could not resume the match")
+
+    @staticmethod
+    def _host_lines(p) -> list:
+        """The hosting screen's six lines (code, port, addresses...): until the table is
+        open, the first says so and the others are empty."""
+        return [p.text("Opening the table..." if i == 0 else "", 0.42 - i * 0.09,
+                       0.048 if i else 0.07, fg=(1, 1, 0.85, 1) if i else (1, 0.92, 0.6, 1))
+                for i in range(6)]
 
     def _host_elsewhere(self, fut, net: NetService, request: dict, again=None) -> None:
         """(On the network thread.) Host on a free port if the configured one was busy."""
@@ -543,7 +569,8 @@ class LobbyScreens:
             lines.append(f"Relay: {c.relay}" if c.relay else
                          "No relay: your opponent types the code and your address:port")
         elif open_table:
-            lines.append("(To join by host:port, host With a join code instead)")
+            lines.append("Players join it from their list; to be joined by host:port, "
+                         "choose \"With a join code\" instead")
         elif lan:
             lines.append("Listed on this network; joining needs the code")
         else:

@@ -26,9 +26,9 @@ class MatchScreens:
         title = f"Host {table}" if table else "Host an online game"
         p = self._panel(title, width=1.05, height=0.94)
         last = self._rules_rows(p, 0.62, opponent=False)
-        self.setup_note = p.text("", last - 0.1, 0.04, fg=(1, 0.8, 0.6, 1))
-        self.setup_summary = [p.text("", last - 0.2, 0.045, fg=GOLD)] + [
-            p.text("", last - 0.28 - i * 0.06, 0.034, fg=SOFT) for i in range(5)]
+        self.setup_note = p.text("", last - 0.07, 0.04, fg=(1, 0.8, 0.6, 1))
+        self.setup_summary = [p.text("", last - 0.15, 0.045, fg=GOLD)] + [
+            p.text("", last - 0.22 - i * 0.055, 0.034, fg=SOFT) for i in range(5)]
         p.text("Your opponent sees these rules before accepting them.", -0.64, 0.038,
                fg=(0.85, 1, 0.85, 1))
         self._refresh_setup()

@@ -18,6 +18,7 @@ from ..players import levels, opponent_name
 from ..settings import OPPONENT_LEVELS, Settings
 from . import layout
 from .hud import button, suitify
+from .quality import is_software
 
 RESOLUTIONS = ((1280, 720), (1600, 900), (1920, 1080), (2560, 1440), (3840, 2160))
 SPEEDS = ((0.0, "Instant"), (0.6, "Slow"), (1.0, "Normal"), (1.8, "Fast"), (3.0, "Fastest"))
@@ -61,9 +62,9 @@ class ShipScreens:
             ("speed", "Animation", lambda: _speed_name(d().animation_speed),
              lambda: self._set(animation_speed=_next([s for s, _ in SPEEDS],
                                                      d().animation_speed))),
-            ("sound", "Sound volume", lambda: f"{round(d().sound_volume * 100)}%",
-             lambda: self._set(sound_volume=_next(VOLUMES, d().sound_volume))),
-            ("effects", "Effects volume", lambda: f"{round(d().effects_volume * 100)}%",
+            # the game has sound effects and no music: one honest row (sound_volume, kept
+            # in the file for music, is not offered)
+            ("effects", "Sound effects", lambda: f"{round(d().effects_volume * 100)}%",
              lambda: self._set(effects_volume=_next(VOLUMES, d().effects_volume))),
         ]
         right = [
@@ -89,6 +90,8 @@ class ShipScreens:
                              (column + 0.98, y + 0.012), scale=0.046,
                              frameSize=(-4.6, 4.6, -0.55, 1.05))
                 self.setting_rows.append((b, value))
+        aa_y = 0.55 - [k for k, *_ in left].index("antialiasing") * 0.135
+        self.aa_note = p.text("", aa_y - 0.06, 0.03, x=-1.38 + 0.98, fg=(1, 0.8, 0.6, 1))
         y = 0.55 - len(right) * 0.135
         p.text("Your name", y, 0.048, x=0.08, align=TextNode.ALeft)
         self.name_entry = DirectEntry(
@@ -98,7 +101,9 @@ class ShipScreens:
         )
         p.widgets.append(self.name_entry)
         self.settings_note = p.text("Window size, full screen and antialiasing apply when "
-                                    "gin3d starts again.", -0.56, 0.036, fg=(0.85, 0.9, 0.85, 1))
+                                    "gin3d starts again; the rest as soon as you save.",
+                                    -0.56, 0.036, fg=(0.85, 0.9, 0.85, 1))
+        self._refresh_settings()
         p.button("save", "Save", self._save_settings, (0.35, -0.76), scale=0.06,
                  frameSize=(-3, 3, -0.55, 1.05))
         p.button("back", "Cancel", lambda: self.request(self.back_to), (-0.35, -0.76),
@@ -111,6 +116,9 @@ class ShipScreens:
     def _refresh_settings(self) -> None:
         for b, value in self.setting_rows:
             b["text"] = value()
+        # a software renderer draws without multisampling (quality.fit_framebuffer)
+        off = self.draft.antialiasing and is_software(self.app)
+        self.aa_note.setText("(not available on this renderer)" if off else "")
 
     def _save_settings(self) -> bool:
         """Check the draft (name included), write it, and apply what applies at once."""
@@ -301,6 +309,7 @@ def apply_settings(app, s: Settings) -> None:
     app.user_settings = s
     app.set_speed(s.animation_speed)
     app.settings.style = s.card_style
+    app.scene.set_style(s.card_style)  # at once, on every card
     app.settings.sound = s.effects_volume > 0
     app.sounds.volume = s.effects_volume
     app.sounds.enabled = s.effects_volume > 0

@@ -19,7 +19,7 @@ from direct.interval.IntervalGlobal import (
     Sequence,
     Wait,
 )
-from panda3d.core import NodePath, TextNode, TransparencyAttrib
+from panda3d.core import CardMaker, NodePath, TextNode, TransparencyAttrib
 
 from ..engine import (
     Card,
@@ -35,11 +35,13 @@ from ..engine import (
 )
 from . import layout
 from .animation import AnimationQueue
-from .cards import CardFactory, CardNode, ZonePad
+from .cards import Atlas, CardFactory, CardNode, ZonePad
 from .quality import choose_detail
 from .stack import StackBody
 from .tablemodel import build_lights, build_table
 
+TURN_MARK_Y = (-15.5, 19.5)  # on the felt in front of each seat's hand (seat 0 near, 1 far)
+TURN_MARK = (1.0, 0.8, 0.3, 0.7)
 MELD_TINTS = ((1.0, 0.97, 0.86, 1), (0.9, 0.96, 1.0, 1), (0.94, 1.0, 0.9, 1), (1.0, 0.92, 0.95, 1))
 SORTS = ("melds", "rank", "suit", "custom")
 
@@ -95,6 +97,8 @@ class TableScene:
         self.stacks = [(StackBody(self.anchor_stock, layout.stock_pose, tex), lambda: self.stock),
                        (StackBody(self.anchor_pile, layout.pile_pose, tex), lambda: self.pile)]
         self._stack_task = base.taskMgr.add(self._sync_stacks, "table-stacks", sort=45)
+        self.turn_marks = [self._turn_mark(seat) for seat in (0, 1)]
+        self.turn: int | None = None
         self.place_camera()
 
     def _sync_stacks(self, task=None):
@@ -103,6 +107,48 @@ class TableScene:
         for body, cards in self.stacks:
             body.sync(cards())
         return task.cont if task is not None else None
+
+    def set_style(self, style: str) -> bool:
+        """Show the cards in another style now (the Settings screen's Card style: no restart).
+        Every style's atlas has the same layout, so only the texture changes; the suit
+        pictures in text are cut again from the new aces. Returns whether it changed."""
+        if style == self.factory.style:
+            return False
+        atlas = Atlas.load(self.base.loader, style, self.detail)
+        self.factory.atlas = atlas
+        self.factory.style = style
+        for node in self.cards:
+            node.np.setTexture(atlas.texture)
+        for body, _cards in self.stacks:
+            body.root.setTexture(atlas.texture)
+        from .hud import register_suit_graphics
+
+        register_suit_graphics(atlas)
+        return True
+
+    def _turn_mark(self, seat: int) -> NodePath:
+        """A thin lit strip on the felt in front of a hand: shown while that seat is to move."""
+        cm = CardMaker(f"turn-mark-{seat}")
+        cm.setFrame(-7.5, 7.5, -0.22, 0.22)
+        mark = self.root.attachNewNode(cm.generate())
+        mark.setPos(0, TURN_MARK_Y[seat], 0.03)
+        mark.setP(-90)
+        mark.setColor(*TURN_MARK)
+        mark.setLightOff(1)
+        mark.setTextureOff(1)
+        mark.setTransparency(TransparencyAttrib.MAlpha)
+        mark.setDepthWrite(False)
+        mark.hide()
+        return mark
+
+    def mark_turn(self, seat: int | None) -> None:
+        """Light the strip by the hand of the seat to move (None: nobody, e.g. in menus)."""
+        self.turn = seat if seat in (0, 1) else None
+        for s, mark in enumerate(self.turn_marks):
+            if s == self.turn:
+                mark.show()
+            else:
+                mark.hide()
 
     def _anchor(self, name: str, pos, hpr=(0, 0, 0)) -> NodePath:
         np = self.root.attachNewNode(f"anchor-{name}")
@@ -438,7 +484,10 @@ class TableScene:
             meld = self.table_melds[e.meld]
             meld.append(node)
             meld.sort(key=lambda n: (n.card.rank, n.card.suit))
-            return Sequence(self._sound("place"), self._spread_interval(self.knocker, 0.4))
+            # the hand the card left closes up too (the spread re-lays the knocker's only)
+            rest = self.hand_layout_interval(0.3) if e.seat == 0 else self.opp_layout_interval(0.3)
+            return Sequence(self._sound("place"),
+                            Parallel(self._spread_interval(self.knocker, 0.4), rest))
         self.queue.add(lay)
 
     def _on_HandRevealed(self, e: HandRevealed) -> None:

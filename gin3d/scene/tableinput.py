@@ -22,6 +22,7 @@ from ..engine import (
     Pass,
     best_layoff,
     deadwood_of_mask,
+    discard_deadwoods,
     mask_of,
 )
 from . import layout
@@ -57,6 +58,7 @@ class TableInput(MouseButtons):
         self.knock_mode = False
         self.pressed: CardNode | None = None
         self.last_hint = None
+        self.hinted = None  # the hint's action while its card is the one selected
         self.press_pos: tuple[float, float] | None = None
         self.dragging = False
         self.hovered: CardNode | None = None
@@ -69,6 +71,17 @@ class TableInput(MouseButtons):
             base.accept(key, self.do, [name])
         self._task = base.taskMgr.add(self._track_mouse, "table-input-mouse")
         controller.on_change.append(self.refresh)
+
+    @property
+    def enabled(self) -> bool:
+        return self._enabled
+
+    @enabled.setter
+    def enabled(self, on: bool) -> None:
+        """Off while a menu covers the table: the turn marker goes with the HUD."""
+        self._enabled = on
+        if not on:
+            self.scene.mark_turn(None)
 
     # -- mouse ------------------------------------------------------------------------
     def _track_mouse(self, task):
@@ -173,6 +186,8 @@ class TableInput(MouseButtons):
         if view.phase == "discard":
             if self.knock_mode:
                 return self._submit(Knock(card))
+            if self.click_discards():
+                return self._discard_or_knock(card)
             if self.selected == card:
                 return self._discard_or_knock(card)
             if Discard(card) in legal or Knock(card) in legal:
@@ -188,6 +203,11 @@ class TableInput(MouseButtons):
                 return True
         return False
 
+    def click_discards(self) -> bool:
+        """Whether one click on a hand card discards it (a lesson that says "Click the K♣
+        to discard it"); at the table a click only selects, so a slip costs nothing."""
+        return False
+
     def _discard_or_knock(self, card) -> bool:
         legal = self.ctl.legal()
         if Discard(card) in legal:
@@ -198,12 +218,14 @@ class TableInput(MouseButtons):
 
     def _select(self, card) -> None:
         self.selected = card
+        self.hinted = None
         self.refresh()
 
     def _submit(self, action) -> bool:
         ok = self.ctl.submit(action)
         if ok:
             self.selected = None
+            self.hinted = None
             self.knock_mode = False
         return ok
 
@@ -263,6 +285,7 @@ class TableInput(MouseButtons):
                 -1 if name == "right" else len(cards))
             i = max(0, min(len(cards) - 1, i + (1 if name == "right" else -1)))
             self.selected = cards[i]
+            self.hinted = None
             self.refresh()
             return True
         if name in ("moveleft", "moveright") and self.selected in hand:
@@ -280,11 +303,15 @@ class TableInput(MouseButtons):
                 return self._discard_or_knock(self.selected)
             if view.phase == "layoff":
                 fits = [a for a in legal if isinstance(a, LayOff) and a.card == self.selected]
+                if self.hinted in fits:  # the hint chose the meld too
+                    return self._submit(self.hinted)
                 return self._submit(fits[0]) if fits else False
         return False
 
     def show_hint(self) -> bool:
-        """Ask the AI's hint for the local seat: say why in the message line, light the card."""
+        """Ask the AI's hint for the local seat: say why in the message line, light the card.
+        A hinted hand card is also selected (lifted), so Enter or a click on the pile does
+        what the hint says (a hinted knock arms Knock: Enter lays that card face down)."""
         if not self.ctl.legal() or not self.hints():
             return False
         from ..ai.hint import hint  # on first use: the app starts without the AI's tables
@@ -295,6 +322,11 @@ class TableInput(MouseButtons):
             self.hud.set_message(f"Hint: {advice.reason}")
         action = advice.action
         card = getattr(action, "card", None)
+        if card is not None and card in [n.card for n in self.scene.hands[0]]:
+            self.selected = card
+            self.knock_mode = isinstance(action, Knock)
+            self.refresh()
+            self.hinted = action
         if isinstance(action, DrawStock) and self.scene.stock:
             self.scene.stock[-1].set_glow(True, GLOW_HINT)
         elif isinstance(action, DrawDiscard) and self.scene.pile:
@@ -361,7 +393,8 @@ class TableInput(MouseButtons):
                 if scene.pile:
                     scene.pile[-1].set_glow(True, GLOW_DRAW)
                 if self.selected is not None:
-                    prompt = f"Discard the {self.selected.pretty}: click it again or the pile"
+                    prompt = (f"Discard the {self.selected.pretty}: click it again or the "
+                              "pile, or press Enter")
                 else:
                     prompt = "Discard: click a card then the pile, or drag it onto the pile"
                 if BigGin() in legal:
@@ -394,13 +427,28 @@ class TableInput(MouseButtons):
         if self.hud is not None:
             self.hud.set_prompt(prompt)
             self.hud.show_buttons(buttons)
-            known = [c for c in view.hand]
-            self.hud.set_deadwood(deadwood_of_mask(mask_of(known)) if known else None)
+            self._show_deadwood(view, legal)
+        turn = view.turn if view.phase != "over" else None
+        scene.mark_turn(turn if self.enabled else None)  # no marker behind a menu
+        if self.hud is not None:
             self.hud.set_scores(self.ctl.names, view.scores, view.target, view.dealer,
-                                view.knock_limit)
+                                view.knock_limit, turn=turn)
             self.hud.set_sort(scene.sort_mode)
         self.prompt = prompt
         self.buttons = buttons
+
+    def _show_deadwood(self, view, legal) -> None:
+        """The HUD's deadwood count: with 11 cards in hand, the count after the best
+        discard (and which card that is), since the 11th card is never kept."""
+        known = list(view.hand)
+        if len(known) != 11:
+            self.hud.set_deadwood(deadwood_of_mask(mask_of(known)) if known else None)
+            return
+        left = discard_deadwoods(known)
+        choices = [a.card for a in legal if isinstance(a, (Discard, Knock))]
+        choices = [c for c in choices if c in left] or [c for c in known if c != view.taken]
+        best = min(choices, key=lambda c: (left[c], -c.rank, c))
+        self.hud.set_deadwood(left[best], after=best.pretty)
 
     def _waiting_prompt(self, view) -> str:
         if view.phase == "over":
@@ -433,6 +481,7 @@ class TableInput(MouseButtons):
         return self.picker.visible_point(self.scene.stock[-1]) if self.scene.stock else None
 
     def destroy(self) -> None:
+        self.scene.mark_turn(None)
         for ev in self.events:
             self.base.ignore(ev)
         self.base.taskMgr.remove(self._task)

@@ -1,0 +1,366 @@
+"""What a new player ran into at the table: names, whose turn it is, the hint, the prompt bar,
+the deadwood count, the hand after a layoff and the tutorial's one-click discard."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from scene_harness import Driver, box2d, get_app, resize
+
+from gin3d.engine import (
+    Discard,
+    DrawStock,
+    Knock,
+    LaidOff,
+    RuleSet,
+    deadwood_of_mask,
+    mask_of,
+    parse_action,
+)
+from gin3d.players import GreedyPlayer
+from gin3d.scene import layout
+
+HINT = ("Hint: Discard J\u2663: it leaves 27 deadwood, the least you can keep, and your "
+        "opponent passed up J\u2666, so it is unlikely to help them.")
+
+
+@pytest.fixture(scope="module")
+def app():
+    app = get_app()
+    yield app
+    resize(app, 1280, 720)
+    app.request("Menu")
+
+
+def texts(panel) -> list[str]:
+    return [w.getText() for w in panel.widgets if hasattr(w, "getText")]
+
+
+def to_discard(app, seed: int = 245) -> None:
+    """Start a game against the computer and play (drawing from the stock) until we hold 11
+    cards and must discard."""
+    app.start_game([None, GreedyPlayer()], RuleSet.preset("classic"), seed=seed,
+                   names=("You", "Walt"))
+    ctl = app.session.controller
+    for _ in range(20):
+        app.taskMgr.step()
+        view = ctl.view(0)
+        if ctl.waiting_for_human() and view.phase == "discard":
+            return
+        if ctl.waiting_for_human():
+            ctl.submit(DrawStock() if DrawStock() in ctl.legal() else ctl.legal()[0])
+    raise AssertionError("never reached a discard")
+
+
+def test_the_local_player_is_you_in_seat_order_everywhere(app):
+    assert app.user_settings.player_name == "Player"  # the default name, as a new player has
+    session = app.start_single_player()
+    names = session.controller.names
+    assert names[0] == "You"
+    first, second = session.hud.scores.getText().split("\n")
+    assert "Player" not in first and first.lstrip("\1turn").startswith("You: 0")
+    assert names[1] in second
+    Driver(app).play_hand()
+    assert app.screens.state in ("HandResult", "GameOver")
+    title = app.screens.panel.title.getText()
+    assert "Player" not in title
+    hand = session.game.hand
+    if hand.result is not None:
+        assert title == f"{names[hand.winner]} won the hand"
+        dead = next(t for t in texts(app.screens.panel) if t.startswith("Deadwood:"))
+        r = hand.result
+        seat_dead = {hand.knocker: r.knocker_deadwood, 1 - hand.knocker: r.other_deadwood}
+        # the same order as the scores: you first, whoever knocked
+        assert dead.startswith(f"Deadwood: You {seat_dead[0]} - {names[1]} {seat_dead[1]}")
+    score = next(t for t in texts(app.screens.panel) if t.startswith("Score:"))
+    assert score.startswith("Score: You ")
+    app.request("Menu")
+
+
+def test_whose_turn_is_marked_in_the_hud_and_on_the_table(app):
+    to_discard(app)
+    session, scene = app.session, app.scene
+    ctl = session.controller
+    lines = session.hud.scores.getText().split("\n")
+    assert "to play" in lines[0] and "to play" not in lines[1]
+    assert lines[0].startswith("\1turn\1")  # lit
+    assert session.hud.turn == 0 and scene.turn == 0
+    assert not scene.turn_marks[0].isHidden() and scene.turn_marks[1].isHidden()
+    seen = []  # what the table shows each time it is told the computer's turn has come
+
+    def on_change():
+        if ctl.view(0).turn == 1:
+            seen.append((session.hud.scores.getText().split("\n"),
+                         [m.isHidden() for m in scene.turn_marks]))
+
+    ctl.on_change.append(on_change)  # after the input's own refresh
+    card = next(a.card for a in ctl.legal() if isinstance(a, Discard))
+    assert ctl.submit(Discard(card))
+    assert seen, "the computer's turn never came"
+    lines, hidden = seen[0]
+    assert "to play" in lines[1] and "to play" not in lines[0]
+    assert hidden == [True, False]
+    app.request("Pause")
+    assert all(m.isHidden() for m in scene.turn_marks)  # no marker behind a menu
+    app.request("Table")
+    assert not all(m.isHidden() for m in scene.turn_marks)
+    app.request("Menu")
+    assert all(m.isHidden() for m in scene.turn_marks)
+
+
+def test_the_hint_selects_its_card_so_enter_discards_it(app):
+    pytest.importorskip("gin3d.ai.hint")
+    for confirm in ("enter", "pile"):
+        to_discard(app)
+        session = app.session
+        inp, ctl = session.input, session.controller
+        drv = Driver(app)
+        drv.key("h")
+        action = inp.last_hint.action
+        assert isinstance(action, (Discard, Knock)), action
+        assert inp.selected == action.card  # selected, not only lit
+        before = len(ctl.game.hand.actions)
+        if confirm == "enter":
+            drv.key("enter")
+        else:
+            drv.click_node_point(inp.pile_point())
+        assert ctl.game.hand.actions[before] == action, confirm
+
+
+@pytest.mark.parametrize("size", ((1280, 720), (1024, 768)))
+def test_a_long_hint_stays_in_the_prompt_bar_clear_of_the_menu_button(app, size):
+    to_discard(app)
+    hud = app.session.hud
+    resize(app, *size)
+    hud.set_prompt("Discard: click a card then the pile, or drag it onto the pile")
+    hud.set_message(HINT)
+    app.taskMgr.step()
+    band = box2d(app, hud.top)
+    for line in (hud.prompt, hud.message):
+        x0, y0, x1, y1 = box2d(app, line)
+        assert band[0] - 1e-3 <= x0 and x1 <= band[2] + 1e-3, (size, line.getText())
+        assert band[1] - 1e-3 <= y0, (size, line.getText())
+    for other in (hud.menu_button, hud.deadwood, hud.scores, hud.target):
+        box = box2d(app, other)
+        assert (band[2] <= box[0] or box[2] <= band[0] or band[3] <= box[1]
+                or box[3] <= band[1]), (size, other)
+    assert hud.message.getScale()[0] >= 0.03  # readable, not shrunk to a line of dots
+    resize(app, 1280, 720)
+
+
+def test_deadwood_with_eleven_cards_is_after_the_best_discard(app):
+    to_discard(app)
+    ctl = app.session.controller
+    view = ctl.view(0)
+    assert len(view.hand) == 11
+    mask = mask_of(view.hand)
+    left = {a.card: deadwood_of_mask(mask & ~(1 << a.card)) for a in ctl.legal()
+            if isinstance(a, Discard)}
+    best = min(left.values())
+    text = app.session.hud.deadwood.getText()
+    first, second = text.split("\n")
+    assert first == f"Deadwood {best}"
+    named = second.removeprefix("after discarding ")
+    assert named != second
+    assert any(left[c] == best and c.pretty == named.replace("\5c\5", "\u2663").replace(
+        "\5s\5", "\u2660").replace("\5h\5", "\u2665").replace("\5d\5", "\u2666")
+        for c in left)
+    # with 10 cards it is the plain count again
+    card = next(c for c, v in left.items() if v == best)
+    ctl.submit(Discard(card))
+    assert app.session.hud.deadwood.getText() == f"Deadwood {best}"
+
+
+def test_the_hand_closes_up_after_a_layoff(app):
+    # seed 0: the computer knocks in the first hand and you lay a card off (found with the
+    # engine alone, GreedyPlayer on both seats)
+    app.start_game([None, GreedyPlayer()], RuleSet.preset("classic"), seed=0)
+    session, scene = app.session, app.scene
+    laid = []
+
+    def after(action, events):
+        if any(isinstance(e, LaidOff) and e.seat == 0 for e in events):
+            app.queue.finish_all()
+            sizes = [len(g) for g in scene.hand_groups]
+            want = [p for p, _ in layout.hand_poses(sizes)]
+            got = [tuple(n.np.getPos()) for n in scene.hands[0]]
+            laid.append((want, got))
+
+    session.controller.on_applied.append(after)
+    Driver(app).play_hand()
+    assert laid, "no layoff by you in this hand"
+    for want, got in laid:
+        assert len(want) == len(got)
+        for w, g in zip(want, got):
+            assert g == pytest.approx(w, abs=1e-3)
+
+
+def test_the_tutorial_discard_step_takes_one_click(app):
+    app.request("Menu")
+    app.screens.panel.buttons["tutorial"]["command"]()
+    screen = app.screens.tutorial
+    screen.menu.buttons["mode"]["command"]()  # Play along
+    chapter = next(c for c in screen.chapters if c.id == "turn")
+    view = screen.start(chapter)
+    runner = view.runner
+    from gin3d.scene.tutorial_view import TutorialDriver
+
+    driver = TutorialDriver(app, view)
+    for _ in range(40):
+        step = runner.step
+        if runner.waiting and step.expect.move == "discard KC":
+            break
+        if runner.waiting:
+            driver.perform(parse_action(runner.table.action_text(step.expect.move)))
+        else:
+            view.panel.buttons["next"]["command"]()
+            app.taskMgr.step()
+    else:
+        raise AssertionError("never reached the step that says: click the K\u2663")
+    assert "Click the" in runner.prompt() and "to discard it" in runner.prompt()
+    index = runner.index
+    kc = parse_action("discard KC").card
+    driver.click_card(kc)  # one click, as the prompt says
+    assert runner.index > index or not runner.waiting
+    assert kc not in runner.table.game.hand.hands[0]
+    app.request("Menu")
+
+
+def test_settings_say_only_what_they_do(app, monkeypatch):
+    from gin3d import paths
+    from gin3d.scene import ship_screens
+
+    before = app.user_settings
+    try:
+        for software in (True, False):
+            monkeypatch.setattr(ship_screens, "is_software", lambda base, s=software: s,
+                                raising=False)
+            app.request("Settings", "Menu")
+            shown = texts(app.screens.panel)
+            assert "Sound volume" not in shown  # there is no music to set a volume for
+            assert "Sound effects" in shown
+            note = app.screens.aa_note.getText()
+            assert app.user_settings.antialiasing == 4
+            assert note == ("(not available on this renderer)" if software else ""), software
+            app.request("Menu")
+        # the card style applies as soon as it is saved, on every card and the stacks
+        app.request("Settings", "Menu")
+        app.screens.panel.buttons["style"]["command"]()  # classic -> four-colour
+        app.screens.panel.buttons["save"]["command"]()
+        scene = app.scene
+        assert scene.factory.atlas.image_path.endswith("cards_four_colour.png")
+        tex = scene.factory.atlas.texture
+        assert all(n.np.getTexture() == tex for n in scene.cards)
+        assert all(body.root.getTexture() == tex for body, _ in scene.stacks)
+    finally:
+        app.user_settings = before
+        ship_screens.apply_settings(app, before)  # classic again
+        paths.settings_path().unlink(missing_ok=True)
+    assert app.scene.factory.atlas.image_path.endswith("cards_classic.png")
+    app.request("Menu")
+
+
+def test_setup_explains_every_choice_and_cycles_both_ways(app):
+    from direct.gui.DirectGui import DGG
+
+    app.setup.preset, app.setup.options, app.setup.target = "classic", {}, None
+    app.request("Setup")
+    screens = app.screens
+    buttons = screens.panel.buttons
+    notes = [line.getText() for line, _ in screens.setup_notes]
+    assert len(notes) == 7  # opponent (its portrait below), rules, target, four options
+    assert all(notes[1:]), notes
+    assert notes[1].startswith("Classic:")
+    assert any("11 cards" in n for n in notes) and any("last discard" in n for n in notes)
+    buttons["preset:prev"]["command"]()  # back one: classic -> oklahoma
+    assert app.setup.preset == "oklahoma"
+    assert screens.setup_notes[1][0].getText().startswith("Oklahoma:")
+    assert buttons["preset"]["text"] == "oklahoma"
+    buttons["preset:next"]["command"]()
+    assert app.setup.preset == "classic"
+    app.messenger.send(DGG.B3PRESS + buttons["preset"].guiId, [None])  # right-click: back
+    assert app.setup.preset == "oklahoma"
+    buttons["preset"]["command"]()  # a click: forward
+    assert app.setup.preset == "classic"
+    level = app.setup.level
+    buttons["level:next"]["command"]()
+    buttons["level:prev"]["command"]()
+    assert app.setup.level == level
+    buttons["target:prev"]["command"]()
+    assert app.setup.rules().game_target == 50  # 100 is first of the targets: back wraps
+    buttons["target:next"]["command"]()
+    assert app.setup.rules().game_target == 100
+    app.request("Menu")
+
+
+@pytest.mark.parametrize("preset", ["classic", "pagat", "oklahoma"])
+def test_the_rules_screen_says_what_each_number_means(app, preset):
+    rules = RuleSet.preset(preset, last_chance=True)
+    app.setup.preset, app.setup.options, app.setup.target = preset, {"last_chance": True}, None
+    app.request("Rules", "Menu")
+    shown = texts(app.screens.panel)
+    explained = rules.explain()
+    for line in explained:
+        assert line in shown
+    # every number of the short summary is there, with words after it saying what it means
+    for short in rules.describe():
+        subject = re.split(r"[:,]| or ", short)[0]
+        match = [line for line in explained if line.startswith(subject)]
+        assert match and all(len(m) > len(short) + 15 for m in match), short
+    if preset == "classic":
+        assert ("Box bonus: 25 for every hand you won, added at the end (it does not count "
+                "toward the target)") in shown
+    app.setup.options = {}
+    app.request("Menu")
+
+
+@pytest.mark.parametrize("screen, expect", [
+    ("Menu", "Main menu"), ("Setup", "Right-click"), ("Table", "draw from the stock"),
+    ("Lan", "LAN play"), ("Tutorial", "Backspace"),
+])
+def test_f1_lists_the_keys_on_every_screen_and_esc_closes_it(app, screen, expect):
+    help_ = app.help
+    if screen == "Table":
+        to_discard(app)
+    else:
+        app.request(screen)
+    state = app.screens.state
+    assert not help_.is_open
+    app.messenger.send("f1")
+    assert help_.is_open
+    said = help_.text()
+    assert expect in said and "F1 or ?" in said, said
+    if screen == "Table":
+        for key in ("s", "k", "Enter / Space", "1 / 2 / 3", "h"):  # from the table's own KEYS
+            assert key in said.split("\n"), key
+        inp, ctl = app.session.input, app.session.controller
+        before = len(ctl.game.hand.actions)
+        app.messenger.send("enter")  # reading the help moves no card
+        assert len(ctl.game.hand.actions) == before and not inp.enabled
+    app.messenger.send("escape")  # closes the help, and only the help
+    assert not help_.is_open and app.screens.state == state
+    app.messenger.send("shift-/")  # ? opens it too, and closes it
+    assert help_.is_open
+    app.messenger.send("shift-/")
+    assert not help_.is_open
+    if screen == "Table":
+        assert app.session.input.enabled
+    if screen != "Menu":
+        app.messenger.send("escape")  # the screen's own Esc works again
+        app.taskMgr.step()
+        assert app.screens.state != state
+    app.request("Menu")
+
+
+def test_a_question_mark_typed_in_a_field_stays_there(app):
+    app.request("Lan")
+    entry = app.screens.panel.entries["code"]
+    entry["focus"] = 1
+    app.messenger.send("shift-/")
+    assert not app.help.is_open
+    entry["focus"] = 0
+    app.messenger.send("f1")
+    assert app.help.is_open
+    app.messenger.send("f1")
+    app.request("Menu")
