@@ -203,6 +203,8 @@ class NetService:
             on_game_over=lambda game: emit("game_over", totals=game.totals(),
                                            winner=game.winner),
             on_cheat=lambda message, path: emit("cheat", message=message, evidence=path),
+            on_save_error=lambda why: emit("error", message=f"not saved: {why} (the last "
+                                           "good save is kept; play goes on)"),
             rematch=self._ask_rematch,
             accept_rules=self._ask_rules if self.confirm_rules else None,
             on_resumed=lambda game: emit("resumed", hands=list(game.hands) if game else [],
