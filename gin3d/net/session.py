@@ -169,6 +169,7 @@ class MatchSession:
         self.incidents: list[dict] = []  # the refused messages themselves, for the evidence
         self.illegal_moves = 0
         self._owed_since: float | None = None  # since when the peer owes us a step
+        self.clock: Callable[[], float] = time.monotonic  # for the stall deadline
         self._current: dict | None = None  # the peer's message being handled (evidence)
         self.chat: list[tuple[int, str]] = []
         self.games: list[Game] = []
@@ -400,7 +401,7 @@ class MatchSession:
 
     @property
     def claim_after(self) -> float | None:
-        """When (``time.monotonic()``) the peer, owing us a step since ``_owed_since``, may be
+        """When (on ``self.clock``) the peer, owing us a step since ``_owed_since``, may be
         claimed against; None while it owes nothing (our turn, our player thinking)."""
         if self.ended is not None or self._owed_since is None:
             return None
@@ -413,7 +414,7 @@ class MatchSession:
         if self.status == GONE:
             return 0.0
         deadline = self.claim_after
-        return None if deadline is None else max(0.0, deadline - time.monotonic())
+        return None if deadline is None else max(0.0, deadline - self.clock())
 
     def claim(self) -> None:
         """End the match as won by forfeit: once the opponent is gone, or once it has owed us
@@ -539,7 +540,7 @@ class MatchSession:
     async def _expect(self, kind: str, hand: int | None = None) -> dict:
         """The peer's next message of ``kind``; from now it owes us a step (see claim)."""
         if self._owed_since is None:
-            self._owed_since = time.monotonic()
+            self._owed_since = self.clock()
         while True:
             msg = await self.inbox.get()
             self._current = msg
