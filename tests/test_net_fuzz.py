@@ -16,7 +16,6 @@ from gin3d.engine import RuleSet
 from gin3d.net.fairdeal import ORDER
 from gin3d.net.peer import HostedMatch, JoinedMatch
 from gin3d.net.protocol import HEADER, MAX_FRAME, SCHEMAS, ProtocolError, decode
-from gin3d.net.relay import Relay
 from gin3d.net.transport import HandshakeError, Identity, handshake
 from gin3d.players import GreedyPlayer
 
@@ -157,7 +156,8 @@ def test_5000_hostile_frames_after_a_real_handshake_change_nothing():
 
 async def _settle(host_session, guest_session) -> None:
     """Until the host has handled everything the guest sent (it now waits for the discard)."""
-    while host_session.got < guest_session.sent or host_session.claim_after is None:
+    while (host_session.got < guest_session.sent
+           or len(host_session.log.entries) < len(guest_session.log.entries)):
         await asyncio.sleep(0)
 
 
@@ -210,31 +210,3 @@ def test_1000_hostile_frames_before_the_handshake_only_fail_it():
 
     attack()
     assert seen[0] >= 1000, seen[0]
-
-
-def test_hostile_relay_requests_are_refused_and_the_relay_keeps_pairing():
-    lines = st.one_of(st.binary(max_size=300),
-                      st.builds(lambda r, room: f"GIN3D-RELAY/1 {r} {room}\n".encode(),
-                                st.sampled_from(["host", "guest", "HOST", "", "x" * 300]),
-                                st.text(max_size=70)))
-
-    async def scenario(requests: list[bytes]) -> list[bytes]:
-        relay = Relay(LOOP, 0)
-        await relay.start()
-        answers = []
-        for line in requests:
-            reader, writer = await asyncio.open_connection(LOOP, relay.port)
-            writer.write(line)
-            writer.write_eof()
-            answers.append(await asyncio.wait_for(reader.read(), 15))
-            writer.close()
-        await relay.close()
-        return answers
-
-    @settings(FUZZ, max_examples=30)
-    @given(st.lists(lines, min_size=1, max_size=5))
-    def attack(requests):
-        for answer in asyncio.run(scenario(requests)):
-            assert answer == b"" or answer.startswith(b"REFUSED") or answer == b"PAIRED\n"
-
-    attack()
