@@ -14,7 +14,7 @@ import pytest
 from net_harness import MATCH, ScriptedPlayer, play_pair, snapshot
 
 from gin3d import paths
-from gin3d.engine import CARDS, RuleSet
+from gin3d.engine import CARDS, DrawDiscard, DrawStock, Pass, RuleSet
 from gin3d.net.fairdeal import ORDER, Deal, DealerSecrets, inverse, mul, random_scalar
 from gin3d.net.links import memory_pair
 from gin3d.net.offer import rules_label
@@ -227,24 +227,38 @@ def test_rules_named_by_a_number_are_refused_before_any_screen_sees_them():
 
 
 class DuplicatingGuest(MatchSession):
-    """Step 2 puts a copy of the card in one host slot into another host slot (with a
-    different factor, so the deck still has 52 distinct points), and step 4 keys it so that
-    both slots open to the same card."""
+    """Step 2 puts copies of the card in the host's first slot into other slots (each with
+    its own factor, so the deck still has 52 distinct points), and step 4 keys them so that
+    they open to that same card. Here: the host's second slot."""
+
+    def copies(self) -> list[int]:
+        return self.tracker.deal_slots(0)[1:2]
 
     async def _shuffle(self, points, hand_no):
         mine = DealerSecrets()
-        first, second = self.tracker.deal_slots(0)[:2]
-        r = random_scalar()
+        first = self.tracker.deal_slots(0)[0]
+        factors = {slot: random_scalar() for slot in self.copies()}
         d1 = await self._recv_deck(hand_no, 1)
         d2 = mine.shuffle_step(d1)
-        d2[second] = mul(r, d2[first])
+        for slot, r in factors.items():
+            d2[slot] = mul(r, d2[first])
         await self._send_deck(hand_no, 2, d2)
         d3 = await self._recv_deck(hand_no, 3)
         d4 = mine.rekey_step(d3)
-        d4[second] = mul(mine.slot_keys[second] * inverse(mine.master * r % ORDER) % ORDER,
-                         d3[second])
+        for slot, r in factors.items():
+            d4[slot] = mul(mine.slot_keys[slot] * inverse(mine.master * r % ORDER) % ORDER,
+                           d3[slot])
         await self._send_deck(hand_no, 4, d4)
         return Deal(points, mine, [d1, d2, d3, d4])
+
+
+class DuplicatingStock(DuplicatingGuest):
+    """Every stock card is a copy of the host's first card: the host finds out when it draws
+    one (the crash that was: an uncaught ValueError in the session) or when the guest
+    discards one with its key."""
+
+    def copies(self) -> list[int]:
+        return list(range(self.tracker.stock_start, 52))
 
 
 def test_a_duplicate_card_in_the_deal_is_a_cheat_verdict_with_evidence(tmp_path):
@@ -256,6 +270,33 @@ def test_a_duplicate_card_in_the_deal_is_a_cheat_verdict_with_evidence(tmp_path)
     assert g.ended.reason == "opponent left" and g.ended.detail == CHEATED
     evidence = json.loads(next(tmp_path.glob("gin3d-evidence-*-seat0-*.json")).read_text())
     assert len(evidence["decks"]) == 4 and evidence["last_message"]["t"] == "keys"
+
+
+class Prefers(GreedyPlayer):
+    """The greedy player, but it always makes the first of ``kinds`` that is legal."""
+
+    def __init__(self, *kinds) -> None:
+        super().__init__()
+        self.kinds = kinds
+
+    def choose(self, view):
+        for kind in self.kinds:
+            for action in view.legal:
+                if isinstance(action, kind):
+                    return action
+        return super().choose(view)
+
+
+def test_a_duplicate_card_in_the_stock_is_a_cheat_verdict_not_a_crash(tmp_path):
+    # the host only ever draws from the stock, the guest always takes the pile: the host's
+    # first draw opens a copy of its own first card (the guest never opens a stock card)
+    h, g, results = asyncio.run(play_pair(
+        Prefers(DrawStock, Pass), Prefers(DrawDiscard), guest_cls=DuplicatingStock,
+        rules=SHORT, evidence_dir=str(tmp_path), timeout=20))
+    assert results[0].reason == CHEATED and "already known in slot" in results[0].detail
+    assert [type(a) for a in h.tracker.actions].count(DrawStock) == 0  # the draw was refused
+    assert h.link is None and g.ended.reason == "opponent left"
+    assert list(tmp_path.glob("gin3d-evidence-*-seat0-*.json"))
 
 
 def test_a_huge_integer_mid_match_is_refused_and_the_game_goes_on():
@@ -331,7 +372,7 @@ def test_a_peer_that_stops_playing_can_be_claimed_against_after_the_stated_time(
     assert (ended.reason, ended.detail) == ("claimed", STALLED)
 
 
-def test_a_chat_flood_cannot_make_the_save_unresumable(tmp_path):
+def test_a_chat_flood_cannot_make_the_save_unresumable_and_saves_are_private(tmp_path):
     async def flood(session, view):
         for i in range(3000):
             await session.send_chat(f"spam {i} " + "x" * 150)
@@ -341,8 +382,13 @@ def test_a_chat_flood_cannot_make_the_save_unresumable(tmp_path):
     h, g, results = asyncio.run(play_pair(guest_player=guest, rules=SHORT, timeout=60))
     assert [r.reason for r in results] == ["finished", "finished"]
     assert len(h.chat) == CHAT_KEPT and h.chat[-1] == (1, "spam 2999 " + "x" * 150)
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious")
+    for name in ("match.json", "match.json.tmp"):  # planted where the save is written
+        (tmp_path / name).symlink_to(victim)
     path = h.save(tmp_path / "match.json")
-    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert victim.read_text() == "precious" and not path.is_symlink()
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600  # it holds the match's private key
     assert len(json.loads(path.read_text())["chat"]) == CHAT_KEPT
 
 
@@ -378,7 +424,8 @@ def test_a_full_disk_mid_match_keeps_the_last_good_autosave_and_play_goes_on(tmp
             super().__post_init__()
             self.autosave = str(tmp_path / "auto.json")
 
-    h, g, results = asyncio.run(play_pair(host_cls=Host, rules=SHORT, timeout=60))
+    rules = RuleSet.preset("classic", game_target=200, match_target=500)  # several hands
+    h, g, results = asyncio.run(play_pair(host_cls=Host, rules=rules, timeout=60))
     assert [r.reason for r in results] == ["finished", "finished"]
     assert len(h.game.hands) > 1 and len(h.save_errors) == len(h.game.hands) - 1
     assert "No space left" in h.save_errors[0]

@@ -484,7 +484,7 @@ class MatchSession:
             raise ValueError("this save is from the other seat")
         self.rules, self.games, self._seeds, self._game_no, self._resume, self.log = (
             load_match(data, self.match_id))
-        self.chat = [tuple(c) for c in data.get("chat", [])]
+        self.chat = [tuple(c) for c in data.get("chat", [])][-CHAT_KEPT:]
 
     def _end(self, ended: MatchEnded) -> None:
         if self.ended is None:
