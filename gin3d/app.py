@@ -238,7 +238,14 @@ class GinApp(ShowBase):
             session.hud.set_message(f"Your game cannot be saved: {err}")
             return
         keeper = self.keeper
-        session.controller.on_applied.append(lambda action, events: keeper.update())
+        if keeper.error:
+            session.hud.set_message(keeper.error)
+
+        def kept(action, events) -> None:
+            keeper.update()
+            if keeper.error:  # a full or read-only disk: say so, keep playing
+                session.hud.set_message(keeper.error)
+        session.controller.on_applied.append(kept)
 
     def resume_game(self, resume) -> Session:
         """Carry on with a saved game (``saves.Resume``)."""

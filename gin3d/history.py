@@ -38,7 +38,7 @@ from .engine import (
     parse_cards,
 )
 from .engine.actions import Action
-from .paths import append_line, history_path
+from .paths import append_line, history_path, loads_json
 
 FORMAT = "gin3d-hand"
 VERSION = 1
@@ -146,8 +146,8 @@ def read_hands(path: Path | str | None = None) -> tuple[list[HandRecord], int]:
         if not line.strip():
             continue
         try:
-            records.append(HandRecord.from_dict(json.loads(line)))
-        except (ValueError, TypeError):
+            records.append(HandRecord.from_dict(loads_json(line)))
+        except (ValueError, TypeError, KeyError, AttributeError):
             skipped += 1
     return records, skipped
 

@@ -5,16 +5,22 @@ The platform's own folders are used (XDG on Linux, ``%APPDATA%`` on Windows,
 and portable installs keep everything in one folder.
 
 Files are written atomically (temporary file, fsync, ``os.replace``), so a crash or a power cut
-leaves either the old file or the new one, never half of one.
+leaves either the old file or the new one, never half of one; a failed write (a full or
+read-only disk) leaves the old file as it was. They are private (mode 0600: a network save
+holds the match's key and join code) and no write follows a symlink planted at the path.
+Files are read with ``read_json``, which refuses what would otherwise stop a start: numbers
+of thousands of digits, deep nesting.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 import tempfile
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 APP_DIR = "gin3d"
 HOME_ENV = "GIN3D_HOME"
@@ -24,6 +30,10 @@ SAVE_FILE = "savegame.json"
 STATS_FILE = "stats.json"
 HISTORY_FILE = "hands.jsonl"
 LOG_FILE = "output.log"
+FILE_MODE = 0o600  # every file gin3d writes is the player's alone
+MAX_DIGITS = 40  # no number in our files comes near this (seeds are text)
+MAX_DEPTH = 40  # nor does any nesting
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)  # POSIX; Windows has no such symlinks to plant
 
 
 def _system(system: str | None) -> str:
@@ -94,11 +104,18 @@ def history_path() -> Path:
 
 
 def write_atomic(path: Path | str, text: str) -> None:
-    """Replace ``path`` with ``text`` so that readers (and a crash) see old or new, whole."""
+    """Replace ``path`` with ``text`` so that readers (and a crash) see old or new, whole.
+
+    The temporary file is new (``O_EXCL``, mode 0600) and ``os.replace`` swaps the name, so a
+    symlink planted at ``path`` is replaced, never followed. On any error (ENOSPC, EROFS...)
+    the temporary file is removed, the old file is untouched and the OSError is raised.
+    """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
+        if hasattr(os, "fchmod"):
+            os.fchmod(fd, FILE_MODE)
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
             f.write(text)
             f.flush()
@@ -114,15 +131,54 @@ def write_atomic(path: Path | str, text: str) -> None:
 
 
 def append_line(path: Path | str, line: str) -> None:
-    """Append one line and force it to disk (a torn last line is skipped by readers)."""
+    """Append one line and force it to disk (a torn last line is skipped by readers).
+    A symlink at ``path`` is refused (OSError), not followed."""
     if "\n" in line:
         raise ValueError("a line may not contain a newline")
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "a", encoding="utf-8", newline="\n") as f:
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | _NOFOLLOW, FILE_MODE)
+    with os.fdopen(fd, "a", encoding="utf-8", newline="\n") as f:
         f.write(line + "\n")
         f.flush()
         os.fsync(f.fileno())
+
+
+class FileFormatError(ValueError):
+    """A file's text is not JSON we can use (the message says why, for the player)."""
+
+
+def _whole(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise FileFormatError(f"holds a number of {len(text)} digits")
+    return int(text)
+
+
+def _depth_over(value: Any, limit: int) -> bool:
+    stack = [(value, 1)]
+    while stack:
+        v, depth = stack.pop()
+        if isinstance(v, (list, dict)):
+            if depth > limit:
+                return True
+            stack.extend((x, depth + 1) for x in (v.values() if isinstance(v, dict) else v))
+    return False
+
+
+def loads_json(text: str) -> Any:
+    """``json.loads`` that raises only FileFormatError: also for numbers of thousands of digits
+    (a bare ValueError from ``int``) and deep nesting (RecursionError)."""
+    try:
+        data = json.loads(text, parse_int=_whole)
+    except FileFormatError:
+        raise
+    except json.JSONDecodeError as e:
+        raise FileFormatError(f"is not valid JSON ({e.msg}, line {e.lineno})") from None
+    except (ValueError, RecursionError, MemoryError) as e:
+        raise FileFormatError(f"is not usable JSON ({str(e)[:80]})") from None
+    if _depth_over(data, MAX_DEPTH):
+        raise FileFormatError(f"nests deeper than {MAX_DEPTH} levels")
+    return data
 
 
 def set_aside(path: Path | str, tag: str = "bad") -> Path | None:

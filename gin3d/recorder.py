@@ -35,6 +35,7 @@ class GameKeeper:
     stats_file: Path = field(default_factory=stats_path)
     history_file: Path = field(default_factory=history_path)
     messages: list[str] = field(default_factory=list)
+    error: str = ""  # the last write failed (disk full, read-only): for the table to show
 
     def __post_init__(self) -> None:
         kinds = [s.kind for s in self.seats]
@@ -47,6 +48,7 @@ class GameKeeper:
         if message:
             self.messages.append(message)
         self._written: tuple[int, int] | None = None
+        self._stats_due = False
         self.update()
 
     @property
@@ -62,9 +64,19 @@ class GameKeeper:
         key = (id(g), len(g.actions))
         if key == self._written:
             return False
+        try:
+            self._write(g)
+        except OSError as exc:  # the old files stay whole (atomic writes): retry next time
+            self.error = (f"Your game could not be saved ({exc.strerror or exc}); the last "
+                          "good save is kept and play goes on.")
+            return False
         self._written = key
+        self.error = ""
+        return True
+
+    def _write(self, g: Game) -> None:
         write_save(g, self.seats, self.save_file, self.game_id)
-        counted = False
+        counted = self._stats_due
         for hand in g.hands:
             if hand.over and self.stats.record_hand(self.level, hand, self.human, self.game_id):
                 append_hand(HandRecord.of(hand, self.names, self.game_id, self.level),
@@ -73,8 +85,9 @@ class GameKeeper:
         if g.over:
             counted |= self.stats.record_game(self.level, g, self.human, self.game_id)
         if counted:
+            self._stats_due = True
             self.stats.save(self.stats_file)
-        return True
+            self._stats_due = False
 
 
 NET_KINDS = ("lan", "online")

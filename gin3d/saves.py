@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from .engine import DealerChosen, Game, IllegalAction, RuleSet, parse_action
-from .paths import save_path, set_aside, write_atomic
+from .paths import FileFormatError, loads_json, save_path, set_aside, write_atomic
 
 FORMAT = "gin3d-save"
 VERSION = 1
@@ -195,9 +195,9 @@ def read_save(path: Path | str | None = None) -> GameRecord:
     except (OSError, UnicodeDecodeError) as e:
         raise SaveError(f"the save file cannot be read: {e}") from None
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise SaveError(f"the save file is damaged ({e.msg}, line {e.lineno})") from None
+        data = loads_json(text)
+    except FileFormatError as e:
+        raise SaveError(f"the save file is damaged: it {e}") from None
     return GameRecord.from_dict(data)
 
 

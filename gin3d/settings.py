@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from .engine import PRESETS, RuleSet
-from .paths import set_aside, settings_path, write_atomic
+from .paths import FileFormatError, loads_json, set_aside, settings_path, write_atomic
 
 VERSION = 2
 FORMAT = "gin3d-settings"
@@ -222,10 +222,10 @@ def load(path: Path | str | None = None) -> Loaded:
     except (OSError, UnicodeDecodeError) as e:
         return _fallback(path, f"could not be read ({e})")
     try:
-        return parse(json.loads(text))
-    except json.JSONDecodeError as e:
-        return _fallback(path, f"is not valid JSON ({e.msg}, line {e.lineno})")
-    except (TypeError, ValueError) as e:
+        return parse(loads_json(text))
+    except FileFormatError as e:
+        return _fallback(path, str(e))
+    except (TypeError, ValueError, RecursionError) as e:
         return _fallback(path, str(e))
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from .engine import Game, Hand
-from .paths import set_aside, stats_path, write_atomic
+from .paths import FileFormatError, loads_json, set_aside, stats_path, write_atomic
 
 FORMAT = "gin3d-stats"
 VERSION = 1
@@ -197,10 +197,10 @@ def load(path: Path | str | None = None) -> tuple[Stats, str | None]:
         why = f"could not be read ({e})"
     else:
         try:
-            return Stats.parse(json.loads(text)), None
-        except json.JSONDecodeError as e:
-            why = f"is not valid JSON ({e.msg}, line {e.lineno})"
-        except (TypeError, ValueError) as e:
+            return Stats.parse(loads_json(text)), None
+        except FileFormatError as e:
+            why = str(e)
+        except (TypeError, ValueError, RecursionError) as e:
             why = str(e)
     try:
         kept = set_aside(path)

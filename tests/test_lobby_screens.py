@@ -250,6 +250,51 @@ def test_online_join_with_a_wrong_code_shows_an_error(app, peer):
     assert app.screens.state == "Menu"
 
 
+class StalledNet:
+    """What ``NetService.status()`` says while the opponent owes a step (no real match)."""
+
+    def __init__(self) -> None:
+        self.claim_in: float | None = None
+        self.claimed = 0
+
+    def status(self) -> dict:
+        return {"status": "connected", "route": "direct", "opponent": "Bob",
+                "fingerprint": None, "safety_code": "", "round_trip_ms": None,
+                "claim_in": self.claim_in, "stall_s": 120.0}
+
+    def claim(self):
+        import concurrent.futures
+
+        self.claimed += 1
+        done = concurrent.futures.Future()
+        done.set_result(None)
+        return done
+
+
+def test_status_line_counts_down_to_a_claim_against_an_opponent_who_stopped_playing(app):
+    net = StalledNet()
+    session = app.start_net_game(NetHub(app, NetConfig(discovery=False, upnp=False)), 1,
+                                 "Bob", "direct", "")
+    session.net = net
+    assert app.taskMgr.hasTaskNamed(session._clock_task)  # refreshed every second
+    for claim_in, words in ((None, "connected"), (110.0, "connected"),
+                            (75.2, "claim the match in 76 s"), (1.0, "in 1 s")):
+        net.claim_in = claim_in
+        session.refresh_status()
+        assert words in session.status.state.getText()
+        assert session.status.claim.isHidden()
+    net.claim_in = 0.0
+    session.refresh_status()
+    assert "stopped playing" in session.status.state.getText()
+    assert not session.status.claim.isHidden()
+    session.status.claim["command"]()
+    assert net.claimed == 1
+    session.handle(NetEvent("ended", {"reason": "claimed", "detail": "opponent stopped playing"}))
+    assert session.status.claim.isHidden()
+    app.request("Menu")
+    assert not app.taskMgr.hasTaskNamed(session._clock_task)
+
+
 def test_status_line_tells_line_drops_departures_and_cheating(app):
     """The status line and prompt for what the service may report during a match (the events
     a real NetService emits; this one never connects)."""

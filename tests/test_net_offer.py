@@ -40,7 +40,8 @@ def test_rules_token_round_trips(rules):
 
 @pytest.mark.parametrize("token", ["", "poker", "classic;game_target=abc", "classic;bogus=1",
                                    "classic;last_chance=2", "classic;name=x",
-                                   "classic;game_target=50;game_target=60", "x" * 300])
+                                   "classic;game_target=50;game_target=60", "x" * 300,
+                                   "classic;match_target=" + "9" * 200])
 def test_bad_rules_tokens_are_refused(token):
     with pytest.raises(ValueError):
         rules_from_token(token)

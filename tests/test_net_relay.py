@@ -76,3 +76,35 @@ def test_upnp_says_clearly_when_it_is_not_available(monkeypatch):
     result = map_port(47470)
     assert not result.ok and result.message == NOT_AVAILABLE
     assert not map_port(0).ok
+
+
+def test_one_address_cannot_fill_the_relay():
+    """The attack: one machine books room after room until the relay is full for everyone.
+    Now an address may keep only a few tables waiting; a pairing frees its place."""
+
+    async def scenario():
+        relay = Relay(LOOP, 0, max_waiting_per_address=3)
+        await relay.start()
+        rooms = [room_id(f"{c}BCD-EFGHJK") for c in "ABCD"]
+        waiting = [asyncio.ensure_future(relay_connect(LOOP, relay.port, "host", r))
+                   for r in rooms[:3]]
+        while len(relay.waiting) < 3:
+            await asyncio.sleep(0)
+        try:
+            await relay_connect(LOOP, relay.port, "host", rooms[3])
+            refused = ""
+        except RelayError as exc:
+            refused = str(exc)
+        guest = await relay_connect(LOOP, relay.port, "guest", rooms[0])  # pairs the first
+        host = await waiting[0]
+        fourth = asyncio.ensure_future(relay_connect(LOOP, relay.port, "host", rooms[3]))
+        while ("host", rooms[3]) not in relay.waiting:  # room for one more again
+            await asyncio.sleep(0)
+        for task in (*waiting[1:], fourth):
+            task.cancel()
+        for _, w in (guest, host):
+            w.close()
+        await relay.close()
+        return refused
+
+    assert "too many tables waiting from your address" in asyncio.run(scenario())

@@ -43,7 +43,9 @@ class RuleSet:
             if f.type == "bool" and not isinstance(value, bool):
                 raise ValueError(f"{f.name} must be True or False, got {value!r}")
             if f.type == "int" and (isinstance(value, bool) or not isinstance(value, int)):
-                raise ValueError(f"{f.name} must be a whole number, got {value!r}")
+                raise ValueError(f"{f.name} must be a whole number, got {value!r:.40}")
+            if f.type == "str" and not isinstance(value, str):
+                raise ValueError(f"{f.name} must be text, got {value!r:.40}")
         if not 0 <= self.knock_limit <= 90:
             raise ValueError(f"knock_limit must be 0..90, got {self.knock_limit}")
         for name in ("gin_bonus", "big_gin_bonus", "undercut_bonus", "box_bonus", "game_bonus"):

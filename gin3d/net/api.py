@@ -203,6 +203,8 @@ class NetService:
             on_game_over=lambda game: emit("game_over", totals=game.totals(),
                                            winner=game.winner),
             on_cheat=lambda message, path: emit("cheat", message=message, evidence=path),
+            on_save_error=lambda why: emit("error", message=f"not saved: {why} (the last "
+                                           "good save is kept; play goes on)"),
             rematch=self._ask_rematch,
             accept_rules=self._ask_rules if self.confirm_rules else None,
             on_resumed=lambda game: emit("resumed", hands=list(game.hands) if game else [],
@@ -410,7 +412,8 @@ class NetService:
         return self._call(self._session_call("leave"))
 
     def claim(self) -> concurrent.futures.Future:
-        """After ``opponent gone``: end the match as won by forfeit."""
+        """After ``opponent gone``, or once ``status()["claim_in"]`` is 0 (the opponent
+        stopped playing): end the match as won by forfeit."""
         return self._call(self._session_call("claim"))
 
     def save(self, path: str | Path) -> concurrent.futures.Future:
@@ -464,6 +467,10 @@ class NetService:
             "safety_code": m.safety_code if m is not None else "",
             "round_trip_ms": (round(1000 * s.draw_round_trips[-1], 1)
                               if s is not None and s.draw_round_trips else None),
+            # seconds until claim() is allowed against an opponent who owes us a step (0:
+            # now), None when it owes none; stall_s is the whole wait (Timing.stall)
+            "claim_in": s.claim_in() if s is not None else None,
+            "stall_s": s.timing.stall if s is not None else None,
         }
 
     async def _shutdown(self) -> None:

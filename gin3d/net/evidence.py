@@ -1,28 +1,39 @@
 """Evidence of cheating: everything needed to check a refused transcript, in one JSON file.
 
-Written when a peer's end-of-hand reveal does not match what it did: the four decks, the
-card points, both sides' secrets, the keys published during the hand, the actions and the
-move log, so anyone can rerun ``fairdeal.verify_peer`` and see the same failure.
+Written when a peer's end-of-hand reveal does not match what it did (or its keys open one
+card in two slots, or it keeps sending what an honest client never would): the four decks,
+the card points, both sides' secrets, the keys published during the hand, the actions, the
+move log and the refused messages, so anyone can rerun ``fairdeal.verify_peer`` and see the
+same failure. The file goes to the user's data folder (``evidence_dir`` overrides it), under
+a name nobody can guess in advance, written atomically with mode 0600 (it holds secrets).
 """
 
 from __future__ import annotations
 
 import json
-import tempfile
+import secrets
 import time
 from pathlib import Path
 
+from gin3d.paths import data_dir, write_atomic
+
 from .protocol import key_hex
+
+EVIDENCE_DIR = "evidence"
+
+
+def evidence_folder(configured: str | None = None) -> Path:
+    """Where evidence files go: ``configured``, else ``<data folder>/evidence``."""
+    return Path(configured) if configured else data_dir() / EVIDENCE_DIR
 
 
 def write_evidence(session, why: str, peer: dict | None) -> Path:
     """Write the evidence for ``session``'s current hand; return the file's path."""
-    from .session import CHEATED
+    from .session import CHEATED, _clip
 
-    folder = Path(session.evidence_dir or tempfile.gettempdir())
-    folder.mkdir(parents=True, exist_ok=True)
+    folder = evidence_folder(session.evidence_dir)
     path = folder / (f"gin3d-evidence-{session.match_id[:12]}-seat{session.seat}-"
-                     f"{int(time.time())}.json")
+                     f"{int(time.time())}-{secrets.token_hex(4)}.json")
     deal = session.deal
     tracker = session.tracker
     data = {
@@ -40,7 +51,9 @@ def write_evidence(session, why: str, peer: dict | None) -> Path:
         "peer_reveal": None if peer is None else {
             "master": key_hex(peer["master"]), "perm": peer["perm"],
             "keys": [key_hex(k) for k in peer["keys"]]},
+        "last_message": _clip(session._current),  # the peer's message that was being handled
+        "refused": list(session.incidents),  # every refused message, oldest first
         "move_log": session.log.entries,
     }
-    path.write_text(json.dumps(data, indent=1))
+    write_atomic(path, json.dumps(data, indent=1))
     return path

@@ -47,12 +47,16 @@ class MoveLog:
         return copy.head == self.head
 
     def save(self, path: str | Path) -> None:
-        Path(path).write_text(json.dumps({"match": self.match_id, "moves": self.entries},
-                                         indent=1))
+        from gin3d.paths import write_atomic
+
+        write_atomic(path, json.dumps({"match": self.match_id, "moves": self.entries},
+                                      indent=1))
 
     @classmethod
     def load(cls, path: str | Path) -> MoveLog:
-        data = json.loads(Path(path).read_text())
+        from gin3d.paths import loads_json
+
+        data = loads_json(Path(path).read_text())
         log = cls(data["match"])
         for e in data["moves"]:
             log.append(e["game"], e["hand"], e["seat"], e["action"])

@@ -16,6 +16,8 @@ from dataclasses import fields
 from gin3d.engine import RuleSet
 from gin3d.engine.rules import PRESETS
 
+from .protocol import RULE_INT_MAX
+
 MAX_TOKEN = 240  # one TXT string holds at most 255 bytes
 
 
@@ -57,8 +59,8 @@ def rules_from_token(token: str) -> RuleSet:
                 raise ValueError(f"rule {key} is 0 or 1")
             changes[key] = text == "1"
         elif isinstance(old, int):
-            if not text.lstrip("-").isdigit():
-                raise ValueError(f"rule {key} is a whole number")
+            if not text.isdigit() or len(text) > 6 or int(text) > RULE_INT_MAX:
+                raise ValueError(f"rule {key} is a whole number in 0..{RULE_INT_MAX}")
             changes[key] = int(text)
         else:
             changes[key] = text

@@ -21,6 +21,8 @@ MAX_FRAME = 64 * 1024
 HEADER = struct.Struct(">I")
 EMOTES = ("hello", "well_played", "oops", "thinking", "thanks", "good_game")
 MAX_CHAT = 200
+MAX_DIGITS = 20  # the largest number in any message is a ping's (below 2**62): 19 digits
+MAX_DEPTH = 4  # message -> list of pairs -> pair -> value: nothing nests deeper
 
 
 class ProtocolError(ValueError):
@@ -114,11 +116,39 @@ def _heads(v: Any) -> None:
         _hex64(h)
 
 
+RULE_INT_MAX = 100_000  # no score or limit of a playable game comes near this
+RULE_NAME = 40
+
+
 def _rules(v: Any) -> None:
-    if not isinstance(v, dict) or len(v) > 40:
-        raise ProtocolError("expected a rules object")
+    """The host's rules, field by field with exact types and bounds, then the engine's checks.
+
+    ``RuleSet.from_dict`` alone would take a name that is a number or a target with 5,000
+    digits; the guest's screens read these fields, so they are checked here first.
+    """
+    from dataclasses import fields
+
     from gin3d.engine import RuleSet
 
+    if not isinstance(v, dict):
+        raise ProtocolError("expected a rules object")
+    kinds = {f.name: f.type for f in fields(RuleSet)}
+    for name, value in v.items():
+        kind = kinds.get(name)
+        if kind is None:
+            raise ProtocolError(f"unknown rule option {name!r:.40}")
+        if kind == "bool":
+            if not isinstance(value, bool):
+                raise ProtocolError(f"rule {name} must be true or false")
+        elif kind == "int":
+            if isinstance(value, bool) or not isinstance(value, int) or not (
+                    0 <= value <= RULE_INT_MAX):
+                raise ProtocolError(f"rule {name} must be a whole number in 0..{RULE_INT_MAX}")
+        else:
+            try:
+                _text(RULE_NAME)(value)
+            except ProtocolError as exc:
+                raise ProtocolError(f"rule {name}: {exc}") from None
     try:
         RuleSet.from_dict(v)
     except (ValueError, TypeError) as exc:
@@ -206,16 +236,40 @@ def _no_float(text: str) -> Any:
     raise ProtocolError("numbers are whole numbers")
 
 
+def _whole(text: str) -> int:
+    """A JSON integer, refused past ``MAX_DIGITS`` before Python converts it (a 5,000-digit
+    number would otherwise raise a bare ValueError from ``int``, and cost quadratic time)."""
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise ProtocolError(f"a number of more than {MAX_DIGITS} digits")
+    return int(text)
+
+
+def _too_deep(value: Any, limit: int) -> bool:
+    """Whether ``value`` nests lists/objects deeper than ``limit`` (no recursion)."""
+    stack = [(value, 1)]
+    while stack:
+        v, depth = stack.pop()
+        if isinstance(v, (list, dict)):
+            if depth > limit:
+                return True
+            stack.extend((x, depth + 1) for x in (v.values() if isinstance(v, dict) else v))
+    return False
+
+
 def decode(body: bytes) -> dict:
-    """Bytes of one frame -> a validated message."""
-    if len(body) > MAX_FRAME:
+    """Bytes of one frame -> a validated message; ProtocolError (never anything else) if not."""
+    if not isinstance(body, (bytes, bytearray)) or len(body) > MAX_FRAME:
         raise ProtocolError("frame too large")
     try:
-        text = body.decode("utf-8")
+        text = bytes(body).decode("utf-8")
         msg = json.loads(text, object_pairs_hook=_no_duplicates, parse_float=_no_float,
-                         parse_constant=_no_float)
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
-        raise ProtocolError(f"not a JSON message: {exc}") from None
+                         parse_constant=_no_float, parse_int=_whole)
+    except ProtocolError:
+        raise
+    except (ValueError, RecursionError, MemoryError) as exc:  # JSONDecodeError, bad UTF-8
+        raise ProtocolError(f"not a JSON message: {str(exc)[:120]}") from None
+    if _too_deep(msg, MAX_DEPTH):
+        raise ProtocolError(f"a message nests deeper than {MAX_DEPTH} levels")
     return validate(msg)
 
 

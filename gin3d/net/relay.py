@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import re
 import sys
+from collections import Counter
 
 MAGIC = "GIN3D-RELAY/1"
 DEFAULT_PORT = 47471
@@ -34,11 +35,14 @@ class Relay:
 
     def __init__(self, host: str = "127.0.0.1", port: int = DEFAULT_PORT,
                  pair_timeout: float = 600.0, max_rooms: int = 10_000,
-                 observer=None) -> None:
+                 observer=None, max_waiting_per_address: int = 16) -> None:
         self.host = host
         self.port = port
         self.pair_timeout = pair_timeout
         self.max_rooms = max_rooms
+        # one address cannot fill the relay's rooms (and lock everyone else out) by itself
+        self.max_waiting_per_address = max_waiting_per_address
+        self._waiting_from: Counter[str] = Counter()
         self.waiting: dict[tuple[str, str], tuple[asyncio.StreamReader, asyncio.StreamWriter,
                                                   asyncio.Future]] = {}
         self.pairs = 0
@@ -80,6 +84,7 @@ class Relay:
         partner = self.waiting.pop((other, room), None)
         if partner is not None:
             p_reader, p_writer, fut = partner
+            self._left(p_writer)
             finished = asyncio.Event()
             fut.set_result(finished)
             self.pairs += 1
@@ -96,16 +101,29 @@ class Relay:
         if len(self.waiting) >= self.max_rooms:
             await self._refuse(writer, "relay is full")
             return
+        address = _address(writer)
+        if self._waiting_from[address] >= self.max_waiting_per_address:
+            await self._refuse(writer, "too many tables waiting from your address")
+            return
         fut = asyncio.get_running_loop().create_future()
         self.waiting[(role, room)] = (reader, writer, fut)
+        self._waiting_from[address] += 1
         try:
             finished = await asyncio.wait_for(fut, self.pair_timeout)
         except (asyncio.TimeoutError, asyncio.CancelledError):
             if self.waiting.get((role, room), (None, None, None))[2] is fut:
                 del self.waiting[(role, room)]
+                self._left(writer)
             writer.close()
             return
         await finished.wait()  # the partner's task pipes both directions; keep this one open
+
+    def _left(self, writer: asyncio.StreamWriter) -> None:
+        """A waiting peer was paired or gave up: its address may wait again."""
+        address = _address(writer)
+        self._waiting_from[address] -= 1
+        if self._waiting_from[address] <= 0:
+            del self._waiting_from[address]
 
     @staticmethod
     async def _refuse(writer: asyncio.StreamWriter, why: str) -> None:
@@ -129,6 +147,11 @@ class Relay:
                 dst.close()
 
         await asyncio.gather(copy(r1, w2), copy(r2, w1))
+
+
+def _address(writer: asyncio.StreamWriter) -> str:
+    peer = writer.get_extra_info("peername")
+    return str(peer[0]) if isinstance(peer, tuple) and peer else "?"
 
 
 async def relay_connect(relay_host: str, relay_port: int, role: str, room: str,

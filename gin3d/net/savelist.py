@@ -8,11 +8,11 @@ and never raised: only ``delete_saved`` removes a file, when the player asks.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 
 from gin3d.engine import RuleSet
+from gin3d.paths import FileFormatError, loads_json
 
 from .offer import rules_label
 from .session import SAVE_FORMAT
@@ -62,13 +62,13 @@ def read_save(path: str | Path) -> dict:
     try:
         if path.stat().st_size > MAX_BYTES:
             raise ValueError("the file is too large to be a saved match")
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = loads_json(path.read_text(encoding="utf-8"))
     except OSError as exc:
         raise ValueError(f"cannot be read ({exc.strerror or exc})") from None
     except UnicodeDecodeError:
         raise ValueError("is not text") from None
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"is not valid JSON ({exc.msg}, line {exc.lineno})") from None
+    except FileFormatError as exc:
+        raise ValueError(str(exc)) from None
     if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
         raise ValueError("is not a gin3d network save")
     for key in ("match", "role", "identity", "peer_fingerprint", "code", "games"):

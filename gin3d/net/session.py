@@ -47,7 +47,7 @@ from .evidence import write_evidence
 from .fairdeal import Deal, DealError, DealerSecrets, card_points, check_deck, verify_peer
 from .movelog import MoveLog
 from .protocol import SEQUENCED, FrameError, ProtocolError, key_hex, key_int
-from .tracker import HandTracker
+from .tracker import DuplicateCard, HandTracker
 
 WAITING = "waiting for opponent…"
 CONNECTED = "connected"
@@ -58,6 +58,15 @@ SAVED_BYE = "saved the match to finish later"  # a bye with this reason: both ke
 DECLINED = "declined the host's rules"
 RULES_REFUSED = "rules refused"  # the host's match does not use the rules it offered
 FAREWELL_PING = 2**61  # a ping numbered this plus our bye's seq: its pong confirms the bye
+# what the peer is told for any refused move: the same words whatever our hidden cards are,
+# so refusals are no oracle (the detail, for our own player, stays on this side)
+MOVE_REFUSED = "that move is not legal"
+STALLED = "opponent stopped playing"  # the detail of a match claimed against a staller
+CHAT_KEPT = 100  # chat lines kept (and saved): a flood cannot make a save unresumable
+INCIDENTS_KEPT = 50  # refused messages kept for the evidence file
+# game messages: sending one means we took the peer's last step and moved on
+_PROGRESS = frozenset({"setup", "commit", "open", "deck", "keys", "act", "reveal", "rematch",
+                       "restore"})
 
 
 class Player(Protocol):
@@ -101,6 +110,7 @@ class Callbacks:
     # guest: the host's rules before the first game; False (or an awaitable of it) declines
     accept_rules: Callable[[RuleSet], Any] | None = None
     on_resumed: Callable[[Game | None], None] | None = None  # the saved game play goes on from
+    on_save_error: Callable[[str], None] | None = None  # the autosave failed (disk full...)
 
     def fire(self, name: str, *args: Any) -> None:
         fn = getattr(self, name)
@@ -125,6 +135,7 @@ class Timing:
     dead_after: float = 8.0  # no frame for this long: the link is dead
     grace: float = 60.0  # no link for this long: the opponent is gone
     farewell: float = 8.0  # after our bye: wait this long for the peer to confirm it got it
+    stall: float = 120.0  # the peer owes a step this long (link up or not): we may claim
 
 
 @dataclass
@@ -137,6 +148,7 @@ class MatchSession:
     timing: Timing = field(default_factory=Timing)
     evidence_dir: str | None = None
     max_refusals: int = 20
+    max_illegal_moves: int = 3  # an honest client never sends one: probes end as cheating
     autosave: str | None = None  # rewrite this resume file after every verified hand
     expect_rules: RuleSet | None = None  # guest: the rules the host offered (LAN list)
 
@@ -154,6 +166,11 @@ class MatchSession:
         self.link: Link | None = None
         self.status = WAITING
         self.refusals: list[str] = []
+        self.incidents: list[dict] = []  # the refused messages themselves, for the evidence
+        self.illegal_moves = 0
+        self._owed_since: float | None = None  # since when the peer owes us a step
+        self.clock: Callable[[], float] = time.monotonic  # for the stall deadline
+        self._current: dict | None = None  # the peer's message being handled (evidence)
         self.chat: list[tuple[int, str]] = []
         self.games: list[Game] = []
         self.game: Game | None = None
@@ -272,7 +289,7 @@ class MatchSession:
     def _dispatch(self, msg: dict) -> None:
         kind = msg["t"]
         if kind == "chat":
-            self.chat.append((self.peer, msg["text"]))
+            self._keep_chat(self.peer, msg["text"])
             self.callbacks.fire("on_chat", self.peer, msg["text"])
         elif kind == "emote":
             self.callbacks.fire("on_emote", self.peer, msg["name"])
@@ -280,10 +297,7 @@ class MatchSession:
             self.callbacks.fire("on_refused", msg["reason"], True)
         elif kind == "bye":
             if msg["reason"] == SAVED_BYE and self.autosave and self.resumable():
-                try:  # the opponent will want to finish this: keep ours up to date too
-                    self.save(self.autosave)
-                except OSError:
-                    pass
+                self._autosave()  # the opponent will want to finish this: keep ours too
             self._end(MatchEnded("opponent left", msg["reason"]))
         else:
             self.inbox.put_nowait(msg)
@@ -313,6 +327,8 @@ class MatchSession:
 
     async def _send(self, msg: dict) -> None:
         """Send a sequence-numbered message: kept, and resent after a reconnect if need be."""
+        if msg["t"] in _PROGRESS:
+            self._owed_since = None
         async with self._send_lock:
             self.sent += 1
             msg = {**msg, "seq": self.sent}
@@ -321,20 +337,30 @@ class MatchSession:
             if link is not None:
                 await self._raw(link, msg)
 
-    async def _refuse(self, reason: str) -> None:
-        """Refuse a peer's message: report it, tell the peer, change nothing."""
+    async def _refuse(self, reason: str, told: str | None = None,
+                      msg: dict | None = None) -> None:
+        """Refuse a peer's message: report it, tell the peer (``told``, by default the
+        reason), keep it for the evidence, change nothing. Too many end the match."""
         self.refusals.append(reason)
+        offending = msg if msg is not None else self._current
+        self.incidents.append({"reason": reason[:300], "at": time.time(),
+                               "message": _clip(offending)})
+        del self.incidents[:-INCIDENTS_KEPT]
         self.callbacks.fire("on_refused", reason, False)
-        await self._send({"t": "refused", "reason": reason[:300]})
-        if len(self.refusals) >= self.max_refusals:
-            self._end(MatchEnded(CHEATED, f"{len(self.refusals)} refused messages"))
+        await self._send({"t": "refused", "reason": (told or reason)[:300]})
+        if len(self.refusals) >= self.max_refusals and self.ended is None:
+            self._end(self._verdict(f"{len(self.refusals)} refused messages"))
 
     # ================================================================= app-facing
     async def send_chat(self, text: str) -> None:
         text = " ".join(str(text).split())[:200]
         if text:
-            self.chat.append((self.seat, text))
+            self._keep_chat(self.seat, text)
             await self._send({"t": "chat", "text": text})
+
+    def _keep_chat(self, seat: int, text: str) -> None:
+        self.chat.append((seat, text))
+        del self.chat[:-CHAT_KEPT]
 
     async def send_emote(self, name: str) -> None:
         await self._send({"t": "emote", "name": name})
@@ -373,11 +399,37 @@ class MatchSession:
     def _farewell_ping(self) -> dict:
         return {"t": "ping", "n": FAREWELL_PING + self._bye_seq}
 
+    @property
+    def claim_after(self) -> float | None:
+        """When (on ``self.clock``) the peer, owing us a step since ``_owed_since``, may be
+        claimed against; None while it owes nothing (our turn, our player thinking)."""
+        if self.ended is not None or self._owed_since is None:
+            return None
+        return self._owed_since + self.timing.stall
+
+    def claim_in(self) -> float | None:
+        """Seconds until ``claim()`` is allowed (0: now), None when it is not in view."""
+        if self.ended is not None:
+            return None
+        if self.status == GONE:
+            return 0.0
+        deadline = self.claim_after
+        return None if deadline is None else max(0.0, deadline - self.clock())
+
     def claim(self) -> None:
-        """After the grace period with no opponent: end the match as won by forfeit."""
-        if self.status != GONE:
-            raise ValueError("the match can be claimed only once the opponent is gone")
-        self._end(MatchEnded("claimed", "opponent did not come back"))
+        """End the match as won by forfeit: once the opponent is gone, or once it has owed us
+        a step (a move, its keys, its reveal, a deal step) for ``Timing.stall`` seconds."""
+        if self.ended is not None:
+            raise ValueError("the match is over")
+        if self.status == GONE:
+            self._end(MatchEnded("claimed", "opponent did not come back"))
+            return
+        left = self.claim_in()
+        if left is None or left > 0:
+            wait = "" if left is None else f" (in {left:.0f} s if it still does not play)"
+            raise ValueError("the match can be claimed only once the opponent is gone or "
+                             f"has stopped playing{wait}")
+        self._end(MatchEnded("claimed", STALLED))
 
     @property
     def game_number(self) -> int:
@@ -406,12 +458,20 @@ class MatchSession:
 
     def save(self, path: str | Path) -> Path:
         """Write ``snapshot()`` to ``path`` (atomically): to review, or to finish later."""
+        from gin3d.paths import write_atomic
+
         path = Path(path)
-        tmp = path.with_name(path.name + ".tmp")
         data = {**self.snapshot(), "saved_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
-        tmp.write_text(json.dumps(data, indent=1))
-        tmp.replace(path)
+        write_atomic(path, json.dumps(data, indent=1))  # 0600: it holds the match's key
         return path
+
+    def _autosave(self) -> None:
+        """Rewrite the autosave; a full or read-only disk is reported and play goes on (the
+        last good save stays as it was)."""
+        try:
+            self.save(self.autosave)
+        except OSError as exc:
+            self.callbacks.fire("on_save_error", f"{exc.strerror or exc}")
 
     def load(self, data: dict) -> None:
         """Resume a saved match (before ``run``): finished hands are rebuilt and checked with
@@ -424,7 +484,7 @@ class MatchSession:
             raise ValueError("this save is from the other seat")
         self.rules, self.games, self._seeds, self._game_no, self._resume, self.log = (
             load_match(data, self.match_id))
-        self.chat = [tuple(c) for c in data.get("chat", [])]
+        self.chat = [tuple(c) for c in data.get("chat", [])][-CHAT_KEPT:]
 
     def _end(self, ended: MatchEnded) -> None:
         if self.ended is None:
@@ -432,7 +492,20 @@ class MatchSession:
             main = self._main
             if main is not None and not main.done() and main is not asyncio.current_task():
                 main.cancel()
-        self.done.set()  # also ends a farewell (``ended`` set) still waiting for its bye
+            if ended.reason == CHEATED:
+                self._spawn(self._hang_up())
+        self.done.set()
+
+    async def _hang_up(self) -> None:
+        """After a cheat verdict: tell the peer and close the link; nothing more is read."""
+        link = self.link
+        if link is None:
+            return
+        await self._send({"t": "bye", "reason": CHEATED})
+        await asyncio.sleep(0)
+        if self.link is link:
+            self.link = None
+            link.close()  # also ends a farewell (``ended`` set) still waiting for its bye
 
     async def close(self) -> None:
         if self._grace is not None:
@@ -451,7 +524,10 @@ class MatchSession:
         """Play the match to its end; returns how it ended (never raises for peer faults)."""
         self._main = asyncio.current_task()
         try:
-            await self._play_match()
+            try:
+                await self._play_match()
+            except DuplicateCard as exc:  # opened keys put one card in two slots
+                self._cheated(str(exc))
             self._end(MatchEnded("finished"))
         except asyncio.CancelledError:
             if self.ended is None:
@@ -462,8 +538,12 @@ class MatchSession:
         return self.ended
 
     async def _expect(self, kind: str, hand: int | None = None) -> dict:
+        """The peer's next message of ``kind``; from now it owes us a step (see claim)."""
+        if self._owed_since is None:
+            self._owed_since = self.clock()
         while True:
             msg = await self.inbox.get()
+            self._current = msg
             if msg["t"] == kind and (hand is None or msg.get("hand") == hand):
                 return msg
             await self._refuse(f"expected {kind} (hand {hand}), got {msg['t']}"
@@ -599,7 +679,7 @@ class MatchSession:
             decks.append(deck)
             full = self._verify_hand(deck, decks, seed, dealer)
             if self.autosave:
-                self.save(self.autosave)
+                self._autosave()
             self.callbacks.fire("on_hand_over", full, tuple(self.game.totals()))
             if self.game.over:
                 self.games.append(self.game)
@@ -684,6 +764,7 @@ class MatchSession:
         return h.phase == LAST_CHANCE or (bool(h.pile) and h.barred == (seat, h.pile[-1]))
 
     async def _choose(self, view):
+        self._owed_since = None  # our move: the peer owes nothing while we think
         player = self.player
         if hasattr(player, "choose_async"):
             action = await player.choose_async(view)
@@ -739,7 +820,11 @@ class MatchSession:
             try:
                 action, cards = self._check_their_act(msg)
             except (ValueError, DealError) as exc:
-                await self._refuse(f"move {msg['a']!r} refused: {exc}")
+                self.illegal_moves += 1
+                await self._refuse(f"move {msg['a']!r} refused: {MOVE_REFUSED} ({exc})",
+                                   f"move {msg['a']!r} refused: {MOVE_REFUSED}")
+                if self.illegal_moves >= self.max_illegal_moves:
+                    self._cheated(f"{self.illegal_moves} illegal moves")
                 continue
             break
         top_slot = t.next_stock_slot()
@@ -762,7 +847,10 @@ class MatchSession:
         pairs = msg.get("keys", [])
         kind = type(action)
         hidden = set(t.hidden_slots(self.peer))
-        if kind is Discard and action.card not in t.known.values():
+        # which cards we have seen in the peer's hand: a choice made on anything else (our
+        # own cards, the stock) would tell the peer what we hold
+        seen_theirs = set(t.hand.hands[self.peer]) & set(t.known.values())
+        if kind is Discard and action.card not in seen_theirs:
             if len(pairs) != 1 or pairs[0][0] not in hidden:
                 raise ValueError("a hidden card is discarded with its slot and key")
             expected = {pairs[0][0]}
@@ -819,7 +907,26 @@ class MatchSession:
             self.game.apply(a)
         return self.game.hand
 
+    def _verdict(self, why: str, peer: dict | None = None) -> MatchEnded:
+        """The cheat verdict: write the evidence, tell the app; the caller ends the match."""
+        try:
+            where = str(write_evidence(self, why, peer))
+        except (OSError, TypeError, ValueError) as exc:
+            where = f"not written: {exc}"
+        self.callbacks.fire("on_cheat", f"{CHEATED}: {why}", where)
+        return MatchEnded(CHEATED, f"{why} (evidence: {where})")
+
     def _cheated(self, why: str, peer: dict | None = None):
-        path = write_evidence(self, why, peer)
-        self.callbacks.fire("on_cheat", f"{CHEATED}: {why}", str(path))
-        raise MatchEnded(CHEATED, f"{why} (evidence: {path})")
+        raise self._verdict(why, peer)
+
+
+def _clip(msg: Any, limit: int = 2000) -> Any:
+    """A refused message as kept for the evidence: the message itself when small, else the
+    start of its JSON (a flood of large messages cannot grow the evidence without bound)."""
+    if msg is None:
+        return None
+    try:
+        text = json.dumps(msg, sort_keys=True)
+    except (TypeError, ValueError):
+        return repr(msg)[:limit]
+    return msg if len(text) <= limit else text[:limit]

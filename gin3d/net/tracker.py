@@ -18,6 +18,14 @@ from gin3d.engine.events import CardDealt, CardDrawn
 DECK = 52
 
 
+class DuplicateCard(Exception):
+    """Two slots of one deck opened to the same card: the deal was not a permutation.
+
+    Not a ValueError on purpose: a refused message may be sent again, but this is proof that
+    the peer's shuffle or keys were dishonest, and ends the match as cheating.
+    """
+
+
 class HandTracker:
     """One hand as seat ``seat`` knows it; ``apply`` refuses anything the engine refuses."""
 
@@ -85,7 +93,8 @@ class HandTracker:
         return hand
 
     def learn(self, cards: dict[int, Card]) -> None:
-        """Record opened cards (slot -> card); ValueError if they contradict what is known."""
+        """Record opened cards (slot -> card); ValueError if they contradict what is known,
+        DuplicateCard if a card would be in two slots."""
         self.hand = self._checked(cards, self.actions)
         self.known.update(cards)
 
@@ -96,7 +105,8 @@ class HandTracker:
                 raise ValueError(f"slot {slot} was {known[slot]}, now claimed as {c}")
             other = next((s for s, k in known.items() if k == c and s != slot), None)
             if other is not None:
-                raise ValueError(f"card {c} is already known in slot {other}")
+                raise DuplicateCard(f"slot {slot} opened as {CARDS[c]}, a card already "
+                                    f"known in slot {other}")
             known[slot] = CARDS[c]
         return self._replay(known, actions)
 

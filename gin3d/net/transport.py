@@ -205,11 +205,13 @@ async def handshake(link: StreamLink, role: str, identity: Identity, code: str,
     except asyncio.TimeoutError:
         link.close()
         raise HandshakeError("the other side did not complete the handshake in time") from None
-    except (ProtocolError, asyncio.IncompleteReadError, OSError) as exc:
+    except (ProtocolError, ValueError, asyncio.IncompleteReadError, OSError) as exc:
+        # ValueError: e.g. base64 that the schema's alphabet lets through but does not decode
         link.close()
         if isinstance(exc, HandshakeError):
             raise
-        raise HandshakeError(f"the handshake failed: {exc or type(exc).__name__}") from None
+        raise HandshakeError(f"the handshake failed: {str(exc)[:200] or type(exc).__name__}"
+                             ) from None
 
 
 async def _fail(link: StreamLink, code: str, text: str) -> None:

@@ -7,6 +7,8 @@ Its controller is a ``NetTableController``; the app's frame task hands it every 
 
 from __future__ import annotations
 
+from math import ceil
+
 from direct.gui.DirectGui import DGG, DirectEntry, DirectFrame, OnscreenText
 from direct.showbase.DirectObject import DirectObject
 from panda3d.core import TextNode
@@ -128,6 +130,21 @@ class ChatBox:
         self.frame.destroy()
 
 
+CLAIM_SHOWN_AFTER = 30.0  # seconds the opponent owes a step before the countdown shows
+
+
+def claim_line(claim_in: float | None, stall: float | None) -> str:
+    """The status text while the opponent owes us a step: nothing for the first half
+    minute (it is thinking), then a countdown to the claim, then the claim itself."""
+    if claim_in is None:
+        return ""
+    if claim_in <= 0:
+        return "Your opponent has stopped playing: you may claim the match"
+    if stall is not None and stall - claim_in < CLAIM_SHOWN_AFTER:
+        return ""
+    return f"Waiting for your opponent to play: you may claim the match in {ceil(claim_in)} s"
+
+
 class StatusLine:
     """The connection line: opponent, route, round trip, safety code, and the link's state."""
 
@@ -202,6 +219,13 @@ class NetSession:
         self.controller.on_change.append(self._prompt)
         self.refresh_status()
         self.input.refresh()
+        # the claim countdown moves with the clock, not with events
+        self._clock_task = f"net-claim-clock-{id(self)}"
+        app.taskMgr.doMethodLater(1.0, self._tick, self._clock_task)
+
+    def _tick(self, task):
+        self.refresh_status()
+        return task.again
 
     # -- what the app's screens read ---------------------------------------------------------
     @property
@@ -303,9 +327,13 @@ class NetSession:
             state = "Opponent gone (no line for a minute): you may claim the match"
         else:
             state = self.link_state
+        stalled = claim_line(snap.get("claim_in"), snap.get("stall_s"))
+        if stalled and not self.alarm and self.link_state == "connected" and not self.ended:
+            state = stalled
+        may_claim = self.link_state == "opponent gone" or snap.get("claim_in") == 0
         self.status.set("  -  ".join(parts), state, alarm=bool(self.alarm)
-                        or self.link_state != "connected")
-        if self.link_state == "opponent gone" and self.ended is None:
+                        or self.link_state != "connected" or may_claim)
+        if may_claim and self.ended is None:
             self.status.claim.show()
         else:
             self.status.claim.hide()
@@ -316,7 +344,8 @@ class NetSession:
             self.status.save.hide()
 
     def _claim(self) -> None:
-        """After "opponent gone": end the match as won by forfeit."""
+        """After "opponent gone", or once the opponent stopped playing: end the match as won
+        by forfeit."""
         self._watch(self.net.claim())
 
     def save_and_leave(self) -> None:
@@ -436,6 +465,7 @@ class NetSession:
             self.chat.hide()
 
     def destroy(self) -> None:
+        self.app.taskMgr.remove(self._clock_task)
         self.controller.destroy()
         self.app.queue.finish_all()
         self.input.destroy()
