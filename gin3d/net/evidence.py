@@ -1,8 +1,11 @@
 """Evidence of cheating: everything needed to check a refused transcript, in one JSON file.
 
-Written when a peer's end-of-hand reveal does not match what it did: the four decks, the
-card points, both sides' secrets, the keys published during the hand, the actions and the
-move log, so anyone can rerun ``fairdeal.verify_peer`` and see the same failure.
+Written when a step of the deal or a published key fails its proof (the refused message is
+kept, with every step accepted before it: decks, commitments and proofs, and the context
+they are bound to, so anyone can rerun ``fairdeal.Deal.check`` / ``verify_shuffle`` /
+``verify_rekey`` and see the same failure), or when a peer's end-of-hand reveal does not match
+what it did (both sides' secrets too, for ``fairdeal.verify_peer``); with the actions and the
+move log.
 """
 
 from __future__ import annotations
@@ -15,7 +18,8 @@ from pathlib import Path
 from .protocol import key_hex
 
 
-def write_evidence(session, why: str, peer: dict | None) -> Path:
+def write_evidence(session, why: str, peer: dict | None, message: dict | None = None
+                   ) -> Path:
     """Write the evidence for ``session``'s current hand; return the file's path."""
     from .session import CHEATED
 
@@ -32,6 +36,10 @@ def write_evidence(session, why: str, peer: dict | None) -> Path:
         "actions": [] if tracker is None else [str(a) for a in tracker.actions],
         "decks": [] if deal is None else [[x.hex() for x in d] for d in deal.decks],
         "card_points": [] if deal is None else [x.hex() for x in deal.points],
+        "context": None if deal is None else deal.context.decode(),
+        "commits": [] if deal is None else [[x.hex() for x in c] for c in deal.commits],
+        "proofs": [] if deal is None else [list(p) for p in deal.proofs],
+        "refused_message": message,
         "my_secrets": None if deal is None else {
             "master": key_hex(deal.mine.master), "perm": list(deal.mine.perm),
             "keys": [key_hex(k) for k in deal.mine.slot_keys]},
