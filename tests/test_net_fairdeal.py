@@ -6,6 +6,7 @@ from gin3d.net.fairdeal import (
     Deal,
     DealError,
     DealerSecrets,
+    ProofError,
     card_points,
     check_deck,
     inverse,
@@ -18,12 +19,16 @@ from gin3d.net.fairdeal import (
 def _deal():
     points = card_points(b"seed" * 8)
     host, guest = DealerSecrets(), DealerSecrets()
-    d1 = host.shuffle_step(points)
-    d2 = guest.shuffle_step(d1)
-    d3 = host.rekey_step(d2)
-    d4 = guest.rekey_step(d3)
-    decks = [d1, d2, d3, d4]
-    return points, host, guest, Deal(points, host, decks), Deal(points, guest, decks)
+    hd, gd = Deal(points, host, seat=0), Deal(points, guest, seat=1)
+    steps = []
+    steps.append(host.shuffle_message(points, b"", 1))
+    steps.append(guest.shuffle_message(steps[0]["cards"], b"", 2))
+    steps.append(host.rekey_message(steps[1]["cards"], b"", 3))
+    steps.append(guest.rekey_message(steps[2]["cards"], b"", 4))
+    for step, msg in enumerate(steps, 1):
+        (gd if step % 2 else hd).accept(step, msg)
+        (hd if step % 2 else gd).add(step, msg)
+    return points, host, guest, hd, gd
 
 
 def test_encryption_commutes_and_inverts():
@@ -54,7 +59,7 @@ def test_both_peers_open_the_same_cards_and_verify_each_other():
 
 def test_wrong_key_does_not_open_a_card_and_is_not_recorded():
     _, _, guest, hd, _ = _deal()
-    with pytest.raises(DealError, match="does not open"):
+    with pytest.raises(ProofError, match="does not match its lock"):
         hd.open_slot(3, random_scalar())
     assert 3 not in hd.peer_keys
     hd.open_slot(3, guest.slot_keys[3])

@@ -52,7 +52,7 @@ async def _inject(session, forged_act, raw=False):
     session.injected = True
 
 
-def _forged_game(make_forged, raw=False):
+def _forged_game(make_forged, raw=False, cheat=False):
     async def hook(session, view):
         forged = make_forged(session, view)
         if forged is None:  # nothing to forge on this turn: try again on the next one
@@ -63,7 +63,10 @@ def _forged_game(make_forged, raw=False):
     guest = ScriptedPlayer(hook, _discard_turn)
     h, g, results = asyncio.run(play_pair(guest_player=guest, rules=SHORT))
     assert getattr(g, "injected", False)
-    _finished(h, g, results, 30)  # the refused move changed nothing; the game went on
+    if cheat:  # a key that is not the one locked at the deal: refused, then a cheat verdict
+        assert results[0].reason == CHEATED and "evidence" in results[0].detail
+    else:
+        _finished(h, g, results, 30)  # the refused move changed nothing; the game went on
     assert len(h.refusals) == 1
     return h.refusals[0]
 
@@ -85,7 +88,7 @@ def test_wrong_key_is_refused():
             return None
         return {"t": "act", "hand": view.hand_number, "a": f"discard {t.known[slot]}",
                 "prev": session.log.head, "keys": [[slot, key_hex(random_scalar())]]}
-    assert "does not open a card" in _forged_game(forge)
+    assert "does not match its lock" in _forged_game(forge, cheat=True)
 
 
 def test_illegal_move_is_refused():
@@ -130,7 +133,7 @@ class WrongDrawKey(MatchSession):
 def test_wrong_key_for_a_drawn_card_is_refused():
     h, g, results = asyncio.run(play_pair(guest_cls=WrongDrawKey, rules=SHORT))
     assert g.lied
-    _finished(h, g, results, 30)
+    assert results[0].reason == CHEATED and "does not match its lock" in results[0].detail
     assert len(h.refusals) == 1 and "keys refused" in h.refusals[0]
 
 

@@ -1,11 +1,13 @@
 """Evidence of cheating: everything needed to check a refused transcript, in one JSON file.
 
-Written when a peer's end-of-hand reveal does not match what it did (or its keys open one
-card in two slots, or it keeps sending what an honest client never would): the four decks,
-the card points, both sides' secrets, the keys published during the hand, the actions, the
-move log and the refused messages, so anyone can rerun ``fairdeal.verify_peer`` and see the
-same failure. The file goes to the user's data folder (``evidence_dir`` overrides it), under
-a name nobody can guess in advance, written atomically with mode 0600 (it holds secrets).
+Written when a step of the deal or a published key fails its proof (the refused message is
+kept, with every step accepted before it: decks, commitments and proofs, and the context
+they are bound to, so anyone can rerun ``fairdeal.Deal.check`` / ``verify_shuffle`` /
+``verify_rekey`` and see the same failure), when a peer's end-of-hand reveal does not match
+what it did (both sides' secrets too, for ``fairdeal.verify_peer``), or when it keeps sending
+what an honest client never would; with the actions, the move log and the refused messages.
+The file goes to the user's data folder (``evidence_dir`` overrides it), under a name nobody
+can guess in advance, written atomically with mode 0600 (it holds secrets).
 """
 
 from __future__ import annotations
@@ -27,7 +29,8 @@ def evidence_folder(configured: str | None = None) -> Path:
     return Path(configured) if configured else data_dir() / EVIDENCE_DIR
 
 
-def write_evidence(session, why: str, peer: dict | None) -> Path:
+def write_evidence(session, why: str, peer: dict | None, message: dict | None = None
+                   ) -> Path:
     """Write the evidence for ``session``'s current hand; return the file's path."""
     from .session import CHEATED, _clip
 
@@ -43,6 +46,10 @@ def write_evidence(session, why: str, peer: dict | None) -> Path:
         "actions": [] if tracker is None else [str(a) for a in tracker.actions],
         "decks": [] if deal is None else [[x.hex() for x in d] for d in deal.decks],
         "card_points": [] if deal is None else [x.hex() for x in deal.points],
+        "context": None if deal is None else deal.context.decode(),
+        "commits": [] if deal is None else [[x.hex() for x in c] for c in deal.commits],
+        "proofs": [] if deal is None else [list(p) for p in deal.proofs],
+        "refused_message": message,
         "my_secrets": None if deal is None else {
             "master": key_hex(deal.mine.master), "perm": list(deal.mine.perm),
             "keys": [key_hex(k) for k in deal.mine.slot_keys]},

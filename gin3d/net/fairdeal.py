@@ -1,73 +1,109 @@
-"""Two-party SRA mental poker on P-256: a fair deal that neither peer can peek at or stack.
+"""Two-party SRA mental poker with a zero-knowledge proof at every step of the deal.
 
-Commutative encryption is scalar multiplication on the P-256 group, done through the
-`cryptography` package's ECDH: ``exchange(k, P)`` returns the x-coordinate of ``k*P``. Working
-with x-coordinates only is consistent because ``x(k*P) == x(k*(-P))``, so
-``E_k(x) = x(k * point_with_x(x))`` is well defined, ``E_a(E_b(x)) == E_b(E_a(x)) == E_ab(x)``
-and ``E_{k^-1}`` (inverse mod the group order) undoes ``E_k``. Decoding a peer's x-coordinate
-through ``from_encoded_point`` refuses anything that is not on the curve.
+The group is the prime-order subgroup (order ``ORDER`` = l = 2^252 + ...) of edwards25519, used
+through libsodium via PyNaCl (``crypto_scalarmult_ed25519_noclamp``, ``crypto_core_ed25519_*``):
+no field arithmetic of our own. Every point a peer sends must pass libsodium's
+``crypto_core_ed25519_is_valid_point`` (canonical encoding, on the curve, not of small order, in
+the prime-order subgroup), so each group element has exactly one encoding and no torsion can
+hide in it. (PyNaCl has no ristretto255 bindings; with that check the subgroup is the same
+prime-order group ristretto255 encodes.) Commutative encryption is scalar multiplication:
+``E_a(P) = a*P``, ``E_a(E_b(P)) = E_ab(P)``, undone by ``E_{1/a}``.
 
 The deck (slot ``i`` of the final deck is dealt ``i``-th, exactly like the engine's deck):
 
-1. both peers fix a seed by commit-reveal; card ``c`` is the curve point hashed from (seed, c);
-2. host: ``D1 = shuffle_a([a*M_c])``; 3. guest: ``D2 = shuffle_b([b*D1_i])``;
-4. host: ``D3_i = (a_i/a) * D2_i``; 5. guest: ``D4_i = (b_i/b) * D3_i`` so ``D4_i = a_i b_i M``.
+1. both peers fix a seed by commit-reveal; card ``c`` is the point hashed from (seed, c);
+2. host: ``D1 = perm_a(a*M)`` with ``A = a*G`` and a shuffle proof;
+3. guest: ``D2 = perm_b(b*D1)`` with ``B = b*G`` and a shuffle proof;
+4. host: ``D3_i = (a_i/a)*D2_i`` with locks ``A_i = a_i*G`` and a re-key proof;
+5. guest: ``D4_i = (b_i/b)*D3_i`` with locks ``B_i = b_i*G`` and a re-key proof,
+   so ``D4_i = a_i*b_i*M_card``.
 
-Opening slot ``i`` needs both per-card keys ``a_i`` and ``b_i``: dealing or drawing a card is the
-other peer publishing its key, a face-up card is its owner publishing its own. At the end of a
-hand both reveal everything and ``verify_peer`` checks the other's steps were honest.
+Each proof is checked the moment its deck arrives (``Deal.accept``); a key published later is
+checked against its lock (``a_i*G == A_i``) before it is used. The proofs:
+
+* **shuffle** (``prove_shuffle``/``verify_shuffle``): "out is a permutation of x*in, where
+  X = x*G", a Fiat-Shamir cut-and-choose over ``ROUNDS`` = 40 intermediate decks
+  ``E_j = s_j(t_j*in)``, ``T_j = t_j*G``. Challenge bit 0 opens ``(s_j, t_j)``, bit 1 opens
+  ``(r_j, u_j)`` with ``out = r_j(u_j*E_j)``, ``X = u_j*T_j``. Answering both bits of one
+  round yields the witness, so a false statement passes with probability 2^-40. The verifier
+  rebuilds each ``E_j, T_j`` from its opening and the challenge is the hash of all of them, so
+  the proof is the 40 openings alone.
+* **re-key** (``prove_rekey``/``verify_rekey``): for every slot, Chaum-Pedersen
+  ``log_X(X_i) = log_{in_i}(out_i)``: one challenge for all 52 (soundness ~2^-252), so
+  ``out_i = (x_i/x)*in_i`` with ``X_i = x_i*G`` and ``X`` the shuffle step's commitment.
+
+Every challenge hashes the match context (match, game, hand), the step, both decks and the
+commitments: a proof cannot be replayed in another hand, step or match.
 """
 
 from __future__ import annotations
 
 import hashlib
+import os
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
-from cryptography.hazmat.primitives.asymmetric import ec
+from nacl import bindings as _nb
+from nacl.exceptions import CryptoError as _CryptoError
 
-CURVE = ec.SECP256R1()
-ORDER = 0xFFFFFFFF00000000FFFFFFFFFFFFFFFFBCE6FAADA7179E84F3B9CAC2FC632551
+ORDER = 2**252 + 27742317777372353535851937790883648493  # l, the prime order of the group
 DECK = 52
 POINT_BYTES = 32
+ROUNDS = 40  # cut-and-choose rounds of a shuffle proof: soundness error 2^-40
+SHUFFLE_STEPS = (1, 2)
+REKEY_STEPS = (3, 4)
+OPENING_HEX = 2 * (1 + DECK + 32)  # one shuffle-proof opening: bit, permutation, scalar
 
 
 class DealError(ValueError):
     """A peer's deck, key or transcript is wrong: the message is refused or the hand voided."""
 
 
-def _point(x: bytes):
-    """The public key for x-coordinate ``x`` (either sign); DealError if not on the curve."""
-    if not isinstance(x, bytes) or len(x) != POINT_BYTES:
-        raise DealError("a curve point is 32 bytes")
-    try:
-        return ec.EllipticCurvePublicKey.from_encoded_point(CURVE, b"\x02" + x)
-    except ValueError as exc:
-        raise DealError("not a point on P-256") from exc
+class ProofError(DealError):
+    """A proof or a lock does not hold: the peer's client is provably dishonest."""
 
 
-def check_point(x: bytes) -> None:
-    """Refuse anything that is not the x-coordinate of a P-256 point."""
-    _point(x)
+# -- the group -----------------------------------------------------------------------------
+def _sc(k: int) -> bytes:
+    return k.to_bytes(32, "little")
+
+
+def check_point(p: bytes) -> None:
+    """Refuse anything that is not the canonical encoding of a prime-order-subgroup point."""
+    if not isinstance(p, bytes) or len(p) != POINT_BYTES:
+        raise DealError("a group element is 32 bytes")
+    if not _nb.crypto_core_ed25519_is_valid_point(p):
+        raise DealError("not a point of the prime-order group")
 
 
 def check_scalar(k: int) -> None:
     if isinstance(k, bool) or not isinstance(k, int) or not 0 < k < ORDER:
-        raise DealError("a key is a whole number in 1..n-1")
+        raise DealError("a key is a whole number in 1..l-1")
 
 
-def mul(k: int, x: bytes) -> bytes:
-    """``E_k(x)``: the x-coordinate of ``k`` times the point with x-coordinate ``x``."""
+def mul(k: int, p: bytes) -> bytes:
+    """``k*P`` (libsodium checks ``P`` is a valid subgroup point)."""
     check_scalar(k)
-    return ec.derive_private_key(k, CURVE).exchange(ec.ECDH(), _point(x))
+    try:
+        return _nb.crypto_scalarmult_ed25519_noclamp(_sc(k), p)
+    except (_CryptoError, TypeError, ValueError) as exc:
+        raise DealError("not a point of the prime-order group") from exc
 
 
-def mul_many(k: int, xs: Sequence[bytes]) -> list[bytes]:
-    """``E_k`` of many points with one key (one private-key object)."""
+def base(k: int) -> bytes:
+    """``k*G``."""
     check_scalar(k)
-    priv = ec.derive_private_key(k, CURVE)
-    return [priv.exchange(ec.ECDH(), _point(x)) for x in xs]
+    return _nb.crypto_scalarmult_ed25519_base_noclamp(_sc(k))
+
+
+def _sub(p: bytes, q: bytes) -> bytes:
+    return _nb.crypto_core_ed25519_sub(p, q)
+
+
+def mul_many(k: int, ps: Sequence[bytes]) -> list[bytes]:
+    return [mul(k, p) for p in ps]
 
 
 def inverse(k: int) -> int:
@@ -78,25 +114,29 @@ def random_scalar() -> int:
     return secrets.randbelow(ORDER - 1) + 1
 
 
+def _hash_scalar(*parts: bytes) -> int:
+    h = hashlib.sha512()
+    for part in parts:
+        h.update(len(part).to_bytes(4, "big"))
+        h.update(part)
+    return int.from_bytes(h.digest(), "little") % ORDER
+
+
 def card_points(seed: bytes) -> list[bytes]:
-    """The 52 card points for a seed: hash-and-try, so nobody knows a discrete log between them."""
+    """The 52 card points for a seed: hashed to the group (two Elligator 2 maps, added), so
+    nobody knows a discrete log between two cards or to the generator."""
     points: list[bytes] = []
-    seen: set[bytes] = set()
     for card in range(DECK):
         counter = 0
         while True:
-            x = hashlib.sha256(b"gin3d-card|" + seed + bytes([card]) + counter.to_bytes(4, "big")
-                               ).digest()
+            h = hashlib.sha512(b"gin3d-card/2|" + seed + bytes([card])
+                               + counter.to_bytes(4, "big")).digest()
             counter += 1
-            if x in seen:
-                continue
-            try:
-                _point(x)
-            except DealError:
-                continue
-            points.append(x)
-            seen.add(x)
-            break
+            p = _nb.crypto_core_ed25519_add(_nb.crypto_core_ed25519_from_uniform(h[:32]),
+                                            _nb.crypto_core_ed25519_from_uniform(h[32:]))
+            if p not in points and _nb.crypto_core_ed25519_is_valid_point(p):
+                points.append(p)
+                break
     return points
 
 
@@ -108,14 +148,21 @@ def random_permutation(n: int = DECK) -> list[int]:
     return perm
 
 
+def _inverse_perm(perm: Sequence[int]) -> list[int]:
+    inv = [0] * len(perm)
+    for i, p in enumerate(perm):
+        inv[p] = i
+    return inv
+
+
 def check_deck(deck: Sequence[bytes]) -> None:
-    """A received deck: 52 distinct points on the curve."""
+    """A received deck: 52 distinct points of the group."""
     if len(deck) != DECK:
         raise DealError(f"a deck has {DECK} cards, got {len(deck)}")
     if len(set(deck)) != DECK:
         raise DealError("a deck holds the same encrypted card twice")
-    for x in deck:
-        _point(x)
+    for p in deck:
+        check_point(p)
 
 
 def check_permutation(perm: Sequence[int]) -> None:
@@ -123,6 +170,147 @@ def check_permutation(perm: Sequence[int]) -> None:
         raise DealError("a shuffle is not a permutation of 0..51")
 
 
+# -- parallel work -------------------------------------------------------------------------
+# libsodium calls through cffi release the GIL: proof rounds run on all cores at once.
+_POOL = ThreadPoolExecutor(max_workers=max(2, min(4, os.cpu_count() or 2)),
+                           thread_name_prefix="gin3d-proof")
+
+
+def _map(fn: Callable, items: Sequence) -> list:
+    """``[fn(x) for x in items]`` on the proof pool (never call it from a pool thread)."""
+    return list(_POOL.map(fn, items))
+
+
+# -- the proofs ----------------------------------------------------------------------------
+def _transcript(label: bytes, context: bytes, step: int, *parts: bytes) -> bytes:
+    h = hashlib.sha512(b"gin3d-fairdeal/2|" + label)
+    for part in (context, bytes([step]), *parts):
+        h.update(len(part).to_bytes(4, "big"))
+        h.update(part)
+    return h.digest()
+
+
+def _round_digest(deck: Sequence[bytes], t: bytes) -> bytes:
+    return hashlib.sha256(b"".join(deck) + t).digest()
+
+
+def _challenge_bits(ctx: bytes, digests: Sequence[bytes]) -> list[int]:
+    d = hashlib.sha256(b"gin3d-shuffle-challenge|" + ctx + b"".join(digests)).digest()
+    return [(d[j // 8] >> (j % 8)) & 1 for j in range(ROUNDS)]
+
+
+def _shuffle_ctx(context: bytes, step: int, deck_in, deck_out, commit: bytes) -> bytes:
+    return _transcript(b"shuffle", context, step, b"".join(deck_in), b"".join(deck_out), commit)
+
+
+def prove_shuffle(x: int, perm: Sequence[int], deck_in: Sequence[bytes],
+                  deck_out: Sequence[bytes], context: bytes, step: int) -> list[str]:
+    """Proof that ``deck_out[i] == x * deck_in[perm[i]]`` and the commitment is ``x*G``."""
+    ctx = _shuffle_ctx(context, step, deck_in, deck_out, base(x))
+
+    def commit_round(_):
+        t, sigma = random_scalar(), random_permutation()
+        e = [mul(t, deck_in[sigma[k]]) for k in range(DECK)]  # E[k] = t * in[sigma(k)]
+        return t, sigma, _round_digest(e, base(t))
+
+    rounds = _map(commit_round, range(ROUNDS))
+    bits = _challenge_bits(ctx, [r[2] for r in rounds])
+    proof = []
+    for bit, (t, sigma, _) in zip(bits, rounds):
+        if bit == 0:
+            opened, s = sigma, t
+        else:  # out[i] = u * E[rho(i)]: rho(i) = sigma^-1(perm(i)), u = x / t
+            inv = _inverse_perm(sigma)
+            opened, s = [inv[perm[i]] for i in range(DECK)], x * inverse(t) % ORDER
+        proof.append((bytes([bit]) + bytes(opened) + _sc(s)).hex())
+    return proof
+
+
+def _openings(proof) -> list[tuple[int, list[int], int]]:
+    if not isinstance(proof, list) or len(proof) != ROUNDS:
+        raise ProofError(f"a shuffle proof has {ROUNDS} openings")
+    out = []
+    for text in proof:
+        if not isinstance(text, str) or len(text) != OPENING_HEX:
+            raise ProofError("a shuffle-proof opening has the wrong length")
+        raw = bytes.fromhex(text)
+        bit, perm, s = raw[0], list(raw[1:1 + DECK]), int.from_bytes(raw[1 + DECK:], "little")
+        if bit not in (0, 1) or sorted(perm) != list(range(DECK)) or not 0 < s < ORDER:
+            raise ProofError("a shuffle-proof opening is malformed")
+        out.append((bit, perm, s))
+    return out
+
+
+def verify_shuffle(deck_in: Sequence[bytes], deck_out: Sequence[bytes], commit: bytes,
+                   proof, context: bytes, step: int) -> None:
+    """ProofError unless ``proof`` shows ``deck_out`` is a shuffle of ``x*deck_in``, X = x*G.
+
+    ``deck_in`` and ``deck_out`` must already be checked (``check_deck``)."""
+    check_point(commit)
+    openings = _openings(proof)
+    ctx = _shuffle_ctx(context, step, deck_in, deck_out, commit)
+
+    def rebuild(opening):
+        bit, p, s = opening
+        try:
+            if bit == 0:
+                return _round_digest([mul(s, deck_in[p[k]]) for k in range(DECK)], base(s))
+            v = inverse(s)
+            e: list[bytes] = [b""] * DECK
+            for i in range(DECK):
+                e[p[i]] = mul(v, deck_out[i])
+            return _round_digest(e, mul(v, commit))
+        except DealError:
+            return b""
+
+    digests = _map(rebuild, openings)
+    if _challenge_bits(ctx, digests) != [o[0] for o in openings]:
+        raise ProofError(f"the shuffle proof of step {step} does not hold")
+
+
+def _rekey_ctx(context, step, commit, deck_in, deck_out, locks) -> bytes:
+    return _transcript(b"rekey", context, step, commit, b"".join(deck_in), b"".join(deck_out),
+                       b"".join(locks))
+
+
+def prove_rekey(x: int, keys: Sequence[int], deck_in: Sequence[bytes],
+                deck_out: Sequence[bytes], locks: Sequence[bytes], context: bytes,
+                step: int) -> list[str]:
+    """Chaum-Pedersen for every slot: ``log_X(locks[i]) == log_{in[i]}(out[i]) == keys[i]/x``."""
+    commit = base(x)
+    w = [k * inverse(x) % ORDER for k in keys]
+    rs = [random_scalar() for _ in range(DECK)]
+    pairs = _map(lambda i: mul(rs[i], commit) + mul(rs[i], deck_in[i]), range(DECK))
+    c = _hash_scalar(_rekey_ctx(context, step, commit, deck_in, deck_out, locks), *pairs)
+    return [_sc(c).hex()] + [_sc((rs[i] + c * w[i]) % ORDER).hex() for i in range(DECK)]
+
+
+def verify_rekey(commit: bytes, deck_in: Sequence[bytes], deck_out: Sequence[bytes],
+                 locks: Sequence[bytes], proof, context: bytes, step: int) -> None:
+    """ProofError unless every ``out[i] == (x_i/x)*in[i]`` with ``locks[i] == x_i*G``."""
+    if not isinstance(proof, list) or len(proof) != DECK + 1 or not all(
+            isinstance(z, str) and len(z) == 64 for z in proof):
+        raise ProofError(f"a re-key proof has {DECK + 1} scalars")
+    c, *zs = (int.from_bytes(bytes.fromhex(z), "little") for z in proof)
+    if not all(0 <= z < ORDER for z in (c, *zs)) or c == 0:
+        raise ProofError("a re-key proof scalar is out of range")
+
+    def rebuild(i):
+        z = zs[i]
+        try:
+            if z == 0:
+                return b""
+            return (_sub(mul(z, commit), mul(c, locks[i]))
+                    + _sub(mul(z, deck_in[i]), mul(c, deck_out[i])))
+        except (DealError, _CryptoError):
+            return b""
+
+    pairs = _map(rebuild, range(DECK))
+    if _hash_scalar(_rekey_ctx(context, step, commit, deck_in, deck_out, locks), *pairs) != c:
+        raise ProofError(f"the re-key proof of step {step} does not hold")
+
+
+# -- one peer's part -----------------------------------------------------------------------
 @dataclass
 class DealerSecrets:
     """One peer's secrets for one hand: master key, shuffle, and one key per slot."""
@@ -131,15 +319,35 @@ class DealerSecrets:
     perm: list[int] = field(default_factory=random_permutation)
     slot_keys: list[int] = field(default_factory=lambda: [random_scalar() for _ in range(DECK)])
 
+    @property
+    def commit(self) -> bytes:
+        return base(self.master)
+
+    def locks(self) -> list[bytes]:
+        return [base(k) for k in self.slot_keys]
+
     def shuffle_step(self, deck_in: Sequence[bytes]) -> list[bytes]:
         """Step 1 (host) / 2 (guest): encrypt every card with the master key and shuffle."""
-        enc = mul_many(self.master, deck_in)
-        return [enc[self.perm[i]] for i in range(DECK)]
+        return [mul(self.master, deck_in[self.perm[i]]) for i in range(DECK)]
 
     def rekey_step(self, deck_in: Sequence[bytes]) -> list[bytes]:
         """Step 3 (host) / 4 (guest): swap the master key for one key per slot."""
         inv = inverse(self.master)
         return [mul(self.slot_keys[i] * inv % ORDER, x) for i, x in enumerate(deck_in)]
+
+    def shuffle_message(self, deck_in: Sequence[bytes], context: bytes, step: int) -> dict:
+        """Step 1 / 2 with its proof: ``{"cards", "commits", "proof"}`` (points as bytes)."""
+        out = _map(lambda i: mul(self.master, deck_in[self.perm[i]]), range(DECK))
+        proof = prove_shuffle(self.master, self.perm, deck_in, out, context, step)
+        return {"cards": out, "commits": [self.commit], "proof": proof}
+
+    def rekey_message(self, deck_in: Sequence[bytes], context: bytes, step: int) -> dict:
+        """Step 3 / 4 with its locks and proof."""
+        inv = inverse(self.master)
+        out = _map(lambda i: mul(self.slot_keys[i] * inv % ORDER, deck_in[i]), range(DECK))
+        locks = _map(lambda i: base(self.slot_keys[i]), range(DECK))
+        proof = prove_rekey(self.master, self.slot_keys, deck_in, out, locks, context, step)
+        return {"cards": out, "commits": locks, "proof": proof}
 
     def to_wire(self) -> dict:
         return {"master": self.master, "perm": list(self.perm), "keys": list(self.slot_keys)}
@@ -147,12 +355,17 @@ class DealerSecrets:
 
 @dataclass
 class Deal:
-    """One hand's encrypted deck, as both peers see it, and the cards each can open."""
+    """One hand's encrypted deck, as one peer sees it: the steps so far with their commitments
+    and proofs, and the keys the peer has published."""
 
     points: list[bytes]  # card c's point (from the shared seed)
     mine: DealerSecrets
     decks: list[list[bytes]] = field(default_factory=list)  # D1..D4 as exchanged
     peer_keys: dict[int, int] = field(default_factory=dict)  # slot -> peer's key, once published
+    context: bytes = b""  # what every proof of this hand is bound to (match, game, hand)
+    seat: int = 0  # whose view this is (0 host: it makes steps 1 and 3)
+    commits: list[list[bytes]] = field(default_factory=list)  # per step: [X] or the 52 locks
+    proofs: list[list[str]] = field(default_factory=list)  # per step, as sent
 
     def __post_init__(self) -> None:
         self.by_point = {x: c for c, x in enumerate(self.points)}
@@ -161,8 +374,58 @@ class Deal:
     def final(self) -> list[bytes]:
         return self.decks[3]
 
+    @property
+    def step(self) -> int:
+        """How many steps of the deal are in (0..4)."""
+        return len(self.decks)
+
+    def _input(self, step: int) -> list[bytes]:
+        return self.points if step == 1 else self.decks[step - 2]
+
+    def add(self, step: int, msg: dict) -> None:
+        """Record a step (our own, or the peer's once ``check`` passed)."""
+        if step != self.step + 1:
+            raise DealError(f"deal step {step} out of order")
+        self.decks.append(list(msg["cards"]))
+        self.commits.append(list(msg["commits"]))
+        self.proofs.append(list(msg["proof"]))
+
+    def check(self, step: int, msg: dict) -> None:
+        """Verify the peer's step ``step`` (cards, commits, proof as bytes/hex) on arrival:
+        DealError for a malformed deck, ProofError for a proof that does not hold."""
+        if step != self.step + 1 or (step % 2 == 1) != (self.seat == 1):
+            raise DealError(f"deal step {step} is not the peer's to make now")
+        cards, commits, proof = msg["cards"], msg["commits"], msg["proof"]
+        check_deck(cards)
+        if step in SHUFFLE_STEPS:
+            if len(commits) != 1:
+                raise DealError("a shuffle step carries one commitment")
+            verify_shuffle(self._input(step), cards, commits[0], proof, self.context, step)
+        else:
+            if len(commits) != DECK:
+                raise DealError(f"a re-key step carries {DECK} locks")
+            for p in commits:
+                check_point(p)
+            verify_rekey(self.commits[step - 3][0], self._input(step), cards, commits, proof,
+                         self.context, step)
+
+    def accept(self, step: int, msg: dict) -> None:
+        self.check(step, msg)
+        self.add(step, msg)
+
+    @property
+    def peer_locks(self) -> list[bytes]:
+        return self.commits[2 if self.seat == 1 else 3]
+
+    def check_key(self, slot: int, peer_key: int) -> None:
+        """ProofError unless ``peer_key`` is the one the peer locked for ``slot``."""
+        check_scalar(peer_key)
+        if base(peer_key) != self.peer_locks[slot]:
+            raise ProofError(f"the key for slot {slot} does not match its lock")
+
     def open_slot(self, slot: int, peer_key: int, record: bool = True) -> int:
-        """The card in ``slot`` given the peer's key for it; DealError if that key is wrong.
+        """The card in ``slot`` given the peer's key for it; DealError if that key is wrong
+        (ProofError if it is not the key the peer locked at the deal).
 
         With ``record=False`` nothing is stored (to check a message before accepting it).
         """
@@ -171,6 +434,7 @@ class Deal:
         check_scalar(peer_key)
         if slot in self.peer_keys and self.peer_keys[slot] != peer_key:
             raise DealError(f"a second, different key for slot {slot}")
+        self.check_key(slot, peer_key)
         both = self.mine.slot_keys[slot] * peer_key % ORDER
         card = self.by_point.get(mul(inverse(both), self.final[slot]))
         if card is None:
@@ -184,7 +448,7 @@ def verify_peer(deal: Deal, peer: dict, peer_is_host: bool) -> list[int]:
     """Check the peer's revealed secrets against the transcript; return the deck (card per slot).
 
     ``peer`` is the peer's ``DealerSecrets.to_wire()``. Raises DealError naming the first step
-    that does not match: a peer that shuffled or keyed dishonestly is caught here.
+    that does not match. (The proofs already held at the deal; this is the end-of-hand audit.)
     """
     master, perm, keys = peer["master"], peer["perm"], peer["keys"]
     check_scalar(master)
@@ -199,13 +463,13 @@ def verify_peer(deal: Deal, peer: dict, peer_is_host: bool) -> list[int]:
     theirs = DealerSecrets(master, list(perm), list(keys))
     d1, d2, d3, d4 = deal.decks
     if peer_is_host:
-        if theirs.shuffle_step(deal.points) != d1:
+        if _map(lambda i: mul(master, deal.points[perm[i]]), range(DECK)) != d1:
             raise DealError("the host's shuffle (step 1) does not match its keys")
         if theirs.rekey_step(d2) != d3:
             raise DealError("the host's re-keying (step 3) does not match its keys")
         host_perm, guest_perm = perm, deal.mine.perm
     else:
-        if theirs.shuffle_step(d1) != d2:
+        if _map(lambda i: mul(master, d1[perm[i]]), range(DECK)) != d2:
             raise DealError("the guest's shuffle (step 2) does not match its keys")
         if theirs.rekey_step(d3) != d4:
             raise DealError("the guest's re-keying (step 4) does not match its keys")

@@ -14,9 +14,9 @@ import struct
 from collections.abc import Callable
 from typing import Any
 
-from .fairdeal import DECK, ORDER
+from .fairdeal import DECK, OPENING_HEX, ORDER, ROUNDS
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2  # 2: ed25519 group, proofs at every deal step
 MAX_FRAME = 64 * 1024
 HEADER = struct.Struct(">I")
 EMOTES = ("hello", "well_played", "oops", "thinking", "thanks", "good_game")
@@ -62,7 +62,7 @@ def _hex64(v: Any) -> None:
 
 def _scalar(v: Any) -> None:
     if not isinstance(v, str) or not _HEXKEY.match(v) or not 0 < int(v, 16) < ORDER:
-        raise ProtocolError("expected a key: hex, in 1..n-1 of P-256")
+        raise ProtocolError("expected a key: hex, in 1..l-1 of the group")
 
 
 def _b64(v: Any) -> None:
@@ -80,6 +80,27 @@ def _points(v: Any) -> None:
         raise ProtocolError(f"expected a list of {DECK} points")
     for x in v:
         _hex64(x)
+
+
+def _commits(v: Any) -> None:
+    """A deal step's commitments: the master key's (shuffle) or the 52 locks (re-key)."""
+    if not isinstance(v, list) or len(v) not in (1, DECK):
+        raise ProtocolError(f"expected 1 or {DECK} commitments")
+    for x in v:
+        _hex64(x)
+
+
+_OPENING = re.compile(r"[0-9a-f]{%d}\Z" % OPENING_HEX)
+
+
+def _proof(v: Any) -> None:
+    """A deal step's proof: 40 shuffle openings, or a re-key challenge and 52 responses."""
+    if not isinstance(v, list) or len(v) not in (ROUNDS, DECK + 1):
+        raise ProtocolError(f"expected a proof of {ROUNDS} or {DECK + 1} parts")
+    pattern = _OPENING if len(v) == ROUNDS else _HEX64
+    for x in v:
+        if not isinstance(x, str) or not pattern.match(x):
+            raise ProtocolError("a proof part is not hex of the right length")
 
 
 def _slot_keys(v: Any) -> None:
@@ -184,7 +205,8 @@ SCHEMAS: dict[str, dict[str, Callable[[Any], None]]] = {
     "setup": {"seq": _SEQ, "rules": _rules, "commit": _hex64},
     "commit": {"seq": _SEQ, "commit": _hex64},
     "open": {"seq": _SEQ, "nonce": _hex64},
-    "deck": {"seq": _SEQ, "hand": _HANDNO, "step": _int_in(1, 4), "cards": _points},
+    "deck": {"seq": _SEQ, "hand": _HANDNO, "step": _int_in(1, 4), "cards": _points,
+             "commits": _commits, "proof": _proof},
     "keys": {"seq": _SEQ, "hand": _HANDNO, "keys": _slot_keys},
     "act": {"seq": _SEQ, "hand": _HANDNO, "a": _text(40), "prev": _hex64, "?keys": _slot_keys},
     "reveal": {"seq": _SEQ, "hand": _HANDNO, "master": _scalar, "perm": _perm, "keys": _all_keys},

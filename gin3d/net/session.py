@@ -44,7 +44,15 @@ from gin3d.engine.hand import LAST_CHANCE
 from gin3d.engine.scoring import GameScore
 
 from .evidence import write_evidence
-from .fairdeal import Deal, DealError, DealerSecrets, card_points, check_deck, verify_peer
+from .fairdeal import (
+    Deal,
+    DealError,
+    DealerSecrets,
+    ProofError,
+    card_points,
+    check_deck,
+    verify_peer,
+)
 from .movelog import MoveLog
 from .protocol import SEQUENCED, FrameError, ProtocolError, key_hex, key_int
 from .tracker import DuplicateCard, HandTracker
@@ -53,6 +61,7 @@ WAITING = "waiting for opponent…"
 CONNECTED = "connected"
 GONE = "opponent gone"
 CHEATED = "your opponent's client cheated"
+CAUGHT = "cheating detected"  # the bye sent to a peer whose step or key failed its proof
 SAVE_FORMAT = "gin3d-net-save/1"
 SAVED_BYE = "saved the match to finish later"  # a bye with this reason: both keep their saves
 DECLINED = "declined the host's rules"
@@ -192,6 +201,7 @@ class MatchSession:
         self._bye_seq: int | None = None  # our bye, sent and not yet confirmed by the peer
         self.deal_times: list[float] = []  # seconds from the first shuffle to my cards open
         self.draw_round_trips: list[float] = []  # my stock draw sent -> the peer's key back
+        self._prepared: tuple[bytes, asyncio.Future] | None = None  # host: next hand's step 1
 
     # ================================================================= links
     async def attach(self, link: Link) -> None:
@@ -661,6 +671,7 @@ class MatchSession:
             hand_no = len(self.game.hands)
             last = self.game.hand
             dealer = next_dealer(self.rules, last.dealer, last.winner)
+        self._prepare(points, hand_no)
         while True:
             self.tracker = HandTracker(self.rules, dealer, hand_no, self.seat)
             self._opened_by_me = set()
@@ -668,6 +679,7 @@ class MatchSession:
             self.deal = await self._shuffle(points, hand_no)
             await self._deal_keys(hand_no)
             self.deal_times.append(time.perf_counter() - started)
+            self._prepare(points, hand_no + 1)
             dealt = [redact(e, self.seat) for e in self.tracker.hand.events]
             self.callbacks.fire("on_event", dealt, self._view())
             while not self.tracker.over:
@@ -689,41 +701,106 @@ class MatchSession:
             hand_no += 1
 
     # -- the deal --------------------------------------------------------------------
-    async def _recv_deck(self, hand_no: int, step: int) -> list[bytes]:
+    def _deal_context(self, hand_no: int) -> bytes:
+        """What every proof of this hand's deal is bound to: match, game and hand."""
+        return f"gin3d-deal|{self.match_id}|{self._game_no}|{hand_no}".encode()
+
+    def _prepare(self, points: list[bytes], hand_no: int) -> None:
+        """Host: compute hand ``hand_no``'s shuffle and its proof in the background (they
+        depend on nothing from the guest), so the deal does not wait for them."""
+        if self.seat != 0:
+            return
+        context = self._deal_context(hand_no)
+
+        def work():
+            mine = DealerSecrets()
+            return mine, mine.shuffle_message(points, context, 1)
+
+        self._prepared = (context, asyncio.ensure_future(asyncio.to_thread(work)))
+
+    async def _recv_deck(self, hand_no: int, step: int, then=None):
+        """The peer's deck for ``step``, verified (its proof) the moment it arrives, and, if
+        ``then`` is given, ``then(cards)`` (our next step) computed meanwhile.
+
+        A malformed deck is refused (it proves nothing, and nothing changes); a deck whose
+        proof does not hold ends the match as cheating, with the evidence."""
+        deal = self.deal
         while True:
             msg = await self._expect("deck", hand_no)
             if msg["step"] != step:
                 await self._refuse(f"expected deck step {step}, got {msg['step']}")
                 continue
-            deck = [bytes.fromhex(x) for x in msg["cards"]]
+            step_msg = {"cards": [bytes.fromhex(x) for x in msg["cards"]],
+                        "commits": [bytes.fromhex(x) for x in msg["commits"]],
+                        "proof": msg["proof"]}
             try:
-                check_deck(deck)
+                check_deck(step_msg["cards"])
             except DealError as exc:
                 await self._refuse(f"bad deck: {exc}")
                 continue
-            return deck
+            jobs = [asyncio.to_thread(deal.check, step, step_msg)]
+            if then is not None:
+                jobs.append(asyncio.to_thread(then, step_msg["cards"]))
+            results = await asyncio.gather(*jobs, return_exceptions=True)
+            verdict = results[0]
+            if isinstance(verdict, ProofError):
+                await self._caught(f"deck step {step} refused: {verdict}", msg)
+            if isinstance(verdict, DealError):
+                await self._refuse(f"bad deck: {verdict}")
+                continue
+            if isinstance(verdict, BaseException):
+                raise verdict
+            deal.add(step, step_msg)
+            if then is None:
+                return None
+            if isinstance(results[1], BaseException):
+                raise results[1]
+            return results[1]
 
-    async def _send_deck(self, hand_no: int, step: int, deck: list[bytes]) -> None:
+    async def _send_deck(self, hand_no: int, step: int, step_msg: dict) -> None:
+        self.deal.add(step, step_msg)
         await self._send({"t": "deck", "hand": hand_no, "step": step,
-                          "cards": [x.hex() for x in deck]})
+                          "cards": [x.hex() for x in step_msg["cards"]],
+                          "commits": [x.hex() for x in step_msg["commits"]],
+                          "proof": list(step_msg["proof"])})
 
     async def _shuffle(self, points: list[bytes], hand_no: int) -> Deal:
-        mine = DealerSecrets()
-        if self.seat == 0:
-            d1 = mine.shuffle_step(points)
-            await self._send_deck(hand_no, 1, d1)
-            d2 = await self._recv_deck(hand_no, 2)
-            d3 = mine.rekey_step(d2)
-            await self._send_deck(hand_no, 3, d3)
-            d4 = await self._recv_deck(hand_no, 4)
+        """The four steps, each proven by its maker and verified by the other on arrival;
+        nobody publishes a key before all four hold."""
+        context = self._deal_context(hand_no)
+        prepared, self._prepared = self._prepared, None
+        if self.seat == 0 and prepared is not None and prepared[0] == context:
+            mine, step1 = await prepared[1]
         else:
-            d1 = await self._recv_deck(hand_no, 1)
-            d2 = mine.shuffle_step(d1)
-            await self._send_deck(hand_no, 2, d2)
-            d3 = await self._recv_deck(hand_no, 3)
-            d4 = mine.rekey_step(d3)
-            await self._send_deck(hand_no, 4, d4)
-        return Deal(points, mine, [d1, d2, d3, d4])
+            mine = DealerSecrets()
+            step1 = None
+        self.deal = deal = Deal(points, mine, context=context, seat=self.seat)
+        if self.seat == 0:
+            if step1 is None:
+                step1 = await asyncio.to_thread(mine.shuffle_message, points, context, 1)
+            await self._send_deck(hand_no, 1, step1)
+            step3 = await self._recv_deck(
+                hand_no, 2, lambda d2: mine.rekey_message(d2, context, 3))
+            await self._send_deck(hand_no, 3, step3)
+            await self._recv_deck(hand_no, 4)
+        else:
+            step2 = await self._recv_deck(
+                hand_no, 1, lambda d1: mine.shuffle_message(d1, context, 2))
+            await self._send_deck(hand_no, 2, step2)
+            step4 = await self._recv_deck(
+                hand_no, 3, lambda d3: mine.rekey_message(d3, context, 4))
+            await self._send_deck(hand_no, 4, step4)
+        return deal
+
+    async def _caught(self, why: str, msg: dict | None = None):
+        """The peer's step or key fails its proof: refuse it, keep the evidence, tell the peer
+        and end the match as cheating (nothing of ours is published after it)."""
+        await self._refuse(why)
+        path = write_evidence(self, why, None, message=msg)
+        self.callbacks.fire("on_cheat", f"{CHEATED}: {why}", str(path))
+        ended = MatchEnded(CHEATED, f"{why} (evidence: {path})")
+        await self._farewell({"t": "bye", "reason": f"{CAUGHT}: {why}"[:300]}, ended)
+        raise ended
 
     def _my_keys(self, slots) -> list[list]:
         return [[s, key_hex(self.deal.mine.slot_keys[s])] for s in sorted(slots)]
@@ -751,6 +828,8 @@ class MatchSession:
             try:
                 cards = self._open(msg["keys"], expected)
                 t.learn(cards)
+            except ProofError as exc:
+                await self._caught(f"deal keys refused: {exc}", msg)
             except (DealError, ValueError) as exc:
                 await self._refuse(f"deal keys refused: {exc}")
                 continue
@@ -807,6 +886,8 @@ class MatchSession:
             msg = await self._expect("keys", hand_no)
             try:
                 cards = self._open(msg["keys"], expected)
+            except ProofError as exc:
+                await self._caught(f"keys refused: {exc}", msg)
             except (DealError, ValueError) as exc:
                 await self._refuse(f"keys refused: {exc}")
                 continue
@@ -819,6 +900,8 @@ class MatchSession:
             msg = await self._expect("act", hand_no)
             try:
                 action, cards = self._check_their_act(msg)
+            except ProofError as exc:
+                await self._caught(f"move {msg['a']!r} refused: {exc}", msg)
             except (ValueError, DealError) as exc:
                 self.illegal_moves += 1
                 await self._refuse(f"move {msg['a']!r} refused: {MOVE_REFUSED} ({exc})",
