@@ -70,11 +70,18 @@ class XServer:
         if xvfb is None or _xlib() is None:
             pytest.skip("no X server here: Xvfb or python-xlib is missing "
                         "(.ci/run installs xvfb; pip install python-xlib)")
+        # a high display number of its own: on :0 the offscreen scene tests of the same run
+        # would find it and render through it instead of their own buffer
+        number = next((n for n in range(90 + os.getpid() % 100, 400)
+                       if not Path(f"/tmp/.X{n}-lock").exists()
+                       and not Path(f"/tmp/.X11-unix/X{n}").exists()), None)
+        if number is None:
+            pytest.skip("no free X display number")
         read, write = os.pipe()
         w, h = self.size
         self.proc = subprocess.Popen(
-            [xvfb, "-displayfd", str(write), "-screen", "0", f"{w}x{h}x24", "-nolisten", "tcp",
-             "-noreset", "+extension", "XTEST"],
+            [xvfb, f":{number}", "-displayfd", str(write), "-screen", "0", f"{w}x{h}x24",
+             "-nolisten", "tcp", "-noreset", "+extension", "XTEST"],
             pass_fds=(write,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         os.close(write)
         digits = b""

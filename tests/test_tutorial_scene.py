@@ -182,3 +182,35 @@ def test_narration_panel_leaves_the_hand_and_the_stock_clear(app, size):
     finally:
         resize(app, 1280, 720)
         app.request("Menu")
+
+
+def test_the_panel_covers_no_card_a_step_talks_about(app):
+    """Every step of every chapter (Watch mode): the cards the narration points at (they
+    glow) are on screen and clear of the narration panel (chapter 1 step 5 covered its demo
+    cards)."""
+    screen = open_tutorial(app, play=False)
+    screen.menu.buttons["chapter1"]["command"]()
+    covered, checked = [], 0
+    while screen.view is not None:
+        view = screen.view
+        runner = view.runner
+        while not runner.finished:
+            panel = box2d(app, view.panel.frame)
+            for node in {*view.show_nodes, *app.scene.cards}:
+                if node.glowing and not node.np.isHidden():
+                    checked += 1
+                    try:
+                        box = card_box(app, node)
+                    except AssertionError:  # talked about, but out of the picture
+                        covered.append((runner.chapter.number, runner.index + 1,
+                                        str(node.card), "off screen"))
+                        continue
+                    if not _apart(panel, box):
+                        covered.append((runner.chapter.number, runner.index + 1,
+                                        str(node.card), "under the panel"))
+            app.messenger.send("space")
+            app.taskMgr.step()
+        app.messenger.send("space")
+        app.taskMgr.step()
+        app.taskMgr.step()
+    assert checked > 90 and not covered, covered

@@ -71,7 +71,7 @@ CAMERA_POSES = {  # name: (camera position, point looked at)
     "show": ((0.0, -58.0, 44.0), (0.0, -2.0, 8.0)),
 }
 # close-ups that leave the bottom of the table (the learner's hand) out of the frame
-CUTS_THE_HAND = frozenset({"pile", "stock", "opponent"})
+CUTS_THE_HAND = frozenset({"pile", "stock", "opponent", "melds"})
 READ_SECONDS = (1.8, 0.26)  # Watch mode: a step stays this long (base + per word) by itself
 FAST_FORWARD = 12  # more events than this at once are played faster
 
@@ -519,8 +519,8 @@ class TutorialView(MouseButtons):
                 self.show_labels.append(np)
 
     def _move_camera(self, name: str) -> None:
-        if name in CUTS_THE_HAND and self.runner.mode == PLAY:
-            name = "table"  # playing along, the learner's own hand always stays in sight
+        if name in CUTS_THE_HAND and (self.runner.mode == PLAY or self._talks_of_the_hand()):
+            name = "table"  # the learner's hand stays in sight: playing along, or talked of
         pos, look = CAMERA_POSES.get(name, CAMERA_POSES["table"])
         cam = self.base.camera
         if self.queue.speed <= 0:
@@ -535,6 +535,13 @@ class TutorialView(MouseButtons):
         cam.setQuat(start_quat)
         LerpPosQuatInterval(cam, self.queue.seconds(0.8), Point3(*pos), quat=end_quat,
                             blendType="easeInOut").start()
+
+    def _talks_of_the_hand(self) -> bool:
+        """Whether the step points at cards of the learner's hand (or at the hand)."""
+        frame = self._frame
+        wanted = set(frame.focus_cards)
+        return "hand" in frame.focus_places or any(
+            n.zone == "hand0" and n.card in wanted for n in self.scene.cards)
 
     def _focus_targets(self) -> tuple[list[CardNode], list[NodePath]]:
         frame = self._frame
