@@ -430,6 +430,7 @@ class MatchSession:
             raise ValueError("the match can be claimed only once the opponent is gone or "
                              f"has stopped playing{wait}")
         self._end(MatchEnded("claimed", STALLED))
+        self._spawn(self._hang_up(f"claimed the match: {STALLED}"))
 
     @property
     def game_number(self) -> int:
@@ -493,15 +494,16 @@ class MatchSession:
             if main is not None and not main.done() and main is not asyncio.current_task():
                 main.cancel()
             if ended.reason == CHEATED:
-                self._spawn(self._hang_up())
+                self._spawn(self._hang_up(CHEATED))
         self.done.set()
 
-    async def _hang_up(self) -> None:
-        """After a cheat verdict: tell the peer and close the link; nothing more is read."""
+    async def _hang_up(self, reason: str) -> None:
+        """After a cheat verdict or a claim: tell the peer why and close the link; nothing
+        more is read."""
         link = self.link
         if link is None:
             return
-        await self._send({"t": "bye", "reason": CHEATED})
+        await self._send({"t": "bye", "reason": reason})
         await asyncio.sleep(0)
         if self.link is link:
             self.link = None
