@@ -259,7 +259,7 @@ class MatchSession:
                 self._drop(link, str(exc))
                 return
             except ProtocolError as exc:
-                await self._refuse(f"bad message: {exc}")
+                await self._refuse(f"bad message: {exc}", msg={"frame": "not a valid message"})
                 continue
             except (ConnectionError, asyncio.IncompleteReadError, OSError, EOFError) as exc:
                 self._drop(link, str(exc))
@@ -281,7 +281,8 @@ class MatchSession:
             if seq <= self.got:
                 continue  # resent after a reconnect: already have it
             if seq != self.got + 1:
-                await self._refuse(f"message {seq} out of order (expected {self.got + 1})")
+                await self._refuse(f"message {seq} out of order (expected {self.got + 1})",
+                                   msg=msg)
                 continue
             self.got = seq
             self._dispatch(msg)
@@ -495,7 +496,7 @@ class MatchSession:
                 main.cancel()
             if ended.reason == CHEATED:
                 self._spawn(self._hang_up(CHEATED))
-        self.done.set()
+        self.done.set()  # also ends a farewell (``ended`` set) still waiting for its bye
 
     async def _hang_up(self, reason: str) -> None:
         """After a cheat verdict or a claim: tell the peer why and close the link; nothing
@@ -507,7 +508,7 @@ class MatchSession:
         await asyncio.sleep(0)
         if self.link is link:
             self.link = None
-            link.close()  # also ends a farewell (``ended`` set) still waiting for its bye
+            link.close()
 
     async def close(self) -> None:
         if self._grace is not None:
