@@ -360,8 +360,9 @@ def test_a_peer_that_stops_playing_can_be_claimed_against_after_the_stated_time(
         assert h.claim_in() == 0
         h.claim()
         ended = await asyncio.wait_for(runs[0], 10)
-        runs[1].cancel()
-        await asyncio.gather(runs[1], return_exceptions=True)
+        gone = await asyncio.wait_for(runs[1], 10)  # the staller is told, and the line closed
+        assert (gone.reason, gone.detail) == ("opponent left", f"claimed the match: {STALLED}")
+        assert h.link is None
         if before is not None:
             assert snapshot(h) == before
         await h.close()

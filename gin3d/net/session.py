@@ -269,7 +269,7 @@ class MatchSession:
                 self._drop(link, str(exc))
                 return
             except ProtocolError as exc:
-                await self._refuse(f"bad message: {exc}")
+                await self._refuse(f"bad message: {exc}", msg={"frame": "not a valid message"})
                 continue
             except (ConnectionError, asyncio.IncompleteReadError, OSError, EOFError) as exc:
                 self._drop(link, str(exc))
@@ -291,7 +291,8 @@ class MatchSession:
             if seq <= self.got:
                 continue  # resent after a reconnect: already have it
             if seq != self.got + 1:
-                await self._refuse(f"message {seq} out of order (expected {self.got + 1})")
+                await self._refuse(f"message {seq} out of order (expected {self.got + 1})",
+                                   msg=msg)
                 continue
             self.got = seq
             self._dispatch(msg)
@@ -440,6 +441,7 @@ class MatchSession:
             raise ValueError("the match can be claimed only once the opponent is gone or "
                              f"has stopped playing{wait}")
         self._end(MatchEnded("claimed", STALLED))
+        self._spawn(self._hang_up(f"claimed the match: {STALLED}"))
 
     @property
     def game_number(self) -> int:
@@ -503,19 +505,20 @@ class MatchSession:
             if main is not None and not main.done() and main is not asyncio.current_task():
                 main.cancel()
             if ended.reason == CHEATED:
-                self._spawn(self._hang_up())
-        self.done.set()
+                self._spawn(self._hang_up(CHEATED))
+        self.done.set()  # also ends a farewell (``ended`` set) still waiting for its bye
 
-    async def _hang_up(self) -> None:
-        """After a cheat verdict: tell the peer and close the link; nothing more is read."""
+    async def _hang_up(self, reason: str) -> None:
+        """After a cheat verdict or a claim: tell the peer why and close the link; nothing
+        more is read."""
         link = self.link
         if link is None:
             return
-        await self._send({"t": "bye", "reason": CHEATED})
+        await self._send({"t": "bye", "reason": reason})
         await asyncio.sleep(0)
         if self.link is link:
             self.link = None
-            link.close()  # also ends a farewell (``ended`` set) still waiting for its bye
+            link.close()
 
     async def close(self) -> None:
         if self._grace is not None:
