@@ -54,7 +54,7 @@ def to_discard(app, seed: int = 245) -> None:
 
 
 def test_the_local_player_is_you_in_seat_order_everywhere(app):
-    assert app.user_settings.player_name == "Player"  # the default name, as a new player has
+    app.user_settings = app.user_settings.but(player_name="Player")  # a new player's default
     session = app.start_single_player()
     names = session.controller.names
     assert names[0] == "You"
@@ -75,6 +75,16 @@ def test_the_local_player_is_you_in_seat_order_everywhere(app):
         assert dead.startswith(f"Deadwood: You {seat_dead[0]} - {names[1]} {seat_dead[1]}")
     score = next(t for t in texts(app.screens.panel) if t.startswith("Score:"))
     assert score.startswith("Score: You ")
+    for _ in range(40):  # on to the end of the game
+        if app.screens.state == "GameOver":
+            break
+        app.screens.panel.buttons["next"]["command"]()
+        Driver(app).play_hand()
+    assert app.screens.state == "GameOver"
+    shown = texts(app.screens.panel)
+    assert shown[0] == f"{names[session.game.winner]} won the game!"
+    assert shown[1:3] == ["You", names[1]]  # the columns: you first
+    assert not any("Player" in t for t in shown)
     app.request("Menu")
 
 
@@ -241,7 +251,7 @@ def test_settings_say_only_what_they_do(app, monkeypatch):
             assert "Sound volume" not in shown  # there is no music to set a volume for
             assert "Sound effects" in shown
             note = app.screens.aa_note.getText()
-            assert app.user_settings.antialiasing == 4
+            assert app.user_settings.antialiasing == 4  # the default: asks for 4x
             assert note == ("(not available on this renderer)" if software else ""), software
             app.request("Menu")
         # the card style applies as soon as it is saved, on every card and the stacks
