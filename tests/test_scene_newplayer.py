@@ -229,6 +229,7 @@ def test_the_tutorial_discard_step_takes_one_click(app):
     else:
         raise AssertionError("never reached the step that says: click the K\u2663")
     assert "Click the" in runner.prompt() and "to discard it" in runner.prompt()
+    assert "then the pile" not in view.hud.prompt.getText()  # the HUD says one click too
     index = runner.index
     kc = parse_action("discard KC").card
     driver.click_card(kc)  # one click, as the prompt says
