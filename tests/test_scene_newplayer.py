@@ -54,7 +54,7 @@ def to_discard(app, seed: int = 245) -> None:
 
 
 def test_the_local_player_is_you_in_seat_order_everywhere(app):
-    assert app.user_settings.player_name == "Player"  # the default name, as a new player has
+    app.user_settings = app.user_settings.but(player_name="Player")  # a new player's default
     session = app.start_single_player()
     names = session.controller.names
     assert names[0] == "You"
@@ -75,6 +75,16 @@ def test_the_local_player_is_you_in_seat_order_everywhere(app):
         assert dead.startswith(f"Deadwood: You {seat_dead[0]} - {names[1]} {seat_dead[1]}")
     score = next(t for t in texts(app.screens.panel) if t.startswith("Score:"))
     assert score.startswith("Score: You ")
+    for _ in range(40):  # on to the end of the game
+        if app.screens.state == "GameOver":
+            break
+        app.screens.panel.buttons["next"]["command"]()
+        Driver(app).play_hand()
+    assert app.screens.state == "GameOver"
+    shown = texts(app.screens.panel)
+    assert shown[0] == f"{names[session.game.winner]} won the game!"
+    assert shown[1:3] == ["You", names[1]]  # the columns: you first
+    assert not any("Player" in t for t in shown)
     app.request("Menu")
 
 
@@ -219,6 +229,7 @@ def test_the_tutorial_discard_step_takes_one_click(app):
     else:
         raise AssertionError("never reached the step that says: click the K\u2663")
     assert "Click the" in runner.prompt() and "to discard it" in runner.prompt()
+    assert "then the pile" not in view.hud.prompt.getText()  # the HUD says one click too
     index = runner.index
     kc = parse_action("discard KC").card
     driver.click_card(kc)  # one click, as the prompt says
@@ -232,6 +243,7 @@ def test_settings_say_only_what_they_do(app, monkeypatch):
     from gin3d.scene import ship_screens
 
     before = app.user_settings
+    app.user_settings = before.but(antialiasing=4, card_style="classic")
     try:
         for software in (True, False):
             monkeypatch.setattr(ship_screens, "is_software", lambda base, s=software: s,
@@ -241,7 +253,6 @@ def test_settings_say_only_what_they_do(app, monkeypatch):
             assert "Sound volume" not in shown  # there is no music to set a volume for
             assert "Sound effects" in shown
             note = app.screens.aa_note.getText()
-            assert app.user_settings.antialiasing == 4
             assert note == ("(not available on this renderer)" if software else ""), software
             app.request("Menu")
         # the card style applies as soon as it is saved, on every card and the stacks

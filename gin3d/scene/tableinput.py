@@ -395,6 +395,8 @@ class TableInput(MouseButtons):
                 if self.selected is not None:
                     prompt = (f"Discard the {self.selected.pretty}: click it again or the "
                               "pile, or press Enter")
+                elif self.click_discards():
+                    prompt = "Discard: click the card to throw away"
                 else:
                     prompt = "Discard: click a card then the pile, or drag it onto the pile"
                 if BigGin() in legal:
@@ -445,8 +447,9 @@ class TableInput(MouseButtons):
             self.hud.set_deadwood(deadwood_of_mask(mask_of(known)) if known else None)
             return
         left = discard_deadwoods(known)
-        choices = [a.card for a in legal if isinstance(a, (Discard, Knock))]
-        choices = [c for c in choices if c in left] or [c for c in known if c != view.taken]
+        kept = view.taken if not view.rules.allow_throw_back else None  # may not go back
+        choices = [a.card for a in legal if isinstance(a, (Discard, Knock)) and a.card != kept]
+        choices = [c for c in choices if c in left] or [c for c in known if c != kept]
         best = min(choices, key=lambda c: (left[c], -c.rank, c))
         self.hud.set_deadwood(left[best], after=best.pretty)
 
