@@ -18,8 +18,8 @@ from pathlib import Path
 from .protocol import key_hex
 
 
-def write_evidence(session, why: str, peer: dict | None, message: dict | None = None
-                   ) -> Path:
+def write_evidence(session, why: str, peer: dict | None, message: dict | None = None,
+                   deal=None) -> Path:
     """Write the evidence for ``session``'s current hand; return the file's path."""
     from .session import CHEATED
 
@@ -27,7 +27,7 @@ def write_evidence(session, why: str, peer: dict | None, message: dict | None = 
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / (f"gin3d-evidence-{session.match_id[:12]}-seat{session.seat}-"
                      f"{int(time.time())}.json")
-    deal = session.deal
+    deal = deal if deal is not None else session.deal
     tracker = session.tracker
     data = {
         "verdict": CHEATED, "reason": why, "match": session.match_id, "seat": session.seat,
