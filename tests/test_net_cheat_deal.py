@@ -31,6 +31,10 @@ class Attacker(MatchSession):
     can open what it rigged."""
 
     patch: dict[int, int] | None = None  # slot -> the key that opens the rigged slot
+    attack_hand = 0  # the hand whose deal it cheats at (plays the ones before honestly)
+
+    def attacking(self, msg) -> bool:
+        return msg.get("hand") == self.attack_hand
 
     def _dispatch(self, msg):
         if msg["t"] == "deck":
@@ -45,6 +49,8 @@ class Attacker(MatchSession):
         return {**msg, "cards": [x.hex() for x in cards]}
 
     async def _deal_keys(self, hand_no):
+        if hand_no != self.attack_hand:
+            return await super()._deal_keys(hand_no)
         self.reached_deal_keys = True
         for slot, key in (self.patch or {}).items():
             self.deal.mine.slot_keys[slot] = key
@@ -125,7 +131,7 @@ class StackingHost(Attacker):
     them after the guest's shuffle), step 3 puts them into its own slots."""
 
     async def _send(self, msg):
-        if msg["t"] == "deck" and msg["step"] == 1:
+        if msg["t"] == "deck" and msg["step"] == 1 and self.attacking(msg):
             m = self.card_points
             self.x = x = random_scalar()
             marked = [mul(x, m[c]) for c in range(10)] + [mul(2 * x % ORDER, m[c])
@@ -134,7 +140,7 @@ class StackingHost(Attacker):
             order = list(range(52))
             secrets.SystemRandom().shuffle(order)
             msg = self.rig(msg, [marked[i] for i in order])
-        elif msg["t"] == "deck" and msg["step"] == 3:
+        elif msg["t"] == "deck" and msg["step"] == 3 and self.attacking(msg):
             d2 = self.seen[2]
             index = {p: i for i, p in enumerate(d2)}
             doubled = {i: index.get(mul(2, p)) for i, p in enumerate(d2)}
@@ -254,3 +260,23 @@ def test_wrong_key_at_the_deal_is_a_cheat_verdict(tmp_path):
     ev = _check_refused(g, h, results[1], tmp_path, "does not match its lock")
     assert g.deal.step == 4  # the deal itself held; the key did not match its lock
     assert ev["refused_message"]["t"] == "keys"
+
+
+class StackingHostLater(StackingHost):
+    """The same at the second hand, whose step 1 the host sends while the first is played."""
+
+    attack_hand = 1
+
+
+def test_stacking_at_a_step_sent_ahead_is_refused_when_it_arrives(tmp_path):
+    h, g, results = _play(tmp_path, host_cls=StackingHostLater)
+    result = results[1]
+    assert result.reason == CHEATED and "deck step 1" in result.detail, (result, h.gained())
+    assert g.refusals and "deck step 1" in g.refusals[0]
+    # the guest never shuffled on it, nor sent anything for that hand
+    assert not any(m.get("hand") == 1 for m in g.outbox)
+    assert not getattr(h, "reached_deal_keys", False)
+    files = sorted(tmp_path.glob("gin3d-evidence-*-seat1-*.json"))
+    ev = json.loads(files[0].read_text())
+    assert ev["refused_message"]["hand"] == 1 and ev["decks"] == []
+    assert _rerun(ev, g)

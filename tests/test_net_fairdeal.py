@@ -114,3 +114,62 @@ def _off(x: bytes) -> bool:
     except DealError:
         return True
     return False
+
+
+def test_each_step_verifies_on_arrival_and_a_bad_step_is_a_proof_error():
+    from gin3d.net.fairdeal import verify_rekey, verify_shuffle
+
+    points = card_points(b"p" * 32)
+    host = DealerSecrets()
+    m1 = host.shuffle_message(points, b"hand 0", 1)
+    verify_shuffle(points, m1["cards"], m1["commits"][0], m1["proof"], b"hand 0", 1)
+    swapped = list(m1["cards"])
+    swapped[0], swapped[1] = swapped[1], swapped[0]  # the proof is bound to the order too
+    marked = list(m1["cards"])
+    marked[5] = mul(2, marked[4])  # a card twice (one marked): not a permutation of a*M
+    for cards in (swapped, marked):
+        with pytest.raises(ProofError):
+            verify_shuffle(points, cards, m1["commits"][0], m1["proof"], b"hand 0", 1)
+    other = DealerSecrets()  # a commitment to another master key
+    with pytest.raises(ProofError):
+        verify_shuffle(points, m1["cards"], other.commit, m1["proof"], b"hand 0", 1)
+    guest = DealerSecrets()
+    m2 = guest.shuffle_message(m1["cards"], b"hand 0", 2)
+    m3 = host.rekey_message(m2["cards"], b"hand 0", 3)
+    verify_rekey(host.commit, m2["cards"], m3["cards"], m3["commits"], m3["proof"], b"hand 0", 3)
+    moved = list(m3["cards"])
+    moved[2] = mul(random_scalar(), m2["cards"][7])  # slot 7's entry copied into slot 2
+    with pytest.raises(ProofError):
+        verify_rekey(host.commit, m2["cards"], moved, m3["commits"], m3["proof"], b"hand 0", 3)
+
+
+def test_proofs_do_not_replay_in_another_hand_step_or_match():
+    from gin3d.net.fairdeal import verify_rekey, verify_shuffle
+
+    points = card_points(b"r" * 32)
+    host, guest = DealerSecrets(), DealerSecrets()
+    m1 = host.shuffle_message(points, b"m|0|3", 1)
+    for context, step in ((b"m|0|4", 1), (b"m|1|3", 1), (b"n|0|3", 1), (b"m|0|3", 2)):
+        with pytest.raises(ProofError):
+            verify_shuffle(points, m1["cards"], m1["commits"][0], m1["proof"], context, step)
+    m2 = guest.shuffle_message(m1["cards"], b"m|0|3", 2)
+    m3 = host.rekey_message(m2["cards"], b"m|0|3", 3)
+    with pytest.raises(ProofError):
+        verify_rekey(host.commit, m2["cards"], m3["cards"], m3["commits"], m3["proof"],
+                     b"m|0|4", 3)
+
+
+def test_x25519_fast_path_agrees_with_the_group_and_cards_ignore_sign():
+    from gin3d.net import fairdeal as fd
+
+    p = card_points(b"u" * 32)[3]
+    tried = {True: 0, False: 0}
+    while min(tried.values()) < 3:
+        s = random_scalar()
+        fast = fd._clamped(s) is not None
+        tried[fast] += 1
+        assert fd._umul(s, fd._mont(p), p) == fd._mont(mul(s, p))
+    neg = p[:31] + bytes([p[31] ^ 0x80])
+    assert fd._mont(neg) == fd._mont(p) and fd.unsigned(neg) == fd.unsigned(p)
+    with pytest.raises(DealError, match="twice"):
+        check_deck(card_points(b"u" * 32)[:51] + [neg])

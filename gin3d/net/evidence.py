@@ -29,15 +29,15 @@ def evidence_folder(configured: str | None = None) -> Path:
     return Path(configured) if configured else data_dir() / EVIDENCE_DIR
 
 
-def write_evidence(session, why: str, peer: dict | None, message: dict | None = None
-                   ) -> Path:
+def write_evidence(session, why: str, peer: dict | None, message: dict | None = None,
+                   deal=None) -> Path:
     """Write the evidence for ``session``'s current hand; return the file's path."""
     from .session import CHEATED, _clip
 
     folder = evidence_folder(session.evidence_dir)
     path = folder / (f"gin3d-evidence-{session.match_id[:12]}-seat{session.seat}-"
                      f"{int(time.time())}-{secrets.token_hex(4)}.json")
-    deal = session.deal
+    deal = deal if deal is not None else session.deal
     tracker = session.tracker
     data = {
         "verdict": CHEATED, "reason": why, "match": session.match_id, "seat": session.seat,

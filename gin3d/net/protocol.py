@@ -90,7 +90,7 @@ def _commits(v: Any) -> None:
         _hex64(x)
 
 
-_OPENING = re.compile(r"[0-9a-f]{%d}\Z" % OPENING_HEX)
+_OPENING = re.compile(rf"[0-9a-f]{{{OPENING_HEX}}}\Z")
 
 
 def _proof(v: Any) -> None:

@@ -201,7 +201,9 @@ class MatchSession:
         self._bye_seq: int | None = None  # our bye, sent and not yet confirmed by the peer
         self.deal_times: list[float] = []  # seconds from the first shuffle to my cards open
         self.draw_round_trips: list[float] = []  # my stock draw sent -> the peer's key back
-        self._prepared: tuple[bytes, asyncio.Future] | None = None  # host: next hand's step 1
+        self._prepared: dict | None = None  # host: the next hand's step 1, made ahead
+        self._early: tuple[int, dict, asyncio.Future] | None = None  # guest: it, sent ahead
+        self._points: list[bytes] | None = None  # this game's card points
 
     # ================================================================= links
     async def attach(self, link: Link) -> None:
@@ -310,7 +312,7 @@ class MatchSession:
             if msg["reason"] == SAVED_BYE and self.autosave and self.resumable():
                 self._autosave()  # the opponent will want to finish this: keep ours too
             self._end(MatchEnded("opponent left", msg["reason"]))
-        else:
+        elif not (kind == "deck" and self._early_deck(msg)):
             self.inbox.put_nowait(msg)
 
     async def _heartbeat(self, link: Link) -> None:
@@ -674,6 +676,8 @@ class MatchSession:
             hand_no = len(self.game.hands)
             last = self.game.hand
             dealer = next_dealer(self.rules, last.dealer, last.winner)
+        self._points = points
+        self._early = None
         self._prepare(points, hand_no)
         while True:
             self.tracker = HandTracker(self.rules, dealer, hand_no, self.seat)
@@ -682,7 +686,7 @@ class MatchSession:
             self.deal = await self._shuffle(points, hand_no)
             await self._deal_keys(hand_no)
             self.deal_times.append(time.perf_counter() - started)
-            self._prepare(points, hand_no + 1)
+            self._prepare(points, hand_no + 1, early=True)
             dealt = [redact(e, self.seat) for e in self.tracker.hand.events]
             self.callbacks.fire("on_event", dealt, self._view())
             while not self.tracker.over:
@@ -708,9 +712,11 @@ class MatchSession:
         """What every proof of this hand's deal is bound to: match, game and hand."""
         return f"gin3d-deal|{self.match_id}|{self._game_no}|{hand_no}".encode()
 
-    def _prepare(self, points: list[bytes], hand_no: int) -> None:
+    def _prepare(self, points: list[bytes], hand_no: int, early: bool = False) -> None:
         """Host: compute hand ``hand_no``'s shuffle and its proof in the background (they
-        depend on nothing from the guest), so the deal does not wait for them."""
+        depend on nothing from the guest), so the deal does not wait for them. With
+        ``early`` (during the hand before) it is sent as soon as it is made, so the guest
+        checks it, and makes its own step 2, while that hand is played."""
         if self.seat != 0:
             return
         context = self._deal_context(hand_no)
@@ -719,7 +725,70 @@ class MatchSession:
             mine = DealerSecrets()
             return mine, mine.shuffle_message(points, context, 1)
 
-        self._prepared = (context, asyncio.ensure_future(asyncio.to_thread(work)))
+        prep = {"context": context, "future": asyncio.ensure_future(asyncio.to_thread(work)),
+                "sent": False}
+        self._prepared = prep
+        if early:
+            self._spawn(self._send_early(prep, hand_no))
+
+    async def _send_early(self, prep: dict, hand_no: int) -> None:
+        try:
+            _, step1 = await prep["future"]
+        except Exception:  # noqa: BLE001 - the deal makes it again
+            return
+        t = self.tracker
+        # only while the hand before is still on: the guest then has it before this game ends
+        if (self._prepared is prep and self.ended is None and t is not None
+                and t.hand_number == hand_no - 1 and not t.over):
+            prep["sent"] = True
+            await self._send(self._deck_msg(hand_no, 1, step1))
+
+    def _early_deck(self, msg: dict) -> bool:
+        """Guest: the host's step 1 for the next hand, sent while this one is played: check
+        its proof now, and make step 2, in the background (``_shuffle`` takes them up)."""
+        t, deal = self.tracker, self.deal
+        if (self.seat != 1 or msg["step"] != 1 or t is None or deal is None or deal.step != 4
+                or msg["hand"] != t.hand_number + 1 or self._points is None):
+            return False
+        points, context = self._points, self._deal_context(msg["hand"])
+
+        def work():
+            pending = Deal(points, DealerSecrets(), context=context, seat=1)
+            step1 = self._step_msg(msg)
+            check_deck(step1["cards"])
+            pending.check(1, step1)
+            return pending, step1, pending.mine.shuffle_message(step1["cards"], context, 2)
+
+        early = (msg["hand"], msg, asyncio.ensure_future(asyncio.to_thread(work)))
+        self._early = early
+
+        def done(fut: asyncio.Future) -> None:  # a false proof: the verdict comes at once
+            if (not fut.cancelled() and isinstance(fut.exception(), ProofError)
+                    and self._early is early and self.ended is None):
+                self._spawn(self._caught_early(early, fut.exception(), points, context))
+
+        early[2].add_done_callback(done)
+        return True
+
+    async def _caught_early(self, early, exc: ProofError, points, context) -> None:
+        self._early = None
+        deal = Deal(points, DealerSecrets(), context=context, seat=1)
+        try:
+            await self._caught(f"deck step 1 refused: {exc}", early[1], deal)
+        except MatchEnded:
+            pass
+
+    @staticmethod
+    def _step_msg(msg: dict) -> dict:
+        return {"cards": [bytes.fromhex(x) for x in msg["cards"]],
+                "commits": [bytes.fromhex(x) for x in msg["commits"]], "proof": msg["proof"]}
+
+    @staticmethod
+    def _deck_msg(hand_no: int, step: int, step_msg: dict) -> dict:
+        return {"t": "deck", "hand": hand_no, "step": step,
+                "cards": [x.hex() for x in step_msg["cards"]],
+                "commits": [x.hex() for x in step_msg["commits"]],
+                "proof": list(step_msg["proof"])}
 
     async def _recv_deck(self, hand_no: int, step: int, then=None):
         """The peer's deck for ``step``, verified (its proof) the moment it arrives, and, if
@@ -733,9 +802,7 @@ class MatchSession:
             if msg["step"] != step:
                 await self._refuse(f"expected deck step {step}, got {msg['step']}")
                 continue
-            step_msg = {"cards": [bytes.fromhex(x) for x in msg["cards"]],
-                        "commits": [bytes.fromhex(x) for x in msg["commits"]],
-                        "proof": msg["proof"]}
+            step_msg = self._step_msg(msg)
             try:
                 check_deck(step_msg["cards"])
             except DealError as exc:
@@ -762,26 +829,36 @@ class MatchSession:
 
     async def _send_deck(self, hand_no: int, step: int, step_msg: dict) -> None:
         self.deal.add(step, step_msg)
-        await self._send({"t": "deck", "hand": hand_no, "step": step,
-                          "cards": [x.hex() for x in step_msg["cards"]],
-                          "commits": [x.hex() for x in step_msg["commits"]],
-                          "proof": list(step_msg["proof"])})
+        await self._send(self._deck_msg(hand_no, step, step_msg))
 
     async def _shuffle(self, points: list[bytes], hand_no: int) -> Deal:
         """The four steps, each proven by its maker and verified by the other on arrival;
         nobody publishes a key before all four hold."""
         context = self._deal_context(hand_no)
         prepared, self._prepared = self._prepared, None
-        if self.seat == 0 and prepared is not None and prepared[0] == context:
-            mine, step1 = await prepared[1]
+        early, self._early = self._early, None
+        step1 = None
+        if self.seat == 0 and prepared is not None and prepared["context"] == context:
+            mine, step1 = await prepared["future"]
         else:
             mine = DealerSecrets()
-            step1 = None
         self.deal = deal = Deal(points, mine, context=context, seat=self.seat)
+        if self.seat == 1 and early is not None and early[0] == hand_no:
+            step2 = await self._take_early(early)
+            if step2 is not None:
+                deal = self.deal
+                await self._send_deck(hand_no, 2, step2)
+                step4 = await self._recv_deck(
+                    hand_no, 3, lambda d3: deal.mine.rekey_message(d3, context, 4))
+                await self._send_deck(hand_no, 4, step4)
+                return deal
         if self.seat == 0:
             if step1 is None:
                 step1 = await asyncio.to_thread(mine.shuffle_message, points, context, 1)
-            await self._send_deck(hand_no, 1, step1)
+            if prepared is not None and prepared["sent"]:
+                deal.add(1, step1)  # sent during the hand before
+            else:
+                await self._send_deck(hand_no, 1, step1)
             step3 = await self._recv_deck(
                 hand_no, 2, lambda d2: mine.rekey_message(d2, context, 3))
             await self._send_deck(hand_no, 3, step3)
@@ -795,11 +872,27 @@ class MatchSession:
             await self._send_deck(hand_no, 4, step4)
         return deal
 
-    async def _caught(self, why: str, msg: dict | None = None):
+    async def _take_early(self, early) -> dict | None:
+        """Guest: the step 1 that came during the hand before, checked meanwhile; our step 2
+        for it, or None when it was malformed (refused: the deal waits for another)."""
+        _, msg, work = early
+        try:
+            pending, step1, step2 = await work
+        except ProofError as exc:
+            await self._caught(f"deck step 1 refused: {exc}", msg)
+        except DealError as exc:
+            await self._refuse(f"bad deck: {exc}")
+            return None
+        pending.add(1, step1)
+        self.deal = pending
+        return step2
+
+    async def _caught(self, why: str, msg: dict | None = None, deal: Deal | None = None):
         """The peer's step or key fails its proof: refuse it, keep the evidence, tell the peer
-        and end the match as cheating (nothing of ours is published after it)."""
+        and end the match as cheating (nothing of ours is published after it). ``deal``: the
+        deal it belongs to when that is not ``self.deal`` (a step sent ahead)."""
         await self._refuse(why)
-        path = write_evidence(self, why, None, message=msg)
+        path = write_evidence(self, why, None, message=msg, deal=deal)
         self.callbacks.fire("on_cheat", f"{CHEATED}: {why}", str(path))
         ended = MatchEnded(CHEATED, f"{why} (evidence: {path})")
         await self._farewell({"t": "bye", "reason": f"{CAUGHT}: {why}"[:300]}, ended)
