@@ -66,10 +66,11 @@ class Attacker(MatchSession):
     def gained(self) -> str:
         """What the attack got (shown when a test finds the attack was not stopped)."""
         if hasattr(self, "stolen"):
-            victim = self.peer_session.tracker
-            held = {victim.known.get(k) for k in self.stolen}
+            victim = self.peer_session.deal  # what those slots really hold
+            held = [CARDS[victim.open_slot(k, self.deal.mine.slot_keys[k], record=False)]
+                    for k in self.stolen]
             return (f"read the victim's cards {sorted(self.stolen.values())}"
-                    f" (victim holds {sorted(c for c in held if c is not None)})")
+                    f" (the victim holds {sorted(held)})")
         if hasattr(self, "dealt_gin"):
             return f"dealt itself {self.dealt_gin}"
         return "the deal went on"

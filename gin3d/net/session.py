@@ -748,7 +748,8 @@ class MatchSession:
         its proof now, and make step 2, in the background (``_shuffle`` takes them up)."""
         t, deal = self.tracker, self.deal
         if (self.seat != 1 or msg["step"] != 1 or t is None or deal is None or deal.step != 4
-                or msg["hand"] != t.hand_number + 1 or self._points is None):
+                or msg["hand"] != t.hand_number + 1 or self._points is None
+                or self._early is not None):  # one per hand: a second is not checked ahead
             return False
         points, context = self._points, self._deal_context(msg["hand"])
 
