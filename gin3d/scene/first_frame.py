@@ -5,7 +5,8 @@ Environment variables (read by ``gin3d.__main__``):
 - ``GIN3D_OFFSCREEN=1``: render into an offscreen buffer with no display and no audio device
   (CI machines, build checks, screenshot scripts).
 - ``GIN3D_EXIT_AFTER_FIRST_FRAME=1``: once the first frame has been rendered, log
-  ``gin3d: first frame rendered ...`` and exit with status 0. The build test starts the frozen
+  ``gin3d: first frame rendered ...`` and what data it found (and the folder its art came
+  from), then exit with status 0. The build test starts the frozen
   binary this way.
 - ``GIN3D_SCREENSHOT=<file.png>``: with the above, save that first frame as a picture.
 """
@@ -26,14 +27,14 @@ FRAMES = 3  # frames to render first: the first one may still be compiling shade
 def _data_report() -> str:
     """What a packaged build must carry besides code, counted (the build test reads it)."""
     from ..tutorial import load_chapters
-    from .assets import asset_path
+    from .assets import asset_path, asset_root
 
     try:
         chapters = len(load_chapters())
     except (OSError, ValueError) as err:
         chapters = f"error {err}"
     sounds = len(list(asset_path("sounds").glob("*.wav")))
-    return f"{chapters} tutorial chapters, {sounds} sounds"
+    return f"{chapters} tutorial chapters, {sounds} sounds (art from {asset_root()})"
 
 
 def _network_report() -> str:
