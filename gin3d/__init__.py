@@ -1,3 +1,17 @@
 """gin3d: Gin Rummy on a 3D table."""
 
-__version__ = "0.1.0"
+from functools import cache
+
+__version__ = "0.1.0"  # the one place the version is written (pyproject.toml reads it)
+
+
+@cache
+def version() -> str:
+    """The version of the running gin3d: the installed package's metadata, or ``__version__``
+    where there is none (a checkout that was never installed, a packaged build)."""
+    from importlib import metadata
+
+    try:
+        return metadata.version("gin3d")
+    except metadata.PackageNotFoundError:
+        return __version__

@@ -6,7 +6,10 @@ import argparse
 
 
 def main(argv: list[str] | None = None) -> int:
+    from gin3d import version
+
     parser = argparse.ArgumentParser(prog="gin3d", description="Gin Rummy on a 3D table")
+    parser.add_argument("--version", action="version", version=f"gin3d {version()}")
     parser.add_argument("--seed", type=int, default=None, help="deal the same cards every game")
     parser.add_argument("--speed", type=float, default=None,
                         help="animation speed (1 normal, 2 twice as fast, 0 instant); "

@@ -17,12 +17,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from . import version as gin3d_version
 from .engine import DealerChosen, Game, IllegalAction, RuleSet, parse_action
 from .paths import FileFormatError, loads_json, save_path, set_aside, write_atomic
 
 FORMAT = "gin3d-save"
 VERSION = 1
 SEAT_KINDS = ("human", "computer")
+MAX_VERSION_TEXT = 40  # "gin3d_version": the version of gin3d that wrote the file
 
 
 class SaveError(ValueError):
@@ -70,6 +72,7 @@ class GameRecord:
     actions: list[str] = field(default_factory=list)
     decks: list[list[int]] | None = None
     game_id: str = ""  # names the game in statistics and history (seeds may repeat)
+    written_by: str = ""  # the gin3d version that wrote the file read ("" if it says none)
 
     @classmethod
     def of(cls, game: Game, seats: tuple[Seat, Seat], game_id: str = "") -> GameRecord:
@@ -96,6 +99,7 @@ class GameRecord:
             d["decks"] = self.decks
         if self.game_id:
             d["game_id"] = self.game_id
+        d["gin3d_version"] = gin3d_version()  # the version writing it, now
         return d
 
     def dumps(self) -> str:
@@ -134,8 +138,11 @@ class GameRecord:
             game_id = d.get("game_id", "")
             if not isinstance(game_id, str):
                 raise ValueError(f"bad game id {game_id!r}")
+            written_by = d.get("gin3d_version", "")  # older saves do not say
+            if not isinstance(written_by, str) or len(written_by) > MAX_VERSION_TEXT:
+                raise ValueError(f"bad gin3d version {written_by!r}")
             return cls(rules, seed, first, cut, (Seat.from_dict(seats[0]),
-                       Seat.from_dict(seats[1])), list(actions), decks, game_id)
+                       Seat.from_dict(seats[1])), list(actions), decks, game_id, written_by)
         except KeyError as e:
             raise SaveError(f"the save file lacks {e.args[0]!r}") from None
         except (TypeError, ValueError) as e:

@@ -23,6 +23,8 @@ from pathlib import Path
 
 import pytest
 
+import gin3d
+
 ROOT = Path(__file__).resolve().parent.parent
 ART = ("textures", "models", "sounds")
 
@@ -72,6 +74,8 @@ def test_wheel_installs_and_the_installed_game_starts_with_its_own_art(tmp_path)
 
     # the wheel holds every module, the chapters and every art file
     names = set(zipfile.ZipFile(wheel).namelist())
+    info = zipfile.ZipFile(wheel).read(f"gin3d-{gin3d.__version__}.dist-info/METADATA")
+    assert f"\nVersion: {gin3d.__version__}\n" in info.decode()  # pyproject reads __version__
     for path in sorted((ROOT / "gin3d").rglob("*.py")):
         assert path.relative_to(ROOT).as_posix() in names, f"{path.name} is not in the wheel"
     chapters = sorted((ROOT / "gin3d" / "tutorial" / "chapters").glob("*.json"))
@@ -117,9 +121,12 @@ def test_wheel_installs_and_the_installed_game_starts_with_its_own_art(tmp_path)
     assert art_root == (package / "_assets").resolve(), art_root
     assert ROOT.resolve() not in (art_root, *art_root.parents)
 
-    # the code that ran is the installed copy too
+    # the code that ran is the installed copy too, and it knows its version from its metadata
     where = subprocess.run([str(python), "-c", "import gin3d; print(gin3d.__file__)"],
                            cwd=run_dir, env=env, capture_output=True, text=True, check=True)
     assert Path(where.stdout.strip()).resolve().parent == package.resolve()
+    version = subprocess.run([str(env_dir / "bin" / "gin3d"), "--version"], cwd=run_dir,
+                             env=env, capture_output=True, text=True, timeout=60)
+    assert version.stdout == f"gin3d {gin3d.__version__}\n", version.stdout + version.stderr
     print(f"wheel {wheel.stat().st_size / 1e6:.2f} MB; build {build_s:.1f} s, "
           f"venv + install {install_s:.1f} s, first frame {start_s:.1f} s")

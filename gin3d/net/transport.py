@@ -149,19 +149,35 @@ class Identity:
 
 
 # -- TLS on an open stream -----------------------------------------------------------------
+class _TlsStreamProtocol(asyncio.StreamReaderProtocol):
+    """Feeds the stream reader from the TLS layer. It holds the plain TCP writer underneath:
+    from Python 3.12 a StreamWriter closes its transport when it is garbage collected, and
+    that transport now carries the TLS connection."""
+
+    def __init__(self, reader: asyncio.StreamReader, plain: asyncio.StreamWriter) -> None:
+        super().__init__(reader)
+        self.plain = plain
+
+
 async def start_tls(reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
-                    ctx: ssl.SSLContext, server_side: bool) -> asyncio.StreamWriter:
-    """Upgrade an open TCP stream (direct or relayed) to TLS, as server or client."""
+                    ctx: ssl.SSLContext, server_side: bool
+                    ) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    """Upgrade an open TCP stream (direct or relayed) to TLS, as server or client; returns the
+    reader and writer of the TLS stream (the plain ones must not be used after this).
+
+    Public asyncio API only: ``loop.start_tls`` gives the TLS transport and a new reader,
+    protocol and writer are made over it. (``StreamWriter.start_tls``, 3.11+, cannot be the
+    TLS server on a connection we opened, which the host is through the relay.)"""
     loop = asyncio.get_running_loop()
     await writer.drain()
-    protocol = writer.transport.get_protocol()
+    tls_reader = asyncio.StreamReader()
+    protocol = _TlsStreamProtocol(tls_reader, writer)
     transport = await loop.start_tls(
         writer.transport, protocol, ctx, server_side=server_side,
         server_hostname=None if server_side else "gin3d-peer",
         ssl_handshake_timeout=HANDSHAKE_TIMEOUT)
-    writer._transport = transport  # what StreamWriter.start_tls does (it cannot be server side)
-    protocol._replace_writer(writer)
-    return writer
+    protocol.connection_made(transport)  # loop.start_tls does not call it
+    return tls_reader, asyncio.StreamWriter(transport, protocol, tls_reader, loop)
 
 
 @dataclass
@@ -309,7 +325,7 @@ async def tls_link(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, r
     """TLS over an open stream; returns the link and (for the guest) the host's fingerprint."""
     ctx = identity.server_context() if role == "host" else identity.client_context()
     try:
-        writer = await start_tls(reader, writer, ctx, server_side=role == "host")
+        reader, writer = await start_tls(reader, writer, ctx, server_side=role == "host")
     except (ssl.SSLError, OSError, asyncio.TimeoutError, ConnectionError) as exc:
         writer.close()
         raise HandshakeError(f"TLS failed: {exc or type(exc).__name__}") from None
