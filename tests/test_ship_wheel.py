@@ -38,7 +38,7 @@ def _can_build_wheels() -> bool:
 
 
 pytestmark = pytest.mark.skipif(
-    not _can_build_wheels(), reason="building a wheel here needs the wheel package (the test extra)")
+    not _can_build_wheels(), reason="building a wheel needs the wheel package (the test extra)")
 
 
 def _quiet_env(**extra: str) -> dict[str, str]:
