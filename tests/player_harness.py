@@ -134,7 +134,8 @@ class Player:
 
     # -- the process ----------------------------------------------------------------------
     def start(self, wait: bool = True) -> Player:
-        exe = shutil.which("gin3d") or shutil.which("gin3d", path=str(Path(sys.executable).parent))
+        # the script beside this Python first (the README's .venv/bin/gin3d), then the PATH's
+        exe = shutil.which("gin3d", path=str(Path(sys.executable).parent)) or shutil.which("gin3d")
         assert exe, "the gin3d console script is not installed (pip install -e .)"
         self.home.mkdir(parents=True, exist_ok=True)
         self.shots.mkdir(parents=True, exist_ok=True)

@@ -14,6 +14,7 @@ import importlib.util
 import os
 import re
 import shutil
+import site
 import subprocess
 import sys
 import time
@@ -31,6 +32,8 @@ ART = ("textures", "models", "sounds")
 
 def _can_build_wheels() -> bool:
     """setuptools builds wheels itself from 70.1; before that it needs the wheel package."""
+    if importlib.util.find_spec("setuptools") is None:
+        return False
     import setuptools
 
     major, minor = (int(x) for x in setuptools.__version__.split(".")[:2])
@@ -89,6 +92,15 @@ def test_wheel_installs_and_the_installed_game_starts_with_its_own_art(tmp_path)
     started = time.monotonic()
     venv.EnvBuilder(system_site_packages=True, with_pip=False).create(env_dir)
     python = env_dir / "bin" / "python"
+    site_dir = Path(subprocess.run(
+        [str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+        capture_output=True, text=True, check=True).stdout.strip())
+    # --system-site-packages shows the base interpreter's packages; when the tests run in a
+    # virtual environment themselves (the README's .venv), Panda3D, numpy and pip are in that
+    # one's site-packages, so those folders are added too (a path in a .pth file: their own
+    # .pth files, such as an editable gin3d's, are not run)
+    (site_dir / "gin3d_test_parent_site.pth").write_text(
+        "".join(f"{p}\n" for p in site.getsitepackages() if Path(p).is_dir()))
     # --ignore-installed: this machine may hold an editable gin3d in its own site-packages
     installed = subprocess.run(
         [str(python), "-m", "pip", "install", "--no-deps", "--no-index", "--ignore-installed",
@@ -96,10 +108,7 @@ def test_wheel_installs_and_the_installed_game_starts_with_its_own_art(tmp_path)
         cwd=tmp_path, env=_quiet_env(), capture_output=True, text=True, timeout=300)
     assert installed.returncode == 0, installed.stdout[-3000:] + installed.stderr[-3000:]
     install_s = time.monotonic() - started
-    site = Path(subprocess.run(
-        [str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
-        capture_output=True, text=True, check=True).stdout.strip())
-    package = site / "gin3d"
+    package = site_dir / "gin3d"
     assert (package / "_assets" / "textures" / "cards_atlas.json").is_file()
 
     run_dir.mkdir()
