@@ -9,8 +9,10 @@ __version__ = "0.1.0"  # the one place the version is written (pyproject.toml re
 def version() -> str:
     """The version of the running gin3d: the installed package's metadata, or ``__version__``
     where there is none (a checkout that was never installed, a packaged build)."""
-    from importlib import metadata
-
+    try:
+        from importlib import metadata
+    except ImportError:  # a frozen build may leave the module out
+        return __version__
     try:
         return metadata.version("gin3d")
     except metadata.PackageNotFoundError:

@@ -61,6 +61,8 @@ def test_frozen_linux_build_starts_to_its_first_frame(tmp_path):
     text = log.read_text(errors="replace") if log.exists() else "(no log file)"
     assert run.returncode == 0, text[-3000:]
     assert "gin3d: first frame rendered" in text
+    version = re.search(r'__version__ = "([^"]+)"', (ROOT / "gin3d" / "__init__.py").read_text())
+    assert f"gin3d: version {version[1]}" in text
     # the network stack is probed and reported; the frozen ssl module needs the host's OpenSSL
     # to be 3.3 or newer (docs/ship.md), so an older host reports "unavailable" with the reason
     network = re.search(r"gin3d: network: (ok|unavailable \((.+)\))", text)

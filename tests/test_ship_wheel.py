@@ -121,6 +121,7 @@ def test_wheel_installs_and_the_installed_game_starts_with_its_own_art(tmp_path)
     out = game.stdout + game.stderr
     assert game.returncode == 0, out[-3000:]
     assert "gin3d: first frame rendered" in out, out[-3000:]
+    assert f"gin3d: version {gin3d.__version__}\n" in out, out[-3000:]
     found = re.search(r"gin3d: data found: (\d+) tutorial chapters, (\d+) sounds "
                       r"\(art from (.+)\)", out)
     assert found, out[-3000:]

@@ -18,6 +18,8 @@ import sys
 
 from panda3d.core import Filename, loadPrcFileData
 
+from .. import version
+
 OFFSCREEN_ENV = "GIN3D_OFFSCREEN"
 EXIT_ENV = "GIN3D_EXIT_AFTER_FIRST_FRAME"
 SHOT_ENV = "GIN3D_SCREENSHOT"
@@ -79,6 +81,7 @@ def install_exit_after_first_frame(base) -> bool:
             base.win.saveScreenshot(Filename.fromOsSpecific(shot))
         print(f"gin3d: first frame rendered ({renderer}, "
               f"{base.win.getXSize()}x{base.win.getYSize()})", flush=True)
+        print(f"gin3d: version {version()}", flush=True)
         print(f"gin3d: data found: {_data_report()}", flush=True)
         print(f"gin3d: network: {_network_report()}", flush=True)
         sys.stdout.flush()
