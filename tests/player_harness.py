@@ -354,7 +354,12 @@ class Player:
         """The window's pixels (or a box of them) as an RGB array."""
         X, _, _, _ = _xlib()
         w = self.window()
-        geo = w.get_geometry()
+        try:
+            geo = w.get_geometry()
+        except Exception:  # the game reopened its window (a new framebuffer): find it again
+            self._window = None
+            w = self.window()
+            geo = w.get_geometry()
         x0, y0, x1, y1 = box or (0, 0, geo.width, geo.height)
         img = w.get_image(x0, y0, x1 - x0, y1 - y0, X.ZPixmap, 0xFFFFFFFF)
         arr = np.frombuffer(img.data, dtype=np.uint8).reshape(y1 - y0, x1 - x0, 4)
