@@ -129,6 +129,7 @@ class Player:
         self._read_at = 0
         self.last: dict = {}
         self.metrics: list[dict] = []
+        self.frame = 0  # the game's frame count, from its status line
         self._display = None
         self._window = None
 
@@ -200,10 +201,14 @@ class Player:
                 self._read_at += end + 1
                 for line in data[:end].splitlines():
                     rec = json.loads(line)
-                    if rec.get("kind") == "metrics":
+                    kind = rec.get("kind")
+                    if kind == "metrics":
                         self.metrics.append(rec)
+                    elif kind == "tick":
+                        self.frame = rec["frame"]
                     else:
                         self.last = rec
+                        self.frame = rec.get("frame", self.frame)
         return self.last
 
     def wait(self, pred: Callable[[dict], object], timeout: float, what: str) -> dict:
@@ -217,7 +222,8 @@ class Player:
                 raise GameExited(f"the game exited while waiting for {what}:\n"
                                  + self.log()[-3000:])
             if time.monotonic() > deadline:
-                shot = self.screenshot(f"timeout-{what[:40].replace(' ', '_')}")
+                shot = self.shots / f"timeout-{what[:40].replace(' ', '_')}.png"
+                write_png(shot, self.grab())
                 raise AssertionError(
                     f"no {what} within {timeout:.0f} s (screenshot {shot}); last screen: "
                     f"{json.dumps(snap)[:2500]}\nlog:\n{self.log()[-2000:]}")
@@ -345,7 +351,16 @@ class Player:
         self._settle(0.03 * n)
 
     def screenshot(self, name: str) -> Path:
-        """The window as the player sees it, saved as ``shots/NAME.png``; returns the path."""
+        """The window as the player sees it, saved as ``shots/NAME.png``; returns the path.
+        Taken once two more frames are drawn after the newest status, so the picture shows
+        that status (the status is written as a change is made, the frame after it)."""
+        self.status()
+        seen = self.frame
+        if self.alive():
+            deadline = time.monotonic() + 5  # a stalled game: the picture shows it as it is
+            while self.frame < seen + 2 and time.monotonic() < deadline and self.alive():
+                self._settle(0.05)
+                self.status()
         arr = self.grab()
         path = self.shots / f"{name}.png"
         write_png(path, arr)
@@ -355,7 +370,12 @@ class Player:
         """The window's pixels (or a box of them) as an RGB array."""
         X, _, _, _ = _xlib()
         w = self.window()
-        geo = w.get_geometry()
+        try:
+            geo = w.get_geometry()
+        except Exception:  # the game reopened its window (a new framebuffer): find it again
+            self._window = None
+            w = self.window()
+            geo = w.get_geometry()
         x0, y0, x1, y1 = box or (0, 0, geo.width, geo.height)
         img = w.get_image(x0, y0, x1 - x0, y1 - y0, X.ZPixmap, 0xFFFFFFFF)
         arr = np.frombuffer(img.data, dtype=np.uint8).reshape(y1 - y0, x1 - x0, 4)

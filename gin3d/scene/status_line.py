@@ -207,7 +207,10 @@ class StatusLine:
             text = json.dumps(snap, sort_keys=True, ensure_ascii=False)
             if text != self.last:
                 self.last = text
+                snap["frame"] = globalClock.getFrameCount()  # noqa: F821
                 self._write(snap)
+            else:  # a heartbeat: the frames drawn since, for a screenshot to wait on
+                self._write({"kind": "tick", "frame": globalClock.getFrameCount()})  # noqa: F821
             now = time.perf_counter()
             hands = snap.get("hands", -1) if snap.get("phase") == "over" else -1
             if now >= self.next_metrics or (hands != -1 and hands != self.hands_seen):

@@ -1,0 +1,109 @@
+"""The layers of DESIGN.md, read from the code's own imports: every import points down, no
+circles between the parts, and Panda3D only in the scene, the app and the launcher."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+PKG = Path(__file__).resolve().parent.parent / "gin3d"
+SERVICES = {"paths", "saves", "settings", "stats", "history", "recorder", "undo"}
+# what each part may import of gin3d (DESIGN.md's table; the file services sit beside the
+# engine and use only it and each other; ``players`` picks an AI for a seat)
+ALLOWED: dict[str, set[str]] = {
+    "engine": set(),
+    "ai": {"engine"},
+    "players": {"engine", "ai"},
+    "net": {"engine", "paths"},
+    "tutorial": {"engine", "ai", "players", "paths"},
+    **{s: {"engine"} | SERVICES for s in SERVICES},
+    "arena": {"engine", "ai", "players"},
+    "scene": {"engine", "ai", "players", "net", "tutorial", "__init__"} | SERVICES,
+    "app": {"engine", "ai", "players", "net", "tutorial", "scene", "__init__"} | SERVICES,
+    "__main__": {"app", "net", "scene", "settings", "__init__"},
+    "__init__": set(),
+}
+# command-line entry points inside a part may also pick a computer seat
+ENTRY_POINTS = {("net", "cli.py"): {"players"}}
+PANDA_PARTS = {"scene", "app", "__main__"}
+
+
+def _part(rel: Path) -> str:
+    return rel.parts[0].removesuffix(".py") if len(rel.parts) > 1 else rel.stem
+
+
+def _imports(path: Path) -> list[tuple[str, int]]:
+    """(top-level gin3d part or 'panda3d', line) for every import in one file."""
+    rel = path.relative_to(PKG)
+    here = ["gin3d", *rel.with_suffix("").parts]
+    if rel.name == "__init__.py":
+        here = here[:-1] + ["__init__"]
+    out = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        names: list[str] = []
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = here[:-node.level]
+                names = [".".join(base + ([node.module] if node.module else []))]
+                if not node.module:  # "from . import x": x is a sibling module
+                    names = [".".join(base + [a.name]) for a in node.names]
+            else:
+                names = [node.module or ""]
+        for name in names:
+            parts = name.split(".")
+            if parts[0] in ("panda3d", "direct"):
+                out.append(("panda3d", node.lineno))
+            elif parts[0] == "gin3d":
+                out.append((parts[1] if len(parts) > 1 else "__init__", node.lineno))
+    return out
+
+
+def _graph() -> dict[str, dict[str, list[str]]]:
+    graph: dict[str, dict[str, list[str]]] = {}
+    for path in sorted(PKG.rglob("*.py")):
+        rel = path.relative_to(PKG)
+        part = _part(rel)
+        for target, line in _imports(path):
+            graph.setdefault(part, {}).setdefault(target, []).append(f"{rel}:{line}")
+    return graph
+
+
+def test_every_import_points_down_the_layers():
+    wrong = []
+    for path in sorted(PKG.rglob("*.py")):
+        rel = path.relative_to(PKG)
+        part = _part(rel)
+        allowed = ALLOWED.get(part)
+        assert allowed is not None, f"gin3d/{rel}: a part DESIGN.md's layers do not name"
+        extra = ENTRY_POINTS.get((part, rel.name), set())
+        for target, line in _imports(path):
+            if target == "panda3d":
+                if part not in PANDA_PARTS:
+                    wrong.append(f"gin3d/{rel}:{line} imports Panda3D")
+            elif target != part and target not in allowed | extra:
+                wrong.append(f"gin3d/{rel}:{line} ({part}) imports gin3d.{target}")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_no_circles_between_the_parts():
+    graph = {p: {t for t in ts if t not in (p, "panda3d")} for p, ts in _graph().items()}
+    for start in graph:
+        stack, seen = [(start, [start])], set()
+        while stack:
+            node, trail = stack.pop()
+            for nxt in graph.get(node, ()):
+                assert nxt != start, "a circle: " + " -> ".join(trail + [nxt])
+                if nxt not in seen:
+                    seen.add(nxt)
+                    stack.append((nxt, trail + [nxt]))
+
+
+def test_the_check_sees_a_wrong_import(tmp_path, monkeypatch):
+    """The scan itself: an engine module importing the scene is found."""
+    fake = tmp_path / "gin3d"
+    (fake / "engine").mkdir(parents=True)
+    (fake / "engine" / "bad.py").write_text("from ..scene import table\nimport panda3d.core\n")
+    monkeypatch.setattr(__import__(__name__), "PKG", fake)
+    assert _imports(fake / "engine" / "bad.py") == [("scene", 1), ("panda3d", 2)]
