@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import version as gin3d_version
+from gin3d import version as gin3d_version
+
 from .engine import DealerChosen, Game, IllegalAction, RuleSet, parse_action
 from .paths import FileFormatError, loads_json, save_path, set_aside, write_atomic
 

@@ -18,7 +18,7 @@ import sys
 
 from panda3d.core import Filename, loadPrcFileData
 
-from .. import version
+from gin3d import version
 
 OFFSCREEN_ENV = "GIN3D_OFFSCREEN"
 EXIT_ENV = "GIN3D_EXIT_AFTER_FIRST_FRAME"
