@@ -57,10 +57,12 @@ class Relay:
     async def close(self) -> None:
         if self.server is not None:
             self.server.close()
-            await self.server.wait_closed()
+        # the waiting tables first: from Python 3.12.1 wait_closed waits for every connection
         for _, writer, fut in list(self.waiting.values()):
             fut.cancel()
             writer.close()
+        if self.server is not None:
+            await self.server.wait_closed()
 
     async def _client(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
