@@ -213,3 +213,37 @@ def test_a_stock_draw_left_half_done_is_completed_after_the_resume(tmp_path):
     hand = g.games[0].hands[1]
     assert [str(a) for a in hand.actions[:len(saved) + 1]] == [*saved, "draw stock"]
     assert [int(c) for c in hand.deck] == _deck_of(host_save, guest_save)
+
+
+def test_the_same_hand_survives_a_second_save_and_leave(mid_play_saves, tmp_path):
+    host_save, guest_save = copy.deepcopy(mid_play_saves)
+    done = len(guest_save["current_hand"]["actions"])
+
+    async def leave_again():  # resumed, played on a little, then saved and left once more
+        later = Leaver(tmp_path / "guest2.json", lambda v: v.hand_number == 1
+                       and v.phase == "discard" and len(v.history) > done + 25)
+        h = MatchSession(0, GreedyPlayer(), MATCH, autosave=str(tmp_path / "host2.json"))
+        g = MatchSession(1, later, MATCH)
+        later.session = g
+        h.load(host_save)
+        g.load(guest_save)
+        a, b = memory_pair()
+        await asyncio.gather(h.attach(a), g.attach(b))
+        results = await asyncio.wait_for(asyncio.gather(h.run(), g.run()), 120)
+        await h.close()
+        await g.close()
+        return results
+
+    results = asyncio.run(leave_again())
+    if results[1].reason == "finished":
+        pytest.skip("hand 2 ended before the second leave (short hand)")
+    assert results[1].detail == SAVED_BYE
+    host2 = json.loads((tmp_path / "host2.json").read_text())
+    guest2 = json.loads((tmp_path / "guest2.json").read_text())
+    assert guest2["current_hand"]["number"] == 1
+    assert len(guest2["current_hand"]["actions"]) > done
+    assert _deck_of(host2, guest2) == _deck_of(host_save, guest_save)
+    h, g, results = asyncio.run(_resume(host2, guest2))
+    assert [r.reason for r in results] == ["finished", "finished"]
+    assert h.log.entries == g.log.entries
+    assert [int(c) for c in h.games[0].hands[1].deck] == _deck_of(host_save, guest_save)

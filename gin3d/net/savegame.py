@@ -103,7 +103,9 @@ def hand_state(session) -> dict | None:
         return None  # verified: it is in the save's hands
     context = session._deal_context(n)
     deal = session.deal if session.deal is not None and session.deal.context == context else None
-    mine = deal.mine if deal is not None else session._early_secrets.get(context)
+    replay = session._replay  # resumed, and its deal not yet begun again
+    mine = (deal.mine if deal is not None else session._early_secrets.get(context)
+            or (replay["secrets"] if replay is not None and replay["number"] == n else None))
     if mine is None:
         return None
     sent = [{k: v for k, v in m.items() if k != "seq"}
