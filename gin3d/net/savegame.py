@@ -118,7 +118,7 @@ def hand_state(session) -> dict | None:
             "secrets": {"master": key_hex(wire["master"]), "perm": wire["perm"],
                         "keys": [key_hex(k) for k in wire["keys"]]},
             "steps": [step_digest(d, c) for d, c in zip(deal.decks, deal.commits)]
-            if deal is not None else [],
+            if deal is not None else (replay or {}).get("steps", []),
             "opened": opened, "sent": sent}
 
 

@@ -211,6 +211,7 @@ class MatchSession:
         self._early_secrets: dict[bytes, DealerSecrets] = {}  # host: a step 1 sent ahead
         # a resumed hand being replayed: our saved messages still to be made again
         self._replay: dict | None = None
+        self._saved_ahead: tuple[int, int] | None = None  # (game, hand) saved ahead of sending
 
     # ================================================================= links
     async def attach(self, link: Link) -> None:
@@ -361,9 +362,24 @@ class MatchSession:
             self.sent += 1
             msg = {**msg, "seq": self.sent}
             self.outbox.append(msg)
+            self._save_ahead(msg)
             link = self.link
             if link is not None:
                 await self._raw(link, msg)
+
+    def _save_ahead(self, msg: dict) -> None:
+        """With an autosave: rewrite it *before* sending a move, or the first message of a
+        hand, so a program killed mid-hand still holds the hand in progress with all it
+        sent that the peer may have read (see ``savegame.hand_state``). The rest of a hand's
+        messages (deal steps, keys, the reveal) are made again from the saved secrets."""
+        t = self.tracker
+        if (self.autosave is None or msg["t"] not in _HAND_MESSAGES or t is None
+                or msg["hand"] != t.hand_number or self._tracker_game != self._game_no):
+            return
+        hand = (self._game_no, msg["hand"])
+        if msg["t"] == "act" or self._saved_ahead != hand:
+            self._saved_ahead = hand
+            self._autosave(quiet=True)
 
     async def _refuse(self, reason: str, told: str | None = None,
                       msg: dict | None = None) -> None:
@@ -494,13 +510,15 @@ class MatchSession:
         write_atomic(path, json.dumps(data, indent=1))  # 0600: it holds the match's key
         return path
 
-    def _autosave(self) -> None:
+    def _autosave(self, quiet: bool = False) -> None:
         """Rewrite the autosave; a full or read-only disk is reported and play goes on (the
-        last good save stays as it was)."""
+        last good save stays as it was). ``quiet``: the saves during a hand, whose failure
+        the save at the hand's end reports (once a hand, not at every move)."""
         try:
             self.save(self.autosave)
         except OSError as exc:
-            self.callbacks.fire("on_save_error", f"{exc.strerror or exc}")
+            if not quiet:
+                self.callbacks.fire("on_save_error", f"{exc.strerror or exc}")
 
     def load(self, data: dict) -> None:
         """Resume a saved match (before ``run``): finished hands are rebuilt and checked with
@@ -767,10 +785,12 @@ class MatchSession:
         drops nothing: the hand is replayed from its start), then replay it ourselves."""
         if replay["dealer"] != dealer:
             await self._saves_differ(f"the saved hand {replay['number'] + 1} has another dealer")
+        # the secrets first: a save made meanwhile (an autosave ahead) keeps the hand
+        self._replay = {"number": replay["number"], "secrets": replay["secrets"],
+                        "steps": replay["steps"], "out": deque()}
         for msg in replay["sent"]:
             await self._send(dict(msg))
-        self._replay = {"number": replay["number"], "secrets": replay["secrets"],
-                        "out": deque(replay["sent"])}
+        self._replay["out"].extend(replay["sent"])
 
     # -- the deal --------------------------------------------------------------------
     def _deal_context(self, hand_no: int) -> bytes:
