@@ -374,7 +374,8 @@ class MatchSession:
         messages (deal steps, keys, the reveal) are made again from the saved secrets."""
         t = self.tracker
         if (self.autosave is None or msg["t"] not in _HAND_MESSAGES or t is None
-                or msg["hand"] != t.hand_number or self._tracker_game != self._game_no):
+                or msg["hand"] != t.hand_number or self._tracker_game != self._game_no
+                or not self.resumable()):  # before any verified hand: nothing to resume
             return
         hand = (self._game_no, msg["hand"])
         if msg["t"] == "act" or self._saved_ahead != hand:
