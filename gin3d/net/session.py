@@ -786,12 +786,22 @@ class MatchSession:
         drops nothing: the hand is replayed from its start), then replay it ourselves."""
         if replay["dealer"] != dealer:
             await self._saves_differ(f"the saved hand {replay['number'] + 1} has another dealer")
-        # the secrets first: a save made meanwhile (an autosave ahead) keeps the hand
         self._replay = {"number": replay["number"], "secrets": replay["secrets"],
-                        "steps": replay["steps"], "out": deque()}
-        for msg in replay["sent"]:
-            await self._send(dict(msg))
-        self._replay["out"].extend(replay["sent"])
+                        "steps": replay["steps"], "out": deque(replay["sent"])}
+        self._owed_since = None
+        async with self._send_lock:  # all kept at once: a save never holds only a part
+            again = []
+            for msg in replay["sent"]:
+                self.sent += 1
+                again.append({**msg, "seq": self.sent})
+            self.outbox.extend(again)
+            self._saved_ahead = (self._game_no, replay["number"])
+            if self.autosave is not None and self.resumable():
+                self._autosave(quiet=True)
+            for msg in again:
+                if self.link is None:
+                    break  # the next link gets them from the outbox
+                await self._raw(self.link, msg)
 
     # -- the deal --------------------------------------------------------------------
     def _deal_context(self, hand_no: int) -> bytes:
