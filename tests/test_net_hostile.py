@@ -347,7 +347,8 @@ def test_a_chat_flood_cannot_make_the_save_unresumable_and_saves_are_private(tmp
 
 
 class FullDiskHost(MatchSession):
-    """Autosaves after every hand; from the second hand on the disk is full."""
+    """Autosaves during (``quiet``, ahead of its moves) and after every hand; once the first
+    hand's save after it is written, the disk is full."""
 
     def __post_init__(self):
         super().__post_init__()
@@ -355,10 +356,11 @@ class FullDiskHost(MatchSession):
         self.callbacks.on_save_error = self.save_errors.append
         self.good = None
 
-    def _autosave(self):
+    def _autosave(self, quiet=False):
         if self.good is None:
-            super()._autosave()
-            self.good = Path(self.autosave).read_bytes()
+            super()._autosave(quiet)
+            if not quiet:
+                self.good = Path(self.autosave).read_bytes()
             return
         real = paths.os.replace
 
@@ -367,7 +369,7 @@ class FullDiskHost(MatchSession):
 
         paths.os.replace = full
         try:
-            super()._autosave()
+            super()._autosave(quiet)
         finally:
             paths.os.replace = real
 

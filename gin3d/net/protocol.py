@@ -137,6 +137,19 @@ def _heads(v: Any) -> None:
         _hex64(h)
 
 
+def _hand_info(v: Any) -> None:
+    """A saved hand in progress as told in ``restore``: its number, a digest per deal step
+    held, and whether any of its cards were opened."""
+    if not isinstance(v, dict) or set(v) != {"number", "steps", "opened"}:
+        raise ProtocolError("expected number, steps and opened")
+    _HANDNO(v["number"])
+    if not isinstance(v["steps"], list) or len(v["steps"]) > 4:
+        raise ProtocolError("expected at most 4 step digests")
+    for h in v["steps"]:
+        _hex64(h)
+    _bool(v["opened"])
+
+
 RULE_INT_MAX = 100_000  # no score or limit of a playable game comes near this
 RULE_NAME = 40
 
@@ -214,7 +227,8 @@ SCHEMAS: dict[str, dict[str, Callable[[Any], None]]] = {
     "emote": {"seq": _SEQ, "name": _emote},
     "refused": {"seq": _SEQ, "reason": _text(300)},
     "rematch": {"seq": _SEQ, "yes": _bool},
-    "restore": {"seq": _SEQ, "game": _int_in(0, 10_000), "heads": _heads, "?rules": _hex64},
+    "restore": {"seq": _SEQ, "game": _int_in(0, 10_000), "heads": _heads, "?rules": _hex64,
+                "?hand": _hand_info},
     "bye": {"seq": _SEQ, "reason": _text(300)},
 }
 SEQUENCED = frozenset(t for t, s in SCHEMAS.items() if "seq" in s)

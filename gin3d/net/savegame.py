@@ -1,15 +1,24 @@
 """Resuming a saved network match: rebuild every finished hand with the engine, agree on
 where both saves stand, and go on from the first hand both have not finished.
 
-Only *verified* hands are resumed (their decks are open, so the engine replays them exactly);
-an unfinished hand is dealt again with a fresh fair deal, since its secrets died with it.
+Finished hands are rebuilt from their open decks. The hand in progress is kept as this seat
+played it (``hand_state``): its deal secrets and every message this seat sent in it. On
+resume each side sends those messages again and replays the hand with the engine and the
+proofs, taking its own saved steps and moves instead of computing or asking for them, so the
+same hand goes on from where either side had got to (see ``MatchSession._play_game``).
 """
 
 from __future__ import annotations
 
+import hashlib
+
 from gin3d.engine import Game, NextHand, RuleSet, parse_action
 
+from .fairdeal import DealError, DealerSecrets, check_permutation, check_scalar
 from .movelog import MoveLog
+from .protocol import ProtocolError, key_hex, key_int, validate
+
+HAND_MESSAGES = ("deck", "keys", "act", "reveal")  # what a hand's replay is made of
 
 
 def build_game(rules: RuleSet, seed: str, first_dealer: int, hands: list[dict]) -> Game | None:
@@ -69,8 +78,87 @@ def load_match(data: dict, match_id: str):
         heads.append(last[-1])
     game = build_game(rules, current["seed"], current["first_dealer"], current["hands"])
     resume = {"seed": current["seed"], "first_dealer": current["first_dealer"],
-              "hands": current["hands"], "heads": heads, "game": game}
+              "hands": current["hands"], "heads": heads, "game": game,
+              "hand": load_hand_state(data.get("hand_state"), number, len(current["hands"]))
+              if game is not None and not game.over else None}
     return rules, games, seeds, number, resume, log
+
+
+def step_digest(cards, commits) -> str:
+    """One deal step as both peers hold it (its deck and commitments, not its proof)."""
+    h = hashlib.sha256(b"gin3d-step|")
+    for x in (*cards, *commits):
+        h.update(x)
+    return h.hexdigest()
+
+
+def hand_state(session) -> dict | None:
+    """The hand in progress as this seat played it, or None (no hand under way, or none of
+    its secrets made yet). It holds this seat's deal secrets: it goes only into the save."""
+    t = session.tracker
+    if t is None or session._tracker_game != session._game_no:
+        return None
+    n = t.hand_number
+    if session.game is not None and len(session.game.hands) > n:
+        return None  # verified: it is in the save's hands
+    context = session._deal_context(n)
+    deal = session.deal if session.deal is not None and session.deal.context == context else None
+    replay = session._replay  # resumed, and its deal not yet begun again
+    mine = (deal.mine if deal is not None else session._early_secrets.get(context)
+            or (replay["secrets"] if replay is not None and replay["number"] == n else None))
+    if mine is None:
+        return None
+    sent = [{k: v for k, v in m.items() if k != "seq"}
+            for m in session.outbox[session._game_out_start:]
+            if m["t"] in HAND_MESSAGES and m["hand"] == n]
+    opened = bool(deal is not None and deal.peer_keys) or any(
+        m["t"] in ("keys", "reveal") or "keys" in m for m in sent)
+    wire = mine.to_wire()
+    return {"game": session._game_no, "number": n, "dealer": t.dealer,
+            "secrets": {"master": key_hex(wire["master"]), "perm": wire["perm"],
+                        "keys": [key_hex(k) for k in wire["keys"]]},
+            "steps": [step_digest(d, c) for d, c in zip(deal.decks, deal.commits)]
+            if deal is not None else (replay or {}).get("steps", []),
+            "opened": opened, "sent": sent}
+
+
+def load_hand_state(state, game_number: int, finished: int) -> dict | None:
+    """A saved hand in progress, checked (ValueError if it is malformed); None when the save
+    has none for the hand that follows its finished ones."""
+    if state is None:
+        return None
+    if not isinstance(state, dict):
+        raise ValueError("the saved hand in progress is malformed")
+    if state.get("game") != game_number or state.get("number") != finished:
+        return None  # from another point of the match than the finished hands
+    try:
+        raw = state["secrets"]
+        secrets = DealerSecrets(key_int(raw["master"]), list(raw["perm"]),
+                                [key_int(k) for k in raw["keys"]])
+        check_scalar(secrets.master)
+        check_permutation(secrets.perm)
+        if len(secrets.slot_keys) != 52:
+            raise ValueError("52 slot keys")
+        for k in secrets.slot_keys:
+            check_scalar(k)
+        sent = list(state["sent"])
+        for m in sent:
+            if not isinstance(m, dict) or m.get("t") not in HAND_MESSAGES or (
+                    m.get("hand") != finished):
+                raise ValueError("a saved message is not one of this hand's")
+            validate({**m, "seq": 1})
+        steps, dealer, opened = state["steps"], state["dealer"], state["opened"]
+        if (not isinstance(steps, list) or len(steps) > 4 or dealer not in (0, 1)
+                or not isinstance(opened, bool)):
+            raise ValueError("bad fields")
+        for h in steps:
+            if not isinstance(h, str) or len(h) != 64:
+                raise ValueError("bad step digest")
+            int(h, 16)
+    except (KeyError, TypeError, ValueError, DealError, ProtocolError) as exc:
+        raise ValueError(f"the saved hand in progress is malformed: {exc}") from None
+    return {"number": finished, "dealer": dealer, "secrets": secrets, "sent": sent,
+            "steps": steps, "opened": opened}
 
 
 def truncate(session, resume: dict, k: int) -> None:
@@ -112,6 +200,7 @@ def snapshot(session) -> dict:
             "actions": [str(a) for a in session.tracker.actions],
             "my_cards": [str(c) for c in session.tracker.hand.hands[session.seat]],
         },
+        "hand_state": hand_state(session),
         "chat": session.chat,
         **session.save_extra,
     }

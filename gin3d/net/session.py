@@ -18,6 +18,7 @@ import inspect
 import json
 import secrets
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -76,6 +77,7 @@ INCIDENTS_KEPT = 50  # refused messages kept for the evidence file
 # game messages: sending one means we took the peer's last step and moved on
 _PROGRESS = frozenset({"setup", "commit", "open", "deck", "keys", "act", "reveal", "rematch",
                        "restore"})
+_HAND_MESSAGES = frozenset({"deck", "keys", "act", "reveal"})  # one hand's, by its number
 
 
 class Player(Protocol):
@@ -204,6 +206,12 @@ class MatchSession:
         self._prepared: dict | None = None  # host: the next hand's step 1, made ahead
         self._early: tuple[int, dict, asyncio.Future] | None = None  # guest: it, sent ahead
         self._points: list[bytes] | None = None  # this game's card points
+        self._tracker_game = -1  # the game the tracker's hand belongs to
+        self._game_out_start = 0  # where this game's messages start in the outbox
+        self._early_secrets: dict[bytes, DealerSecrets] = {}  # host: a step 1 sent ahead
+        # a resumed hand being replayed: our saved messages still to be made again
+        self._replay: dict | None = None
+        self._saved_ahead: tuple[int, int] | None = None  # (game, hand) saved ahead of sending
 
     # ================================================================= links
     async def attach(self, link: Link) -> None:
@@ -342,13 +350,37 @@ class MatchSession:
         """Send a sequence-numbered message: kept, and resent after a reconnect if need be."""
         if msg["t"] in _PROGRESS:
             self._owed_since = None
+        replay = self._replay
+        if (replay is not None and replay["out"] and msg["t"] in _HAND_MESSAGES
+                and msg["hand"] == replay["number"]):
+            saved = replay["out"].popleft()  # sent again already, at the resume
+            if json.dumps(saved, sort_keys=True) != json.dumps(msg, sort_keys=True):
+                await self._saves_differ(f"our saved hand {replay['number'] + 1} does not replay "
+                                         f"(saved {saved['t']}, now {msg['t']})")
+            return
         async with self._send_lock:
             self.sent += 1
             msg = {**msg, "seq": self.sent}
             self.outbox.append(msg)
+            self._save_ahead(msg)
             link = self.link
             if link is not None:
                 await self._raw(link, msg)
+
+    def _save_ahead(self, msg: dict) -> None:
+        """With an autosave: rewrite it *before* sending a move, or the first message of a
+        hand, so a program killed mid-hand still holds the hand in progress with all it
+        sent that the peer may have read (see ``savegame.hand_state``). The rest of a hand's
+        messages (deal steps, keys, the reveal) are made again from the saved secrets."""
+        t = self.tracker
+        if (self.autosave is None or msg["t"] not in _HAND_MESSAGES or t is None
+                or msg["hand"] != t.hand_number or self._tracker_game != self._game_no
+                or not self.resumable()):  # before any verified hand: nothing to resume
+            return
+        hand = (self._game_no, msg["hand"])
+        if msg["t"] == "act" or self._saved_ahead != hand:
+            self._saved_ahead = hand
+            self._autosave(quiet=True)
 
     async def _refuse(self, reason: str, told: str | None = None,
                       msg: dict | None = None) -> None:
@@ -479,13 +511,15 @@ class MatchSession:
         write_atomic(path, json.dumps(data, indent=1))  # 0600: it holds the match's key
         return path
 
-    def _autosave(self) -> None:
+    def _autosave(self, quiet: bool = False) -> None:
         """Rewrite the autosave; a full or read-only disk is reported and play goes on (the
-        last good save stays as it was)."""
+        last good save stays as it was). ``quiet``: the saves during a hand, whose failure
+        the save at the hand's end reports (once a hand, not at every move)."""
         try:
             self.save(self.autosave)
         except OSError as exc:
-            self.callbacks.fire("on_save_error", f"{exc.strerror or exc}")
+            if not quiet:
+                self.callbacks.fire("on_save_error", f"{exc.strerror or exc}")
 
     def load(self, data: dict) -> None:
         """Resume a saved match (before ``run``): finished hands are rebuilt and checked with
@@ -651,8 +685,13 @@ class MatchSession:
         from .offer import rules_digest
         from .savegame import truncate
 
-        await self._send({"t": "restore", "game": self._game_no, "heads": resume["heads"],
-                          "rules": rules_digest(self.rules)})
+        mine = resume.get("hand")
+        restore = {"t": "restore", "game": self._game_no, "heads": resume["heads"],
+                   "rules": rules_digest(self.rules)}
+        if mine is not None:
+            restore["hand"] = {"number": mine["number"], "steps": mine["steps"],
+                               "opened": mine["opened"]}
+        await self._send(restore)
         theirs = await self._expect("restore")
         if "rules" in theirs and theirs["rules"] != rules_digest(self.rules):
             raise MatchEnded("saves differ", "the two saves hold different rules")
@@ -663,6 +702,29 @@ class MatchSession:
         if theirs["heads"][k] != resume["heads"][k]:
             raise MatchEnded("saves differ", "the two saved move logs do not agree")
         truncate(self, resume, k)
+        resume["hand"] = self._agree_hand(mine, theirs.get("hand"), k)
+
+    @staticmethod
+    def _agree_hand(mine: dict | None, theirs: dict | None, k: int) -> dict | None:
+        """The hand in progress both saves go on with (hand ``k``, after the ``k`` both
+        finished), None to deal it afresh; MatchEnded when the saves cannot agree on it.
+
+        A hand one save holds and the other lacks is dealt again only if none of its cards
+        was opened: once one was, dealing it again would let a player escape a hand it saw
+        going badly (after the opponent's knock) by leaving and throwing its save away."""
+        mine = mine if mine is not None and mine["number"] == k else None
+        theirs = theirs if theirs is not None and theirs["number"] == k else None
+        if mine is not None and theirs is not None:
+            n = min(len(mine["steps"]), len(theirs["steps"]))
+            if mine["steps"][:n] != theirs["steps"][:n]:
+                raise MatchEnded("saves differ", f"the two saves hold different deals of "
+                                 f"hand {k + 1}")
+            return mine
+        held = mine or theirs
+        if held is not None and held["opened"]:
+            raise MatchEnded("saves differ", f"hand {k + 1} was under way (cards were opened) "
+                             "and only one save holds it: it cannot be dealt again")
+        return None
 
     async def _play_game(self, seed: bytes, resume: dict | None = None) -> None:
         points = card_points(seed)
@@ -678,10 +740,17 @@ class MatchSession:
             dealer = next_dealer(self.rules, last.dealer, last.winner)
         self._points = points
         self._early = None
-        self._prepare(points, hand_no)
+        self._game_out_start = len(self.outbox)
+        replay = resume.get("hand") if resume is not None else None
+        if replay is None:
+            self._prepare(points, hand_no)
         while True:
             self.tracker = HandTracker(self.rules, dealer, hand_no, self.seat)
+            self._tracker_game = self._game_no
             self._opened_by_me = set()
+            if replay is not None:
+                await self._start_replay(replay, dealer)
+                replay = None
             started = time.perf_counter()
             self.deal = await self._shuffle(points, hand_no)
             await self._deal_keys(hand_no)
@@ -697,6 +766,11 @@ class MatchSession:
             deck = await self._reveal(hand_no)
             decks.append(deck)
             full = self._verify_hand(deck, decks, seed, dealer)
+            if self._replay is not None:
+                left, self._replay = self._replay["out"], None
+                if left:
+                    await self._saves_differ(f"our saved hand {hand_no + 1} holds messages the "
+                                             "hand never came to")
             if self.autosave:
                 self._autosave()
             self.callbacks.fire("on_hand_over", full, tuple(self.game.totals()))
@@ -706,6 +780,28 @@ class MatchSession:
                 return
             dealer = next_dealer(self.rules, dealer, full.winner)
             hand_no += 1
+
+    async def _start_replay(self, replay: dict, dealer: int) -> None:
+        """A resumed hand in progress: send the peer every message we had sent in it (it
+        drops nothing: the hand is replayed from its start), then replay it ourselves."""
+        if replay["dealer"] != dealer:
+            await self._saves_differ(f"the saved hand {replay['number'] + 1} has another dealer")
+        self._replay = {"number": replay["number"], "secrets": replay["secrets"],
+                        "steps": replay["steps"], "out": deque(replay["sent"])}
+        self._owed_since = None
+        async with self._send_lock:  # all kept at once: a save never holds only a part
+            again = []
+            for msg in replay["sent"]:
+                self.sent += 1
+                again.append({**msg, "seq": self.sent})
+            self.outbox.extend(again)
+            self._saved_ahead = (self._game_no, replay["number"])
+            if self.autosave is not None and self.resumable():
+                self._autosave(quiet=True)
+            for msg in again:
+                if self.link is None:
+                    break  # the next link gets them from the outbox
+                await self._raw(self.link, msg)
 
     # -- the deal --------------------------------------------------------------------
     def _deal_context(self, hand_no: int) -> bytes:
@@ -727,13 +823,14 @@ class MatchSession:
 
         prep = {"context": context, "future": asyncio.ensure_future(asyncio.to_thread(work)),
                 "sent": False}
+        self._early_secrets = {}
         self._prepared = prep
         if early:
             self._spawn(self._send_early(prep, hand_no))
 
     async def _send_early(self, prep: dict, hand_no: int) -> None:
         try:
-            _, step1 = await prep["future"]
+            mine, step1 = await prep["future"]
         except Exception:  # noqa: BLE001 - the deal makes it again
             return
         t = self.tracker
@@ -741,6 +838,7 @@ class MatchSession:
         if (self._prepared is prep and self.ended is None and t is not None
                 and t.hand_number == hand_no - 1 and not t.over):
             prep["sent"] = True
+            self._early_secrets = {prep["context"]: mine}  # a save holds them from now
             await self._send(self._deck_msg(hand_no, 1, step1))
 
     def _early_deck(self, msg: dict) -> bool:
@@ -838,6 +936,8 @@ class MatchSession:
         context = self._deal_context(hand_no)
         prepared, self._prepared = self._prepared, None
         early, self._early = self._early, None
+        if self._replay is not None and self._replay["secrets"] is not None:
+            return await self._replay_shuffle(points, hand_no, context)
         step1 = None
         if self.seat == 0 and prepared is not None and prepared["context"] == context:
             mine, step1 = await prepared["future"]
@@ -872,6 +972,32 @@ class MatchSession:
                 hand_no, 3, lambda d3: mine.rekey_message(d3, context, 4))
             await self._send_deck(hand_no, 4, step4)
         return deal
+
+    async def _replay_shuffle(self, points: list[bytes], hand_no: int, context: bytes) -> Deal:
+        """A resumed hand's deal: our saved secrets and steps, the peer's steps (sent again)
+        verified as on the first run; a step we had not made yet is made now."""
+        replay = self._replay
+        mine, replay["secrets"] = replay["secrets"], None
+        self.deal = deal = Deal(points, mine, context=context, seat=self.seat)
+        for step in range(1, 5):
+            if (step % 2 == 1) != (self.seat == 0):
+                await self._recv_deck(hand_no, step)
+                continue
+            head = replay["out"][0] if replay["out"] else None
+            if head is not None and head["t"] == "deck" and head["step"] == step:
+                step_msg = self._step_msg(head)
+            else:
+                make = mine.shuffle_message if step <= 2 else mine.rekey_message
+                step_msg = await asyncio.to_thread(make, points if step == 1 else deal.decks[-1],
+                                                   context, step)
+            await self._send_deck(hand_no, step, step_msg)
+        return deal
+
+    async def _saves_differ(self, detail: str):
+        """Our save and the peer's cannot go on together: say why, end the match."""
+        ended = MatchEnded("saves differ", detail)
+        await self._farewell({"t": "bye", "reason": f"saves differ: {detail}"[:300]}, ended)
+        raise ended
 
     async def _take_early(self, early) -> dict | None:
         """Guest: the step 1 that came during the hand before, checked meanwhile; our step 2
@@ -941,6 +1067,17 @@ class MatchSession:
 
     async def _choose(self, view):
         self._owed_since = None  # our move: the peer owes nothing while we think
+        replay = self._replay
+        if replay is not None and replay["out"]:
+            saved = replay["out"][0]  # a resumed hand: the move we made before
+            try:
+                action = parse_action(saved["a"]) if saved["t"] == "act" else None
+            except ValueError:
+                action = None
+            if action is None or action not in view.legal:
+                await self._saves_differ(f"our saved hand {replay['number'] + 1} does not replay "
+                                         f"(our move there was {saved['t']} {saved.get('a')})")
+            return action
         player = self.player
         if hasattr(player, "choose_async"):
             action = await player.choose_async(view)
