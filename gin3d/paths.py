@@ -154,7 +154,9 @@ def _whole(text: str) -> int:
     return int(text)
 
 
-def _depth_over(value: Any, limit: int) -> bool:
+def nests_deeper_than(value: Any, limit: int) -> bool:
+    """Whether ``value`` nests lists/objects deeper than ``limit`` (no recursion, so a
+    hostile nesting cannot raise RecursionError here); files and peers' frames share it."""
     stack = [(value, 1)]
     while stack:
         v, depth = stack.pop()
@@ -176,7 +178,7 @@ def loads_json(text: str) -> Any:
         raise FileFormatError(f"is not valid JSON ({e.msg}, line {e.lineno})") from None
     except (ValueError, RecursionError, MemoryError) as e:
         raise FileFormatError(f"is not usable JSON ({str(e)[:80]})") from None
-    if _depth_over(data, MAX_DEPTH):
+    if nests_deeper_than(data, MAX_DEPTH):
         raise FileFormatError(f"nests deeper than {MAX_DEPTH} levels")
     return data
 

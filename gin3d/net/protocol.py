@@ -14,6 +14,8 @@ import struct
 from collections.abc import Callable
 from typing import Any
 
+from gin3d.paths import nests_deeper_than
+
 from .fairdeal import DECK, OPENING_HEX, ORDER, ROUNDS
 
 PROTOCOL_VERSION = 2  # 2: ed25519 group, proofs at every deal step
@@ -280,18 +282,6 @@ def _whole(text: str) -> int:
     return int(text)
 
 
-def _too_deep(value: Any, limit: int) -> bool:
-    """Whether ``value`` nests lists/objects deeper than ``limit`` (no recursion)."""
-    stack = [(value, 1)]
-    while stack:
-        v, depth = stack.pop()
-        if isinstance(v, (list, dict)):
-            if depth > limit:
-                return True
-            stack.extend((x, depth + 1) for x in (v.values() if isinstance(v, dict) else v))
-    return False
-
-
 def decode(body: bytes) -> dict:
     """Bytes of one frame -> a validated message; ProtocolError (never anything else) if not."""
     if not isinstance(body, (bytes, bytearray)) or len(body) > MAX_FRAME:
@@ -304,7 +294,7 @@ def decode(body: bytes) -> dict:
         raise
     except (ValueError, RecursionError, MemoryError) as exc:  # JSONDecodeError, bad UTF-8
         raise ProtocolError(f"not a JSON message: {str(exc)[:120]}") from None
-    if _too_deep(msg, MAX_DEPTH):
+    if nests_deeper_than(msg, MAX_DEPTH):
         raise ProtocolError(f"a message nests deeper than {MAX_DEPTH} levels")
     return validate(msg)
 
