@@ -57,6 +57,17 @@ def write_png(path: Path, rgb: np.ndarray) -> None:
     path.write_bytes(png)
 
 
+def end(proc: subprocess.Popen | None, grace: float) -> None:
+    """Stop a process this harness started: SIGTERM, then SIGKILL after ``grace`` seconds."""
+    if proc is not None and proc.poll() is None:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(grace)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(5)
+
+
 class XServer:
     """A private Xvfb display, started on a free number and stopped by its own process id."""
 
@@ -99,13 +110,7 @@ class XServer:
         return self
 
     def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(5)
+        end(self.proc, 10)
         self.proc = None
 
 
@@ -163,13 +168,7 @@ class Player:
 
     def stop(self) -> None:
         """End the game's process (it is ours: its id, its session)."""
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(15)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(5)
+        end(self.proc, 15)
         self.proc = None
         self._window = None
         if self._display is not None:
