@@ -34,11 +34,30 @@ BUILD_APPS = {
     ],
     # tools/ makes the assets; they ship as files, so its modules are not frozen
     "exclude_patterns": ["tools/**", "tests/**", "bench/**"],
-    "exclude_modules": {"*": ["tkinter", "pytest", "_pytest", "hypothesis", "setuptools",
-                              "pip", "distutils", "pkg_resources", "tools", "tests"]},
+    "exclude_modules": {
+        "*": [
+            "tkinter",
+            "pytest",
+            "_pytest",
+            "hypothesis",
+            "setuptools",
+            "pip",
+            "distutils",
+            "pkg_resources",
+            "tools",
+            "tests",
+        ]
+    },
     # loaded on demand or from C, so the module finder cannot see them: network play needs them
-    "include_modules": {"*": ["gin3d.net.api", "gin3d.net.relay", "_cffi_backend",
-                              "zeroconf._utils.ipaddress", "ifaddr"]},
+    "include_modules": {
+        "*": [
+            "gin3d.net.api",
+            "gin3d.net.relay",
+            "_cffi_backend",
+            "zeroconf._utils.ipaddress",
+            "ifaddr",
+        ]
+    },
     "plugins": ["pandagl", "p3openal_audio", "p3headlessgl"],
     "platforms": PLATFORMS,
     "icons": {"Gin3D": ["textures/icon.png"]},
@@ -52,9 +71,14 @@ BUILD_APPS = {
 setup(
     name="gin3d",
     version=VERSION,
-    options={"build_apps": BUILD_APPS, "bdist_apps": {"installers": {
-        "manylinux2014_x86_64": ["gztar"],
-        "win_amd64": ["zip"],
-        "macosx_10_9_x86_64": ["zip"],
-    }}},
+    options={
+        "build_apps": BUILD_APPS,
+        "bdist_apps": {
+            "installers": {
+                "manylinux2014_x86_64": ["gztar"],
+                "win_amd64": ["zip"],
+                "macosx_10_9_x86_64": ["zip"],
+            }
+        },
+    },
 )

@@ -49,8 +49,10 @@ def main() -> None:
     print(f"{'level':>9} {'decisions':>9} {'median ms':>10} {'p99 ms':>8} {'max ms':>8}")
     for level in args.levels:
         t = time_level(level, args.games)
-        print(f"{level:>9} {len(t):>9} {np.median(t):>10.2f} {np.percentile(t, 99):>8.2f}"
-              f" {t.max():>8.2f}")
+        print(
+            f"{level:>9} {len(t):>9} {np.median(t):>10.2f} {np.percentile(t, 99):>8.2f}"
+            f" {t.max():>8.2f}"
+        )
 
 
 if __name__ == "__main__":

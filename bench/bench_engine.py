@@ -42,8 +42,11 @@ def batch_us(fn, inputs, rounds: int = 3) -> float:
     return best
 
 
-def random_hands_per_second(seconds: float, rules: RuleSet, rounds: int = 5,
-                            ) -> tuple[float, float, float]:
+def random_hands_per_second(
+    seconds: float,
+    rules: RuleSet,
+    rounds: int = 5,
+) -> tuple[float, float, float]:
     """(best, median) hands per second over ``rounds`` equal rounds, and actions per hand.
 
     Each round plays new seeds. The best round is the figure (as timeit takes the fastest
@@ -77,20 +80,26 @@ def main() -> None:
     # the garbage collector's oldest generation and every full collection would walk them
     for preset in ("classic", "oklahoma"):
         best, median, length = random_hands_per_second(args.seconds, RuleSet.preset(preset))
-        print(f"random legal hands ({preset}): {best:,.0f} hands/s best of 5 rounds, "
-              f"median {median:,.0f} ({length:.0f} actions per hand)")
+        print(
+            f"random legal hands ({preset}): {best:,.0f} hands/s best of 5 rounds, "
+            f"median {median:,.0f} ({length:.0f} actions per hand)"
+        )
     rng = random.Random(0)
     for size in (10, 11):
         hands = [rng.sample(CARDS, size) for _ in range(args.hands)]
         times = per_call_us(best_melds, hands, repeat=1)
         times.sort()
-        print(f"best_melds {size} cards: median {statistics.median(times):.1f} µs, "
-              f"p99 {times[int(0.99 * len(times))]:.1f} µs over {len(times)} random hands")
+        print(
+            f"best_melds {size} cards: median {statistics.median(times):.1f} µs, "
+            f"p99 {times[int(0.99 * len(times))]:.1f} µs over {len(times)} random hands"
+        )
     elevens = [rng.sample(CARDS, 11) for _ in range(args.hands)]
     np_us = batch_us(discard_deadwood_array, elevens)
     py_us = batch_us(discard_deadwoods, elevens)
-    print(f"all 11 discards of a hand: numpy batch path {np_us:.1f} µs per hand, "
-          f"pure-Python path {py_us:.1f} µs per hand (ratio {py_us / np_us:.2f})")
+    print(
+        f"all 11 discards of a hand: numpy batch path {np_us:.1f} µs per hand, "
+        f"pure-Python path {py_us:.1f} µs per hand (ratio {py_us / np_us:.2f})"
+    )
 
 
 if __name__ == "__main__":

@@ -37,8 +37,11 @@ def bench_crypto(rounds: int) -> list[float]:
         d_in = points
         for step in (1, 2, 3, 4):
             maker, mine, other = (host, hd, gd) if step % 2 else (guest, gd, hd)
-            msg = (maker.shuffle_message(d_in, b"bench", step) if step < 3
-                   else maker.rekey_message(d_in, b"bench", step))
+            msg = (
+                maker.shuffle_message(d_in, b"bench", step)
+                if step < 3
+                else maker.rekey_message(d_in, b"bench", step)
+            )
             mine.add(step, msg)
             other.accept(step, msg)
             d_in = msg["cards"]
@@ -58,9 +61,12 @@ async def bench_games(games: int, relay: bool) -> dict:
         opts = MatchOptions(relay=("127.0.0.1", server.port)) if relay else MatchOptions()
         host = HostedMatch(GreedyPlayer(), RuleSet(), port=0, options=opts)
         await host.start()
-        guest = JoinedMatch(GreedyPlayer(), host.code,
-                            direct=None if relay else ("127.0.0.1", host.port),
-                            options=MatchOptions(relay=opts.relay))
+        guest = JoinedMatch(
+            GreedyPlayer(),
+            host.code,
+            direct=None if relay else ("127.0.0.1", host.port),
+            options=MatchOptions(relay=opts.relay),
+        )
         await guest.start()
         await asyncio.gather(host.wait(), guest.wait())
         link = guest.session.link
@@ -84,23 +90,31 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=20)
     args = parser.parse_args()
     crypto = bench_crypto(args.deals)
-    print(f"deal with proofs, crypto only (4 steps proven and checked + 21 cards opened), "
-          f"{args.deals} deals: median {statistics.median(crypto) * 1000:.1f} ms, "
-          f"max {max(crypto) * 1000:.1f} ms")
+    print(
+        f"deal with proofs, crypto only (4 steps proven and checked + 21 cards opened), "
+        f"{args.deals} deals: median {statistics.median(crypto) * 1000:.1f} ms, "
+        f"max {max(crypto) * 1000:.1f} ms"
+    )
     for relay in (False, True):
         r = asyncio.run(bench_games(args.games, relay))
         route = "relay" if relay else "direct"
         print(f"[{route}] {args.games} games to 100, {r['hands']} hands")
-        print(f"[{route}]   deal with proofs incl. network (shuffles, re-keying, every proof "
-              f"checked, own cards open): median {statistics.median(r['deal']) * 1000:.1f} ms, "
-              f"p99 {pct(r['deal'], .99) * 1000:.1f} ms, first hand of each game "
-              f"{statistics.median(r['first']) * 1000:.1f} ms (budget 500 ms median)")
-        print(f"[{route}]   move round trip (draw stock -> key back): median "
-              f"{statistics.median(r['rtt']) * 1000:.2f} ms, p99 {pct(r['rtt'], .99) * 1000:.2f}"
-              f" ms over {len(r['rtt'])} draws")
+        print(
+            f"[{route}]   deal with proofs incl. network (shuffles, re-keying, every proof "
+            f"checked, own cards open): median {statistics.median(r['deal']) * 1000:.1f} ms, "
+            f"p99 {pct(r['deal'], 0.99) * 1000:.1f} ms, first hand of each game "
+            f"{statistics.median(r['first']) * 1000:.1f} ms (budget 500 ms median)"
+        )
+        print(
+            f"[{route}]   move round trip (draw stock -> key back): median "
+            f"{statistics.median(r['rtt']) * 1000:.2f} ms, p99 {pct(r['rtt'], 0.99) * 1000:.2f}"
+            f" ms over {len(r['rtt'])} draws"
+        )
         if r["bytes"]:
-            print(f"[{route}]   bytes per hand (both directions, TLS frames): "
-                  f"{r['bytes'] / r['hands']:.0f}")
+            print(
+                f"[{route}]   bytes per hand (both directions, TLS frames): "
+                f"{r['bytes'] / r['hands']:.0f}"
+            )
 
 
 if __name__ == "__main__":

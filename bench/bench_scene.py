@@ -43,8 +43,12 @@ print(time.time())
 
 def first_frame_seconds(w: int, h: int) -> float:
     start = time.time()
-    out = subprocess.run([sys.executable, "-c", FIRST_FRAME.format(root=str(ROOT), w=w, h=h)],
-                         capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", FIRST_FRAME.format(root=str(ROOT), w=w, h=h)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     return float(out.stdout.strip().splitlines()[-1]) - start
 
 
@@ -63,9 +67,12 @@ def main(argv: list[str] | None = None) -> int:
 
     from panda3d.core import loadPrcFileData
 
-    loadPrcFileData("bench", f"window-type offscreen\naudio-library-name null\nwin-size {w} {h}"
-                             "\nsync-video 0\nnotify-level-display error\n"
-                             "notify-level-device fatal\n")
+    loadPrcFileData(
+        "bench",
+        f"window-type offscreen\naudio-library-name null\nwin-size {w} {h}"
+        "\nsync-video 0\nnotify-level-display error\n"
+        "notify-level-device fatal\n",
+    )
     from gin3d.__main__ import launch
     from gin3d.engine import Knock, RuleSet
     from gin3d.players import GreedyPlayer
@@ -126,21 +133,29 @@ def main(argv: list[str] | None = None) -> int:
 
     e_mean, e_p99 = stats(empty)
     e_cpu = cpu[id(empty)] / len(empty) * 1000
-    print(f"size {w}x{h}, GPU sync by frame read-back each frame, renderer "
-          f"{app.win.getGsg().getDriverRenderer()}, detail {app.scene.detail}, "
-          f"multisamples {app.win.getFbProperties().getMultisamples()} "
-          f"({app.framebuffer}), "
-          f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
-    print(f"empty scene : mean {e_mean:6.2f} ms ({1000 / e_mean:5.1f} fps)  p99 {e_p99:6.2f} ms"
-          f"  [{len(empty)} frames]  CPU {e_cpu:5.2f} ms/frame")
+    print(
+        f"size {w}x{h}, GPU sync by frame read-back each frame, renderer "
+        f"{app.win.getGsg().getDriverRenderer()}, detail {app.scene.detail}, "
+        f"multisamples {app.win.getFbProperties().getMultisamples()} "
+        f"({app.framebuffer}), "
+        f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs"
+    )
+    print(
+        f"empty scene : mean {e_mean:6.2f} ms ({1000 / e_mean:5.1f} fps)  p99 {e_p99:6.2f} ms"
+        f"  [{len(empty)} frames]  CPU {e_cpu:5.2f} ms/frame"
+    )
     for name, times in (("deal", deal), ("knock spread", knock)):
         mean, p99 = stats(times)
-        print(f"{name:12s}: mean {mean:6.2f} ms ({1000 / mean:5.1f} fps)  p99 {p99:6.2f} ms"
-              f"  [{len(times)} frames]  ratio to empty: mean {mean / e_mean:4.2f}x,"
-              f" p99 {p99 / e_p99:4.2f}x")
+        print(
+            f"{name:12s}: mean {mean:6.2f} ms ({1000 / mean:5.1f} fps)  p99 {p99:6.2f} ms"
+            f"  [{len(times)} frames]  ratio to empty: mean {mean / e_mean:4.2f}x,"
+            f" p99 {p99 / e_p99:4.2f}x"
+        )
         used = cpu[id(times)] / len(times) * 1000
-        print(f"{'':12s}  CPU {used:5.2f} ms/frame (all threads), {used / e_cpu:4.2f}x the empty"
-              " scene's")
+        print(
+            f"{'':12s}  CPU {used:5.2f} ms/frame (all threads), {used / e_cpu:4.2f}x the empty"
+            " scene's"
+        )
     print(f"cards dealt during the measured deal: {dealt}")
     print(f"launch to first menu frame: {first_frame_seconds(w, h):.2f} s")
     return 0

@@ -27,8 +27,11 @@ def main(argv: list[str] | None = None) -> int:
 
     from panda3d.core import ClockObject, loadPrcFileData
 
-    loadPrcFileData("bench", "window-type offscreen\naudio-library-name null\nwin-size 640 360\n"
-                             "sync-video 0\nnotify-level-display error\n")
+    loadPrcFileData(
+        "bench",
+        "window-type offscreen\naudio-library-name null\nwin-size 640 360\n"
+        "sync-video 0\nnotify-level-display error\n",
+    )
     from gin3d.app import GinApp, Settings
 
     app = GinApp(Settings(speed=1.0, sound=False), seed=1)

@@ -11,18 +11,25 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="gin3d", description="Gin Rummy on a 3D table")
     parser.add_argument("--version", action="version", version=f"gin3d {version()}")
     parser.add_argument("--seed", type=int, default=None, help="deal the same cards every game")
-    parser.add_argument("--speed", type=float, default=None,
-                        help="animation speed (1 normal, 2 twice as fast, 0 instant); "
-                             "default: the saved setting")
-    parser.add_argument("--size", default=None,
-                        help="window size, e.g. 1920x1080; default: the saved setting")
+    parser.add_argument(
+        "--speed",
+        type=float,
+        default=None,
+        help="animation speed (1 normal, 2 twice as fast, 0 instant); default: the saved setting",
+    )
+    parser.add_argument(
+        "--size", default=None, help="window size, e.g. 1920x1080; default: the saved setting"
+    )
     net = parser.add_argument_group("LAN and online play")
     net.add_argument("--name", default="", help="your name at the table")
     net.add_argument("--relay", default=None, help="a gin3d-relay, host:port (online play)")
     net.add_argument("--listen", default="0.0.0.0", help="address to host on")
     net.add_argument("--port", type=int, default=47470, help="port to host on (0: any)")
-    net.add_argument("--no-lan-discovery", action="store_true",
-                     help="no LAN list or LAN advertising (mDNS); join by address or code")
+    net.add_argument(
+        "--no-lan-discovery",
+        action="store_true",
+        help="no LAN list or LAN advertising (mDNS); join by address or code",
+    )
     net.add_argument("--no-upnp", action="store_true", help="do not ask the router for a port")
     args = parser.parse_args(argv)
     from gin3d import settings as settings_mod
@@ -42,15 +49,26 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--port must be 0..65535, got {args.port}")
     if args.relay is not None and not args.relay.strip():
         parser.error("--relay needs host:port")
-    net = dict(name=args.name, relay=args.relay, listen=args.listen, port=args.port,
-               discovery=not args.no_lan_discovery, upnp=not args.no_upnp)
+    net = dict(
+        name=args.name,
+        relay=args.relay,
+        listen=args.listen,
+        port=args.port,
+        discovery=not args.no_lan_discovery,
+        upnp=not args.no_upnp,
+    )
     app = launch(seed=args.seed, user=user, notice=loaded.message, net=net)
     app.run()
     return 0
 
 
-def launch(speed: float | None = None, seed: int | None = None, user=None,
-           notice: str | None = None, net: dict | None = None):
+def launch(
+    speed: float | None = None,
+    seed: int | None = None,
+    user=None,
+    notice: str | None = None,
+    net: dict | None = None,
+):
     """Create the app (window, table, main menu) as fast as possible and return it.
 
     ``user``: the player's ``gin3d.settings.Settings`` (window size, full screen and

@@ -53,8 +53,12 @@ from .undo import can_undo, undo_last_human_move
 STYLES = ("classic", "four_colour", "large_index")
 BACKS = ("back_blue", "back_red")
 TARGETS = (100, 150, 200, 250, 50)
-OPTIONS = (("last_chance", "Last chance"), ("allow_throw_back", "Throw-back"),
-           ("straight_gin", "Straight gin"), ("no_upcard", "No upcard"))
+OPTIONS = (
+    ("last_chance", "Last chance"),
+    ("allow_throw_back", "Throw-back"),
+    ("straight_gin", "Straight gin"),
+    ("no_upcard", "No upcard"),
+)
 
 
 @dataclass
@@ -90,15 +94,21 @@ def table_names(seats) -> tuple[str, str]:
 class Session:
     """One game on the table: the controller, the HUD and the local input."""
 
-    def __init__(self, app: GinApp, game: Game, players: list, names: tuple[str, str],
-                 think: tuple[float, float] = (0.6, 1.2)) -> None:
+    def __init__(
+        self,
+        app: GinApp,
+        game: Game,
+        players: list,
+        names: tuple[str, str],
+        think: tuple[float, float] = (0.6, 1.2),
+    ) -> None:
         self.app = app
         self.game = game
-        self.controller = TableController(app, app.scene, game, players, think=think,
-                                          names=names)
+        self.controller = TableController(app, app.scene, game, players, think=think, names=names)
         self.hud = Hud(app, self.on_hud_action, lambda: app.request("Pause"))
-        self.input = TableInput(app, app.scene, self.controller, self.hud,
-                                hints=lambda: app.user_settings.hints_enabled)
+        self.input = TableInput(
+            app, app.scene, self.controller, self.hud, hints=lambda: app.user_settings.hints_enabled
+        )
         self.controller.on_message.append(self.hud.set_message)
         self.controller.on_hand_over.append(lambda g: app.hand_over())
         self.controller.on_game_over.append(lambda g: app.hand_over())
@@ -138,26 +148,39 @@ class Session:
 class GinApp(ShowBase):
     """The window, the one table scene and the screen state machine."""
 
-    def __init__(self, settings: Settings | None = None, seed: int | None = None,
-                 user_settings: settings_mod.Settings | None = None,
-                 notice: str | None = None, net: NetConfig | None = None) -> None:
+    def __init__(
+        self,
+        settings: Settings | None = None,
+        seed: int | None = None,
+        user_settings: settings_mod.Settings | None = None,
+        notice: str | None = None,
+        net: NetConfig | None = None,
+    ) -> None:
         self.launch_time = time.perf_counter()
         super().__init__()
         self.framebuffer = fit_framebuffer(self)  # before anything is loaded into the window
         trim_clears(self)
         splash = show_splash(self)  # on screen now: the table and menus take seconds more
         self.user_settings = user_settings or settings_mod.Settings()
-        self.settings = settings or Settings(speed=self.user_settings.animation_speed,
-                                             style=self.user_settings.card_style,
-                                             sound=self.user_settings.effects_volume > 0)
+        self.settings = settings or Settings(
+            speed=self.user_settings.animation_speed,
+            style=self.user_settings.card_style,
+            sound=self.user_settings.effects_volume > 0,
+        )
         self.setup = GameSetup()
         self.seed = seed
         self.disableMouse()
         self.queue = AnimationQueue(self.settings.speed)
         self.sounds = Sounds(self.loader)
         self.sounds.enabled = self.settings.sound
-        self.scene = TableScene(self, self.queue, self.sounds, back=self.settings.back,
-                                style=self.settings.style, detail=self.settings.detail)
+        self.scene = TableScene(
+            self,
+            self.queue,
+            self.sounds,
+            back=self.settings.back,
+            style=self.settings.style,
+            detail=self.settings.detail,
+        )
         register_suit_graphics(self.scene.factory.atlas)
         self.session: Session | NetSession | None = None
         # LAN / online play, opened on demand
@@ -173,8 +196,9 @@ class GinApp(ShowBase):
             self.scene.set_style(given.style)
             self.sounds.enabled = given.sound
             try:  # and the settings screen starts from what is really in use
-                self.user_settings = self.user_settings.but(animation_speed=given.speed,
-                                                            card_style=given.style)
+                self.user_settings = self.user_settings.but(
+                    animation_speed=given.speed, card_style=given.style
+                )
             except ValueError:
                 pass
         self.set_speed(self.settings.speed)
@@ -193,39 +217,63 @@ class GinApp(ShowBase):
     def request(self, state: str, *args) -> None:
         self.screens.request(state, *args)
 
-    def start_game(self, players: list, rules: RuleSet, seed: int | str | None = None,
-                   names: tuple[str, str] = ("You", "Computer"), decks=None,
-                   first_dealer: int | None = None, game: Game | None = None,
-                   think: tuple[float, float] = (0.6, 1.2)) -> Session:
+    def start_game(
+        self,
+        players: list,
+        rules: RuleSet,
+        seed: int | str | None = None,
+        names: tuple[str, str] = ("You", "Computer"),
+        decks=None,
+        first_dealer: int | None = None,
+        game: Game | None = None,
+        think: tuple[float, float] = (0.6, 1.2),
+    ) -> Session:
         """Start a game on the table with two seats (``None`` = local input) and go there.
         ``game``: carry on with a game already in progress (resume, undo)."""
         self.end_game()
         if game is None:
-            seed = seed if seed is not None else (self.seed if self.seed is not None
-                                                  else random.randrange(1 << 30))
+            seed = (
+                seed
+                if seed is not None
+                else (self.seed if self.seed is not None else random.randrange(1 << 30))
+            )
             game = Game(rules, seed=seed, decks=decks, first_dealer=first_dealer)
         self.session = Session(self, game, players, names, think)
         self.screens.request("Table")
         return self.session
 
-    def start_net_game(self, hub: NetHub, seat: int, opponent: str, route: str = "",
-                       safety_code: str = "") -> NetSession:
+    def start_net_game(
+        self, hub: NetHub, seat: int, opponent: str, route: str = "", safety_code: str = ""
+    ) -> NetSession:
         """A network match was connected: play it on the table (our seat drawn at the
         bottom); the hub's events go to the new session from now on."""
         self.end_game()
-        self.session = NetSession(self, hub.service, seat, opponent, route, safety_code,
-                                  kind=hub.kind, player_name=hub.config.name)
+        self.session = NetSession(
+            self,
+            hub.service,
+            seat,
+            opponent,
+            route,
+            safety_code,
+            kind=hub.kind,
+            player_name=hub.config.name,
+        )
         hub.handler = self.session.handle
         self.screens.request("Table")
         return self.session
 
     def start_single_player(self) -> Session:
         setup = self.setup
-        seats = (Seat("human", self.user_settings.player_name),
-                 Seat("computer", opponent_name(setup.level), setup.level))
-        session = self.start_game([None, computer_player(setup.level)], setup.rules(),
-                                  names=table_names(seats),
-                                  think=think_range(setup.level))
+        seats = (
+            Seat("human", self.user_settings.player_name),
+            Seat("computer", opponent_name(setup.level), setup.level),
+        )
+        session = self.start_game(
+            [None, computer_player(setup.level)],
+            setup.rules(),
+            names=table_names(seats),
+            think=think_range(setup.level),
+        )
         self.keep(session, seats)
         return session
 
@@ -245,6 +293,7 @@ class GinApp(ShowBase):
             keeper.update()
             if keeper.error:  # a full or read-only disk: say so, keep playing
                 session.hud.set_message(keeper.error)
+
         session.controller.on_applied.append(kept)
 
     def resume_game(self, resume) -> Session:
@@ -260,9 +309,9 @@ class GinApp(ShowBase):
         speed = self.queue.speed
         self.queue.speed = 0
         try:
-            session = self.start_game(players, game.rules, game=game,
-                                      names=table_names(seats),
-                                      think=think_range(level))
+            session = self.start_game(
+                players, game.rules, game=game, names=table_names(seats), think=think_range(level)
+            )
             self.queue.finish_all()
         finally:
             self.set_speed(speed)
@@ -272,8 +321,11 @@ class GinApp(ShowBase):
     def undo(self) -> bool:
         """Take back the local player's last move (single-player, when the setting is on)."""
         session, keeper = self.session, self.keeper
-        if session is None or keeper is None or not can_undo(
-                session.game, keeper.human, self.user_settings.undo_enabled):
+        if (
+            session is None
+            or keeper is None
+            or not can_undo(session.game, keeper.human, self.user_settings.undo_enabled)
+        ):
             return False
         game = undo_last_human_move(session.game, keeper.human)
         self._carry_on(game, keeper.seats, keeper.game_id)
@@ -414,9 +466,13 @@ class Screens(ShipScreens, LobbyScreens, MatchScreens, FSM):
 
         self._close()
         self.app.end_game()
-        self.tutorial = TutorialScreen(self.app, load_chapters(), self.app.setup.rules,
-                                       on_exit=lambda: self.request("Menu"),
-                                       auto_advance=self.app.settings.speed > 0)
+        self.tutorial = TutorialScreen(
+            self.app,
+            load_chapters(),
+            self.app.setup.rules,
+            on_exit=lambda: self.request("Menu"),
+            auto_advance=self.app.settings.speed > 0,
+        )
 
     def exitTutorial(self) -> None:
         self.tutorial.destroy()
@@ -429,8 +485,9 @@ class Screens(ShipScreens, LobbyScreens, MatchScreens, FSM):
         self.portrait = p.text("", -0.31, 0.036, fg=(0.9, 0.92, 0.85, 1))
         self.portrait["wordwrap"] = 52
         self.setup_note = p.text("", -0.58, 0.04, fg=(1, 0.8, 0.6, 1))
-        p.button("start", "Deal", self._deal, (0.35, -0.78), scale=0.07,
-                 frameSize=(-3, 3, -0.55, 1.05))
+        p.button(
+            "start", "Deal", self._deal, (0.35, -0.78), scale=0.07, frameSize=(-3, 3, -0.55, 1.05)
+        )
         p.button("back", "Back", lambda: self.request("Menu"), (-0.45, -0.78), scale=0.06)
         self._refresh_setup()
         self._esc("Menu")
@@ -440,12 +497,18 @@ class Screens(ShipScreens, LobbyScreens, MatchScreens, FSM):
         if not save_path().exists():
             self.app.start_single_player()
             return
-        self.request("Confirm", "Replace your game in progress?",
-                     "Dealing a new game ends the saved one (Resume game on the menu "
-                     "continues it).", "Deal", self.app.start_single_player, ("Setup",))
+        self.request(
+            "Confirm",
+            "Replace your game in progress?",
+            "Dealing a new game ends the saved one (Resume game on the menu continues it).",
+            "Deal",
+            self.app.start_single_player,
+            ("Setup",),
+        )
 
-    def _rules_rows(self, p: Panel, top: float, opponent: bool, x: float = -0.9,
-                    step: float = 0.13) -> float:
+    def _rules_rows(
+        self, p: Panel, top: float, opponent: bool, x: float = -0.9, step: float = 0.13
+    ) -> float:
         """The setup's rows (opponent level, rules preset, game target, rule options) as
         label + cycling button, each with a line saying what it means, on any panel: the
         single-player setup and the network host's table setup share them (and
@@ -453,18 +516,45 @@ class Screens(ShipScreens, LobbyScreens, MatchScreens, FSM):
         button) back to the one before. Returns the y of the last row's line."""
         s = self.app.setup
         lv = levels()
-        rows = [("level", "Opponent", lambda: dict(lv).get(s.level, s.level),
-                 self._cycle_level, lambda: "")] if opponent else []
+        rows = (
+            [
+                (
+                    "level",
+                    "Opponent",
+                    lambda: dict(lv).get(s.level, s.level),
+                    self._cycle_level,
+                    lambda: "",
+                )
+            ]
+            if opponent
+            else []
+        )
         rows += [
-            ("preset", "Rules", lambda: s.preset, self._cycle_preset,
-             lambda: PRESET_NOTES.get(s.preset, "")),
-            ("target", "Game to", lambda: str(s.rules().game_target), self._cycle_target,
-             lambda: TARGET_NOTE),
+            (
+                "preset",
+                "Rules",
+                lambda: s.preset,
+                self._cycle_preset,
+                lambda: PRESET_NOTES.get(s.preset, ""),
+            ),
+            (
+                "target",
+                "Game to",
+                lambda: str(s.rules().game_target),
+                self._cycle_target,
+                lambda: TARGET_NOTE,
+            ),
         ]
-        rows += [(k, label, (lambda k=k: "on" if s.options.get(k) else "off"),
-                  (lambda step=1, k=k: self._toggle(k)),
-                  (lambda k=k: OPTION_NOTES[k].split(": ", 1)[-1]))  # the label says its name
-                 for k, label in OPTIONS]
+        rows += [
+            (
+                k,
+                label,
+                (lambda k=k: "on" if s.options.get(k) else "off"),
+                (lambda step=1, k=k: self._toggle(k)),
+                (lambda k=k: OPTION_NOTES[k].split(": ", 1)[-1]),
+            )  # the label says its name
+            for k, label in OPTIONS
+        ]
         self.setup_rows = []
         self.setup_notes: list = []  # (text, what it says now)
         y = top
@@ -472,16 +562,27 @@ class Screens(ShipScreens, LobbyScreens, MatchScreens, FSM):
             y = top - i * step
             p.text(label, y, 0.05, x=x, align=TextNode.ALeft)
             bx = x + 1.25
-            b = p.button(key, value(), lambda cmd=cmd: (cmd(1), self._refresh_setup()),
-                         (bx, y + 0.012), scale=0.05, frameSize=(-6.5, 6.5, -0.55, 1.05))
+            b = p.button(
+                key,
+                value(),
+                lambda cmd=cmd: (cmd(1), self._refresh_setup()),
+                (bx, y + 0.012),
+                scale=0.05,
+                frameSize=(-6.5, 6.5, -0.55, 1.05),
+            )
             b.bind(DGG.B3PRESS, lambda _ev, cmd=cmd: (cmd(-1), self._refresh_setup()))
             for sign, mark in ((-1, "<"), (1, ">")):
-                p.button(f"{key}:{'prev' if sign < 0 else 'next'}", mark,
-                         lambda cmd=cmd, sign=sign: (cmd(sign), self._refresh_setup()),
-                         (bx + sign * 0.4, y + 0.012), scale=0.05,
-                         frameSize=(-0.9, 0.9, -0.55, 1.05))
-            line = p.text("", y - 0.058, 0.031, x=x + 0.03, align=TextNode.ALeft,
-                          fg=(0.8, 0.88, 0.8, 1))
+                p.button(
+                    f"{key}:{'prev' if sign < 0 else 'next'}",
+                    mark,
+                    lambda cmd=cmd, sign=sign: (cmd(sign), self._refresh_setup()),
+                    (bx + sign * 0.4, y + 0.012),
+                    scale=0.05,
+                    frameSize=(-0.9, 0.9, -0.55, 1.05),
+                )
+            line = p.text(
+                "", y - 0.058, 0.031, x=x + 0.03, align=TextNode.ALeft, fg=(0.8, 0.88, 0.8, 1)
+            )
             self.setup_rows.append((b, value))
             self.setup_notes.append((line, note))
         return y - 0.058
@@ -511,8 +612,7 @@ class Screens(ShipScreens, LobbyScreens, MatchScreens, FSM):
     def _cycle_target(self, step: int = 1) -> None:
         s = self.app.setup
         now = s.rules().game_target
-        s.target = (TARGETS[(TARGETS.index(now) + step) % len(TARGETS)] if now in TARGETS
-                    else 100)
+        s.target = TARGETS[(TARGETS.index(now) + step) % len(TARGETS)] if now in TARGETS else 100
 
     def _toggle(self, key: str) -> None:
         s = self.app.setup
@@ -560,8 +660,9 @@ class Screens(ShipScreens, LobbyScreens, MatchScreens, FSM):
         p = self._panel("Paused", width=0.6, height=0.62)
         items = [("resume", "Resume", lambda: self.request("Table"))]
         keeper = self.app.keeper
-        if keeper is not None and can_undo(session.game, keeper.human,
-                                           self.app.user_settings.undo_enabled):
+        if keeper is not None and can_undo(
+            session.game, keeper.human, self.app.user_settings.undo_enabled
+        ):
             items.append(("undo", "Undo my last move", self._undo))
         items += [
             ("settings", "Settings", lambda: self.request("Settings", "Pause")),
@@ -576,9 +677,14 @@ class Screens(ShipScreens, LobbyScreens, MatchScreens, FSM):
         self._esc("Table")
 
     def _resign(self) -> None:
-        self.request("Confirm", "Resign this game?",
-                     "The game counts as lost and cannot be resumed.", "Resign",
-                     self._resigned, ("Pause",))
+        self.request(
+            "Confirm",
+            "Resign this game?",
+            "The game counts as lost and cannot be resumed.",
+            "Resign",
+            self._resigned,
+            ("Pause",),
+        )
 
     def _resigned(self) -> None:
         if self.app.keeper is not None:  # a resigned game is over: nothing to resume
@@ -616,8 +722,11 @@ class Screens(ShipScreens, LobbyScreens, MatchScreens, FSM):
         p = self._panel("", width=0.95, height=0.3, pos=(0, -0.66))
         if hand.result is None:
             p.title.setText("Drawn hand")
-            p.text("The stock ran down to two cards: nobody scores; the same dealer deals.",
-                   0.08, 0.042)
+            p.text(
+                "The stock ran down to two cards: nobody scores; the same dealer deals.",
+                0.08,
+                0.042,
+            )
             self.app.sounds.play("click")
         else:
             r = hand.result
@@ -638,8 +747,10 @@ class Screens(ShipScreens, LobbyScreens, MatchScreens, FSM):
 
         def show(f: float) -> None:
             now = [round(b + (r - b) * f) for b, r in zip(before, run)]
-            score.setText(f"Score: {names[0]} {now[0]} - {names[1]} {now[1]}   (game to "
-                          f"{game.rules.game_target})")
+            score.setText(
+                f"Score: {names[0]} {now[0]} - {names[1]} {now[1]}   (game to "
+                f"{game.rules.game_target})"
+            )
 
         self._count_up(show)
         p.button("next", "Next hand", self._next_hand, (0, -0.21), scale=0.06)
@@ -654,8 +765,9 @@ class Screens(ShipScreens, LobbyScreens, MatchScreens, FSM):
         if dur <= 0:
             show(1.0)
             return
-        self.counter = LerpFunctionInterval(show, duration=dur, fromData=0.0, toData=1.0,
-                                            blendType="easeOut")
+        self.counter = LerpFunctionInterval(
+            show, duration=dur, fromData=0.0, toData=1.0, blendType="easeOut"
+        )
         self.counter.start()
 
     def _next_hand(self) -> None:
@@ -684,27 +796,39 @@ class Screens(ShipScreens, LobbyScreens, MatchScreens, FSM):
         y = 0.45
         p.text(names[0], y, 0.05, x=0.25, fg=(1, 0.92, 0.6, 1))
         p.text(names[1], y, 0.05, x=0.65, fg=(1, 0.92, 0.6, 1))
-        labels = (("points", "Hand points"), ("game_bonus", "Game bonus"), ("boxes", "Boxes"),
-                  ("shutout", "Shutout"), ("total", "Total"))
+        labels = (
+            ("points", "Hand points"),
+            ("game_bonus", "Game bonus"),
+            ("boxes", "Boxes"),
+            ("shutout", "Shutout"),
+            ("total", "Total"),
+        )
         boxes = game.score.boxes() if hasattr(game.score, "boxes") else (0, 0)
         totals = []
         for i, (key, label) in enumerate(labels):
             yy = y - 0.1 * (i + 1)
             p.text(label, yy, 0.045, x=-0.85, align=TextNode.ALeft)
             for seat, x in ((0, 0.25), (1, 0.65)):
-                value = rows[seat][key] if rows else (game.totals()[seat] if key == "total"
-                                                      else 0)
+                value = rows[seat][key] if rows else (game.totals()[seat] if key == "total" else 0)
                 suffix = f" ({boxes[seat]} won)" if key == "boxes" else ""
                 cell = p.text(f"{value}{suffix}", yy, 0.045, x=x)
                 if key == "total":
                     totals.append((cell, value))
         self._count_up(lambda f: [c.setText(str(round(v * f))) for c, v in totals])
-        p.text(f"Margin: {game.score.margin if hasattr(game.score, 'margin') else 0}",
-               y - 0.68, 0.055, fg=(1, 1, 0.8, 1))
+        p.text(
+            f"Margin: {game.score.margin if hasattr(game.score, 'margin') else 0}",
+            y - 0.68,
+            0.055,
+            fg=(1, 1, 0.8, 1),
+        )
         last = game.hand.result
         if last is not None:
-            p.text(f"Last hand: {names[game.hand.winner]} - {last.breakdown()}", y - 0.8, 0.042,
-                   fg=(0.85, 1, 0.85, 1))
+            p.text(
+                f"Last hand: {names[game.hand.winner]} - {last.breakdown()}",
+                y - 0.8,
+                0.042,
+                fg=(0.85, 1, 0.85, 1),
+            )
         p.button("again", "Play again", self._again, (-0.3, -0.62), scale=0.065)
         p.button("menu", "Main menu", lambda: self.request("Menu"), (0.35, -0.62), scale=0.06)
         notes = getattr(session, "notes", None)

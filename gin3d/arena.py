@@ -38,8 +38,15 @@ class SideStats:
     times: list[float] = field(default_factory=list)  # seconds per decision
 
     def merge(self, other: SideStats) -> None:
-        for name in ("games_won", "hands_won", "points", "knocks", "gins", "undercuts",
-                     "undercut_against"):
+        for name in (
+            "games_won",
+            "hands_won",
+            "points",
+            "knocks",
+            "gins",
+            "undercuts",
+            "undercut_against",
+        ):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.times.extend(other.times)
 
@@ -59,8 +66,9 @@ class ArenaResult:
             mine.merge(theirs)
 
 
-def play_game(levels: Sequence[str], rules: RuleSet, seed: str, a_seat: int,
-              result: ArenaResult) -> None:
+def play_game(
+    levels: Sequence[str], rules: RuleSet, seed: str, a_seat: int, result: ArenaResult
+) -> None:
     """Play one full game, level A in ``a_seat``; add its tallies to ``result``."""
     seat_level = (0, 1) if a_seat == 0 else (1, 0)  # seat -> index into levels
     players = [make_player(levels[seat_level[s]], seed=f"{seed}:{s}") for s in (0, 1)]
@@ -101,8 +109,7 @@ def _tally_hand(hand, seat_level, result: ArenaResult) -> None:
         winner.knocks += 1
 
 
-def run_games(levels: Sequence[str], preset: str, seed: int, indices: Sequence[int]
-              ) -> ArenaResult:
+def run_games(levels: Sequence[str], preset: str, seed: int, indices: Sequence[int]) -> ArenaResult:
     """Play the games with the given indices (a worker's share)."""
     rules = RuleSet.preset(preset)
     result = ArenaResult()
@@ -146,14 +153,17 @@ def report(levels: Sequence[str], result: ArenaResult) -> list[str]:
         )
     wins = result.sides[0].games_won
     lo, hi = wilson(wins, n)
-    lines.append(f"{levels[0]} vs {levels[1]}: game win rate {wins / max(n, 1):.3f}"
-                 f" [{lo:.3f}, {hi:.3f}] over {n} games")
+    lines.append(
+        f"{levels[0]} vs {levels[1]}: game win rate {wins / max(n, 1):.3f}"
+        f" [{lo:.3f}, {hi:.3f}] over {n} games"
+    )
     return lines
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m gin3d.arena",
-                                     description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m gin3d.arena", description=__doc__.split("\n")[0]
+    )
     parser.add_argument("level_a", metavar="LEVEL_A", choices=sorted(LEVELS))
     parser.add_argument("level_b", metavar="LEVEL_B", choices=sorted(LEVELS))
     parser.add_argument("--games", type=int, default=200, help="games to play (default 200)")
@@ -173,8 +183,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     else:
         from multiprocessing import Pool
 
-        chunks = [(levels, args.preset, args.seed, indices[j::args.jobs])
-                  for j in range(args.jobs)]
+        chunks = [
+            (levels, args.preset, args.seed, indices[j :: args.jobs]) for j in range(args.jobs)
+        ]
         result = ArenaResult()
         with Pool(args.jobs) as pool:
             for part in pool.imap_unordered(_worker, chunks):

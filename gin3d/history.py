@@ -62,18 +62,33 @@ class HandRecord:
     points: int = 0
 
     @classmethod
-    def of(cls, hand: Hand, names: tuple[str, str] = ("Player", "Computer"), game_id: str = "",
-           opponent_level: str | None = None, when: datetime | None = None) -> HandRecord:
+    def of(
+        cls,
+        hand: Hand,
+        names: tuple[str, str] = ("Player", "Computer"),
+        game_id: str = "",
+        opponent_level: str | None = None,
+        when: datetime | None = None,
+    ) -> HandRecord:
         """The record of a finished hand."""
         if not hand.over:
             raise ValueError("only a finished hand is kept in the history")
         when = when or datetime.now(timezone.utc)
         r = hand.result
-        return cls(rules=hand.rules, dealer=hand.dealer, deck=tuple(int(c) for c in hand.deck),
-                   actions=tuple(str(a) for a in hand.actions), hand_number=hand.hand_number,
-                   names=tuple(names), game_id=str(game_id), opponent_level=opponent_level,
-                   finished_at=when.isoformat(timespec="seconds"), winner=hand.winner,
-                   kind=r.kind if r else "drawn", points=r.points if r else 0)
+        return cls(
+            rules=hand.rules,
+            dealer=hand.dealer,
+            deck=tuple(int(c) for c in hand.deck),
+            actions=tuple(str(a) for a in hand.actions),
+            hand_number=hand.hand_number,
+            names=tuple(names),
+            game_id=str(game_id),
+            opponent_level=opponent_level,
+            finished_at=when.isoformat(timespec="seconds"),
+            winner=hand.winner,
+            kind=r.kind if r else "drawn",
+            points=r.points if r else 0,
+        )
 
     def replay_hand(self) -> Hand:
         """The hand dealt, before any action."""
@@ -86,18 +101,27 @@ class HandRecord:
         """One line for the history list."""
         if self.winner is None:
             return f"Hand {self.hand_number + 1}: drawn"
-        label = {"knock": "knock", "undercut": "undercut", "gin": "gin",
-                 "big_gin": "Big Gin"}.get(self.kind, self.kind)
+        label = {"knock": "knock", "undercut": "undercut", "gin": "gin", "big_gin": "Big Gin"}.get(
+            self.kind, self.kind
+        )
         return f"Hand {self.hand_number + 1}: {self.names[self.winner]} won {self.points} ({label})"
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "format": FORMAT, "version": VERSION, "rules": self.rules.to_dict(),
-            "dealer": self.dealer, "deck": format_cards(CARDS[c] for c in self.deck),
-            "actions": list(self.actions), "hand_number": self.hand_number,
-            "names": list(self.names), "game_id": self.game_id,
-            "opponent_level": self.opponent_level, "finished_at": self.finished_at,
-            "winner": self.winner, "kind": self.kind, "points": self.points,
+            "format": FORMAT,
+            "version": VERSION,
+            "rules": self.rules.to_dict(),
+            "dealer": self.dealer,
+            "deck": format_cards(CARDS[c] for c in self.deck),
+            "actions": list(self.actions),
+            "hand_number": self.hand_number,
+            "names": list(self.names),
+            "game_id": self.game_id,
+            "opponent_level": self.opponent_level,
+            "finished_at": self.finished_at,
+            "winner": self.winner,
+            "kind": self.kind,
+            "points": self.points,
         }
 
     @classmethod
@@ -107,19 +131,28 @@ class HandRecord:
             raise ValueError("not a gin3d hand record of a known version")
         try:
             names = d["names"]
-            if not (isinstance(names, list) and len(names) == 2
-                    and all(isinstance(n, str) for n in names)):
+            if not (
+                isinstance(names, list)
+                and len(names) == 2
+                and all(isinstance(n, str) for n in names)
+            ):
                 raise ValueError("names must be two texts")
             actions = d["actions"]
             if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
                 raise ValueError("actions must be texts")
             record = cls(
-                rules=RuleSet.from_dict(d["rules"]), dealer=d["dealer"],
-                deck=tuple(int(c) for c in parse_cards(d["deck"])), actions=tuple(actions),
-                hand_number=int(d["hand_number"]), names=(names[0], names[1]),
-                game_id=str(d.get("game_id", "")), opponent_level=d.get("opponent_level"),
-                finished_at=str(d.get("finished_at", "")), winner=d.get("winner"),
-                kind=str(d.get("kind", "drawn")), points=int(d.get("points", 0)),
+                rules=RuleSet.from_dict(d["rules"]),
+                dealer=d["dealer"],
+                deck=tuple(int(c) for c in parse_cards(d["deck"])),
+                actions=tuple(actions),
+                hand_number=int(d["hand_number"]),
+                names=(names[0], names[1]),
+                game_id=str(d.get("game_id", "")),
+                opponent_level=d.get("opponent_level"),
+                finished_at=str(d.get("finished_at", "")),
+                winner=d.get("winner"),
+                kind=str(d.get("kind", "drawn")),
+                points=int(d.get("points", 0)),
             )
         except KeyError as e:
             raise ValueError(f"hand record lacks {e.args[0]!r}") from None
@@ -198,8 +231,9 @@ class Replay:
         try:
             events = self.hand.apply(action)
         except IllegalAction as e:
-            raise ValueError(f"recorded action {self.step + 1} ({action}) does not replay: {e}") \
-                from None
+            raise ValueError(
+                f"recorded action {self.step + 1} ({action}) does not replay: {e}"
+            ) from None
         self.step += 1
         self._last_events = events
         return events
@@ -224,9 +258,15 @@ class Replay:
     def frame(self) -> Frame:
         h = self.hand
         return Frame(
-            step=self.step, hands=(tuple(h.hands[0]), tuple(h.hands[1])), pile=tuple(h.pile),
-            stock=tuple(h.stock), table_melds=tuple(tuple(m) for m in h.table_melds),
-            phase=h.phase, turn=h.turn, caption=self.caption(), events=tuple(self._last_events),
+            step=self.step,
+            hands=(tuple(h.hands[0]), tuple(h.hands[1])),
+            pile=tuple(h.pile),
+            stock=tuple(h.stock),
+            table_melds=tuple(tuple(m) for m in h.table_melds),
+            phase=h.phase,
+            turn=h.turn,
+            caption=self.caption(),
+            events=tuple(self._last_events),
         )
 
     def caption(self) -> str:
@@ -234,8 +274,11 @@ class Replay:
         names = self.record.names
         if self.step == 0:
             dealer = names[self.hand.dealer]
-            return f"{dealer} deals. Upcard {_pretty(self.hand.upcard)}." if self.hand.upcard \
-                is not None else f"{dealer} deals."
+            return (
+                f"{dealer} deals. Upcard {_pretty(self.hand.upcard)}."
+                if self.hand.upcard is not None
+                else f"{dealer} deals."
+            )
         # the seat that acted: the turn before this step's action
         seat = _actor(self._last_events)
         who = names[seat] if seat is not None else ""
@@ -268,7 +311,8 @@ def describe(action: Action, who: str, events: list[Event], names: tuple[str, st
     elif t in (Knock, BigGin):
         k = next((e for e in events if isinstance(e, Knocked)), None)
         kind = {"knock": "knocks", "gin": "goes gin", "big_gin": "goes Big Gin"}.get(
-            k.kind if k else "knock", "knocks")
+            k.kind if k else "knock", "knocks"
+        )
         text = f"{who} {kind}."
         if k and k.kind == "knock":
             text += f" Deadwood {sum(CARDS[c].value for c in k.deadwood)}."

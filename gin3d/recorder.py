@@ -67,8 +67,10 @@ class GameKeeper:
         try:
             self._write(g)
         except OSError as exc:  # the old files stay whole (atomic writes): retry next time
-            self.error = (f"Your game could not be saved ({exc.strerror or exc}); the last "
-                          "good save is kept and play goes on.")
+            self.error = (
+                f"Your game could not be saved ({exc.strerror or exc}); the last "
+                "good save is kept and play goes on."
+            )
             return False
         self._written = key
         self.error = ""
@@ -79,8 +81,9 @@ class GameKeeper:
         counted = self._stats_due
         for hand in g.hands:
             if hand.over and self.stats.record_hand(self.level, hand, self.human, self.game_id):
-                append_hand(HandRecord.of(hand, self.names, self.game_id, self.level),
-                            self.history_file)
+                append_hand(
+                    HandRecord.of(hand, self.names, self.game_id, self.level), self.history_file
+                )
                 counted = True
         if g.over:
             counted |= self.stats.record_game(self.level, g, self.human, self.game_id)

@@ -78,10 +78,16 @@ class GameRecord:
     @classmethod
     def of(cls, game: Game, seats: tuple[Seat, Seat], game_id: str = "") -> GameRecord:
         cut = bool(game.events) and isinstance(game.events[0], DealerChosen)
-        return cls(rules=game.rules, seed=game.seed, first_dealer=game.hands[0].dealer,
-                   dealer_cut=cut, seats=tuple(seats), actions=[str(a) for a in game.actions],
-                   decks=[list(map(int, d)) for d in game._decks] if game._decks else None,
-                   game_id=game_id)
+        return cls(
+            rules=game.rules,
+            seed=game.seed,
+            first_dealer=game.hands[0].dealer,
+            dealer_cut=cut,
+            seats=tuple(seats),
+            actions=[str(a) for a in game.actions],
+            decks=[list(map(int, d)) for d in game._decks] if game._decks else None,
+            game_id=game_id,
+        )
 
     @property
     def human_seat(self) -> int | None:
@@ -92,9 +98,14 @@ class GameRecord:
 
     def to_dict(self) -> dict[str, Any]:
         d = {
-            "format": FORMAT, "version": VERSION, "rules": self.rules.to_dict(),
-            "seed": self.seed, "first_dealer": self.first_dealer, "dealer_cut": self.dealer_cut,
-            "seats": [s.to_dict() for s in self.seats], "actions": list(self.actions),
+            "format": FORMAT,
+            "version": VERSION,
+            "rules": self.rules.to_dict(),
+            "seed": self.seed,
+            "first_dealer": self.first_dealer,
+            "dealer_cut": self.dealer_cut,
+            "seats": [s.to_dict() for s in self.seats],
+            "actions": list(self.actions),
         }
         if self.decks is not None:
             d["decks"] = self.decks
@@ -133,8 +144,12 @@ class GameRecord:
             if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
                 raise ValueError("the actions must be a list of texts")
             decks = d.get("decks")
-            if decks is not None and (not isinstance(decks, list) or not all(
-                    isinstance(x, list) and all(isinstance(c, int) for c in x) for x in decks)):
+            if decks is not None and (
+                not isinstance(decks, list)
+                or not all(
+                    isinstance(x, list) and all(isinstance(c, int) for c in x) for x in decks
+                )
+            ):
                 raise ValueError("bad deck list")
             game_id = d.get("game_id", "")
             if not isinstance(game_id, str):
@@ -142,8 +157,17 @@ class GameRecord:
             written_by = d.get("gin3d_version", "")  # older saves do not say
             if not isinstance(written_by, str) or len(written_by) > MAX_VERSION_TEXT:
                 raise ValueError(f"bad gin3d version {written_by!r}")
-            return cls(rules, seed, first, cut, (Seat.from_dict(seats[0]),
-                       Seat.from_dict(seats[1])), list(actions), decks, game_id, written_by)
+            return cls(
+                rules,
+                seed,
+                first,
+                cut,
+                (Seat.from_dict(seats[0]), Seat.from_dict(seats[1])),
+                list(actions),
+                decks,
+                game_id,
+                written_by,
+            )
         except KeyError as e:
             raise SaveError(f"the save file lacks {e.args[0]!r}") from None
         except (TypeError, ValueError) as e:
@@ -152,8 +176,12 @@ class GameRecord:
     def rebuild(self) -> Game:
         """The game replayed from its setup and actions (SaveError if they don't fit)."""
         try:
-            game = Game(self.rules, self.seed, first_dealer=None if self.dealer_cut
-                        else self.first_dealer, decks=self.decks)
+            game = Game(
+                self.rules,
+                self.seed,
+                first_dealer=None if self.dealer_cut else self.first_dealer,
+                decks=self.decks,
+            )
         except (TypeError, ValueError) as e:
             raise SaveError(f"the saved game cannot be set up: {e}") from None
         if game.hands[0].dealer != self.first_dealer:
@@ -163,7 +191,8 @@ class GameRecord:
                 game.apply(parse_action(text))
             except (IllegalAction, ValueError) as e:
                 raise SaveError(
-                    f"saved action {i + 1} ({text!r}) cannot be replayed: {e}") from None
+                    f"saved action {i + 1} ({text!r}) cannot be replayed: {e}"
+                ) from None
         return game
 
 
@@ -172,8 +201,9 @@ def saveable(seats: tuple[Seat, Seat]) -> bool:
     return sorted(s.kind for s in seats) == ["computer", "human"]
 
 
-def write_save(game: Game, seats: tuple[Seat, Seat], path: Path | str | None = None,
-               game_id: str = "") -> Path:
+def write_save(
+    game: Game, seats: tuple[Seat, Seat], path: Path | str | None = None, game_id: str = ""
+) -> Path:
     """Write the game atomically (call after every action). A finished game removes the save."""
     if not saveable(seats):
         raise ValueError("only a single-player game (one human, one computer) is saved")
@@ -222,8 +252,10 @@ class Resume:
         totals = self.game.totals()
         human = self.record.human_seat or 0
         who = f" against {opp.name}" if opp else ""
-        return (f"Game{who}, hand {self.game.hand.hand_number + 1}, "
-                f"score {totals[human]} to {totals[1 - human]}")
+        return (
+            f"Game{who}, hand {self.game.hand.hand_number + 1}, "
+            f"score {totals[human]} to {totals[1 - human]}"
+        )
 
 
 def load_save(path: Path | str | None = None) -> Resume:

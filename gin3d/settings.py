@@ -98,11 +98,13 @@ def _is_number(v: Any) -> bool:
 def _check(name: str, v: Any) -> None:
     """Raise ValueError if ``v`` is not a valid value for setting ``name``."""
     if name == "resolution":
-        if (not isinstance(v, (tuple, list)) or len(v) != 2 or not all(_is_int(x) for x in v)):
+        if not isinstance(v, (tuple, list)) or len(v) != 2 or not all(_is_int(x) for x in v):
             raise ValueError(f"resolution must be two whole numbers (width, height), got {v!r}")
         if not (MIN_RES[0] <= v[0] <= MAX_RES[0] and MIN_RES[1] <= v[1] <= MAX_RES[1]):
-            raise ValueError(f"resolution must be from {MIN_RES[0]}x{MIN_RES[1]} to "
-                             f"{MAX_RES[0]}x{MAX_RES[1]}, got {v[0]}x{v[1]}")
+            raise ValueError(
+                f"resolution must be from {MIN_RES[0]}x{MIN_RES[1]} to "
+                f"{MAX_RES[0]}x{MAX_RES[1]}, got {v[0]}x{v[1]}"
+            )
     elif name in ("fullscreen", "undo_enabled", "hints_enabled"):
         if not isinstance(v, bool):
             raise ValueError(f"{name} must be true or false, got {v!r}")
@@ -125,10 +127,13 @@ def _check(name: str, v: Any) -> None:
         if not isinstance(v, dict):
             raise ValueError(f"rules_overrides must be an object, got {v!r}")
     elif name == "player_name":
-        if not isinstance(v, str) or not 1 <= len(v) <= NAME_MAX or not v.isprintable() \
-                or not v.strip():
-            raise ValueError(f"player_name must be 1 to {NAME_MAX} printable characters, "
-                             f"got {v!r}")
+        if (
+            not isinstance(v, str)
+            or not 1 <= len(v) <= NAME_MAX
+            or not v.isprintable()
+            or not v.strip()
+        ):
+            raise ValueError(f"player_name must be 1 to {NAME_MAX} printable characters, got {v!r}")
     elif name == "opponent_level":
         if v not in OPPONENT_LEVELS:
             raise ValueError(f"opponent_level must be one of {OPPONENT_LEVELS}, got {v!r}")
@@ -148,8 +153,14 @@ class Loaded:
 
 
 def dumps(settings: Settings) -> str:
-    return json.dumps({"format": FORMAT, "version": VERSION, "settings": settings.to_dict()},
-                      indent=2, sort_keys=True) + "\n"
+    return (
+        json.dumps(
+            {"format": FORMAT, "version": VERSION, "settings": settings.to_dict()},
+            indent=2,
+            sort_keys=True,
+        )
+        + "\n"
+    )
 
 
 def save(settings: Settings, path: Path | str | None = None) -> Path:
@@ -162,8 +173,11 @@ def save(settings: Settings, path: Path | str | None = None) -> Path:
 def migrate_v1(data: dict[str, Any]) -> dict[str, Any]:
     """Version 1 layout (flat, no ``format``): ``width``/``height``, one ``volume``,
     ``multisamples``, ``rules`` as a preset name. Gives the version-2 ``settings`` dict."""
-    out = {k: v for k, v in data.items() if k not in (
-        "version", "width", "height", "volume", "multisamples", "rules")}
+    out = {
+        k: v
+        for k, v in data.items()
+        if k not in ("version", "width", "height", "volume", "multisamples", "rules")
+    }
     if "width" in data or "height" in data:
         out["resolution"] = [data.get("width"), data.get("height")]
     if "volume" in data:

@@ -153,17 +153,27 @@ class Stats:
     def chart(self, order: tuple[str, ...] = ()) -> list[tuple[str, int, int]]:
         """(level, games won, games lost) per level, in ``order`` then the rest, for the chart."""
         names = [n for n in order if n in self.levels] + sorted(
-            n for n in self.levels if n not in order)
-        return [(n, self.levels[n].games_won,
-                 self.levels[n].games_played - self.levels[n].games_won) for n in names]
+            n for n in self.levels if n not in order
+        )
+        return [
+            (n, self.levels[n].games_won, self.levels[n].games_played - self.levels[n].games_won)
+            for n in names
+        ]
 
     # -- the file -----------------------------------------------------------------------
     def dumps(self) -> str:
-        return json.dumps({
-            "format": FORMAT, "version": VERSION,
-            "levels": {k: asdict(v) for k, v in sorted(self.levels.items())},
-            "recorded": self.recorded,
-        }, indent=1) + "\n"
+        return (
+            json.dumps(
+                {
+                    "format": FORMAT,
+                    "version": VERSION,
+                    "levels": {k: asdict(v) for k, v in sorted(self.levels.items())},
+                    "recorded": self.recorded,
+                },
+                indent=1,
+            )
+            + "\n"
+        )
 
     @classmethod
     def parse(cls, data: Any) -> Stats:
@@ -177,8 +187,10 @@ class Stats:
             raise ValueError("has no levels")
         if not isinstance(recorded, list) or not all(isinstance(k, str) for k in recorded):
             raise ValueError("has a bad list of recorded hands")
-        return cls({str(k): LevelStats.from_dict(v) for k, v in levels.items()},
-                   list(recorded)[-RECENT_KEYS:])
+        return cls(
+            {str(k): LevelStats.from_dict(v) for k, v in levels.items()},
+            list(recorded)[-RECENT_KEYS:],
+        )
 
     def save(self, path: Path | str | None = None) -> Path:
         path = Path(path) if path is not None else stats_path()

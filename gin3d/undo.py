@@ -25,8 +25,9 @@ def actors(game: Game) -> list[int | None]:
 def _fresh(game: Game) -> Game:
     """The game as dealt, before its first action (same seed, cut and decks)."""
     cut = bool(game.events) and isinstance(game.events[0], DealerChosen)
-    return Game(game.rules, game.seed, first_dealer=None if cut else game.hands[0].dealer,
-                decks=game._decks)
+    return Game(
+        game.rules, game.seed, first_dealer=None if cut else game.hands[0].dealer, decks=game._decks
+    )
 
 
 def undo_point(game: Game, seat: int) -> int | None:

@@ -26,8 +26,9 @@ def kind_of(view, action) -> str:
     return view.phase
 
 
-def drive(player, rules: RuleSet, seed: int, decisions: int, share: float = 0.6,
-          on_decision=None) -> set[str]:
+def drive(
+    player, rules: RuleSet, seed: int, decisions: int, share: float = 0.6, on_decision=None
+) -> set[str]:
     """Play games where ``player`` makes about ``share`` of the moves, at random points, and a
     knock-happy random mover the rest; call ``on_decision(view, action)`` for each of the
     player's moves. Returns the kinds of situation the player was asked about."""

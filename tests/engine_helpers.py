@@ -28,9 +28,17 @@ def deck_for(non_dealer: str, dealer: str, upcard: str | None = None, stock: str
 def snapshot(hand: Hand) -> tuple:
     """Everything that defines a hand's state, for 'nothing changed' checks."""
     return (
-        [list(h) for h in hand.hands], list(hand.stock), list(hand.pile), hand.phase, hand.turn,
-        len(hand.events), len(hand.actions), hand.taken, hand.must_knock,
-        [list(m) for m in hand.table_melds], hand.result,
+        [list(h) for h in hand.hands],
+        list(hand.stock),
+        list(hand.pile),
+        hand.phase,
+        hand.turn,
+        len(hand.events),
+        len(hand.actions),
+        hand.taken,
+        hand.must_knock,
+        [list(m) for m in hand.table_melds],
+        hand.result,
     )
 
 
@@ -45,9 +53,13 @@ def play_randomly(hand: Hand, rng: random.Random, limit: int = 1000) -> None:
 def rules_strategy_values():
     """A spread of rule sets covering every option."""
     return [
-        RuleSet.preset("classic"), RuleSet.preset("pagat"), RuleSet.preset("oklahoma"),
-        RuleSet.preset("classic", last_chance=True), RuleSet.preset("pagat", allow_throw_back=True),
-        RuleSet.preset("classic", no_upcard=True), RuleSet.preset("classic", straight_gin=True),
+        RuleSet.preset("classic"),
+        RuleSet.preset("pagat"),
+        RuleSet.preset("oklahoma"),
+        RuleSet.preset("classic", last_chance=True),
+        RuleSet.preset("pagat", allow_throw_back=True),
+        RuleSet.preset("classic", no_upcard=True),
+        RuleSet.preset("classic", straight_gin=True),
         RuleSet.preset("pagat", big_gin_bonus=50, knock_limit=5, next_dealer="alternate"),
         RuleSet.preset("classic", hollywood=True, next_dealer="loser"),
     ]

@@ -14,8 +14,15 @@ MATCH = "ab" * 32
 def snapshot(s: MatchSession) -> tuple:
     """Everything a refused message must leave alone."""
     t = s.tracker
-    return (list(t.actions), dict(t.known), s.log.head, len(s.log.entries),
-            dict(s.deal.peer_keys), [list(h) for h in t.hand.hands], list(t.hand.pile))
+    return (
+        list(t.actions),
+        dict(t.known),
+        s.log.head,
+        len(s.log.entries),
+        dict(s.deal.peer_keys),
+        [list(h) for h in t.hand.hands],
+        list(t.hand.pile),
+    )
 
 
 class ScriptedPlayer:
@@ -35,9 +42,16 @@ class ScriptedPlayer:
         return self.base.choose(view)
 
 
-async def play_pair(host_player=None, guest_player=None, host_cls=MatchSession,
-                    guest_cls=MatchSession, evidence_dir=None, timeout: float = 60,
-                    max_refusals: int = 20, rules=None):
+async def play_pair(
+    host_player=None,
+    guest_player=None,
+    host_cls=MatchSession,
+    guest_cls=MatchSession,
+    evidence_dir=None,
+    timeout: float = 60,
+    max_refusals: int = 20,
+    rules=None,
+):
     a, b = memory_pair()
     refused = [asyncio.Event(), asyncio.Event()]
 
@@ -45,13 +59,21 @@ async def play_pair(host_player=None, guest_player=None, host_cls=MatchSession,
         def fire(reason, by_peer):
             if not by_peer:
                 refused[seat].set()
+
         return fire
 
     sessions = []
     for seat, cls, player in ((0, host_cls, host_player), (1, guest_cls, guest_player)):
-        s = cls(seat, player or GreedyPlayer(), MATCH, rules=rules if seat == 0 else None,
-                callbacks=Callbacks(on_refused=on_refused(seat)), timing=Timing(),
-                evidence_dir=evidence_dir, max_refusals=max_refusals)
+        s = cls(
+            seat,
+            player or GreedyPlayer(),
+            MATCH,
+            rules=rules if seat == 0 else None,
+            callbacks=Callbacks(on_refused=on_refused(seat)),
+            timing=Timing(),
+            evidence_dir=evidence_dir,
+            max_refusals=max_refusals,
+        )
         if isinstance(player, ScriptedPlayer):
             player.session = s
         s.refused_event = refused[seat]

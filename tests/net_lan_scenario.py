@@ -27,8 +27,9 @@ RULES = RuleSet.preset("classic", game_target=30)
 async def host(address: str, interfaces: list[str]) -> dict:
     match = HostedMatch(GreedyPlayer(), RULES, listen=address, port=0, open_table=True)
     await match.start()
-    adv = TableAdvertiser("Kitchen table", match.port, match.identity.fingerprint, [address],
-                          interfaces=interfaces)
+    adv = TableAdvertiser(
+        "Kitchen table", match.port, match.identity.fingerprint, [address], interfaces=interfaces
+    )
     await adv.start()
     print(json.dumps({"listening": match.port}), flush=True)
     ended = await match.wait()
@@ -45,12 +46,18 @@ async def join(interfaces: list[str] | None) -> dict:
         browser.changed.clear()
         await asyncio.wait_for(browser.changed.wait(), 30)
     table = browser.list()[0]
-    guest = JoinedMatch(GreedyPlayer(), "", direct=(table.address, table.port),
-                        open_fingerprint=table.fingerprint)
+    guest = JoinedMatch(
+        GreedyPlayer(), "", direct=(table.address, table.port), open_fingerprint=table.fingerprint
+    )
     await guest.start()
     ended = await guest.wait()
-    result = {"found": table.name, "address": table.address, "compatible": table.compatible,
-              "ended": ended.reason, "head": guest.session.log.head}
+    result = {
+        "found": table.name,
+        "address": table.address,
+        "compatible": table.compatible,
+        "ended": ended.reason,
+        "head": guest.session.log.head,
+    }
     await browser.close()
     await guest.close()
     return result
@@ -73,8 +80,14 @@ def lan_api() -> dict:
     host = NetService("Ann").start()
     guest = NetService("Bob").start()
     try:
-        info = host.host(RULES, "Ann's table", player=GreedyPlayer(), listen="127.0.0.1",
-                         port=0, lan_interfaces=["127.0.0.1"]).result(20)
+        info = host.host(
+            RULES,
+            "Ann's table",
+            player=GreedyPlayer(),
+            listen="127.0.0.1",
+            port=0,
+            lan_interfaces=["127.0.0.1"],
+        ).result(20)
         guest.browse(["127.0.0.1"]).result(20)
         lists, ended, deadline = [], None, time.monotonic() + 90
         while ended is None and time.monotonic() < deadline:
@@ -99,8 +112,12 @@ def lan_api() -> dict:
                 continue
             if ev.kind == "tables":
                 lists.append([t.name for t in ev.data["tables"]])
-        return {"lists": lists, "ended": ended, "port": info.port,
-                "same": host.match.session.log.head == guest.match.session.log.head}
+        return {
+            "lists": lists,
+            "ended": ended,
+            "port": info.port,
+            "same": host.match.session.log.head == guest.match.session.log.head,
+        }
     finally:
         guest.stop()
         host.stop()
@@ -151,8 +168,15 @@ def lan_resume() -> dict:
 
     try:
         ann, bob = service("Ann"), service("Bob")
-        info = ann.host(rules, "Ann's table", player=GreedyPlayer(), open_table=False,
-                        listen="127.0.0.1", port=0, lan_interfaces=["127.0.0.1"]).result(20)
+        info = ann.host(
+            rules,
+            "Ann's table",
+            player=GreedyPlayer(),
+            open_table=False,
+            listen="127.0.0.1",
+            port=0,
+            lan_interfaces=["127.0.0.1"],
+        ).result(20)
         bob.join_code(info.code, f"127.0.0.1:{info.port}", player=GreedyPlayer()).result(20)
         _pump([ann], lambda e: e.kind == "hand_over")
         ann.save_and_leave().result(20)
@@ -163,17 +187,26 @@ def lan_resume() -> dict:
         bob_save = next((tmp / "Bob").glob("gin3d-match-*.json"))
 
         ann2, bob2 = service("Ann"), service("Bob")
-        ann2.resume(ann_save, listen="127.0.0.1", port=0, player=GreedyPlayer(),
-                    lan_interfaces=["127.0.0.1"]).result(20)
+        ann2.resume(
+            ann_save,
+            listen="127.0.0.1",
+            port=0,
+            player=GreedyPlayer(),
+            lan_interfaces=["127.0.0.1"],
+        ).result(20)
         new_port = ann2.match.port
         listed = asyncio.run(_tables_heard(TableBrowser))
         bob2.resume(bob_save, player=GreedyPlayer(), lan_interfaces=["127.0.0.1"]).result(60)
         seen = _pump([bob2, ann2], lambda e: e.kind == "ended", 120)
-        return {"old_port": info.port, "new_port": new_port, "listed": listed,
-                "status": [e.data["text"] for e in seen if e.kind == "status"],
-                "ended": [e.data["reason"] for e in seen if e.kind == "ended"],
-                "hands": len(bob2.match.session.game.hands),
-                "same": ann2.match.session.log.head == bob2.match.session.log.head}
+        return {
+            "old_port": info.port,
+            "new_port": new_port,
+            "listed": listed,
+            "status": [e.data["text"] for e in seen if e.kind == "status"],
+            "ended": [e.data["reason"] for e in seen if e.kind == "ended"],
+            "hands": len(bob2.match.session.game.hands),
+            "same": ann2.match.session.log.head == bob2.match.session.log.head,
+        }
     finally:
         for svc in services:
             svc.stop()

@@ -30,8 +30,12 @@ import pytest
 
 SCREEN = (1280, 800)
 WINDOW = "1280x720"
-TRACEBACK_MARKS = ("Traceback (most recent call last)", "gin3d status line:",
-                   "AlreadyInTransition", "Exception ignored")
+TRACEBACK_MARKS = (
+    "Traceback (most recent call last)",
+    "gin3d status line:",
+    "AlreadyInTransition",
+    "Exception ignored",
+)
 
 
 def _xlib():
@@ -52,8 +56,12 @@ def write_png(path: Path, rgb: np.ndarray) -> None:
         body = kind + data
         return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body))
 
-    png = (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0))
-           + chunk(b"IDAT", zlib.compress(raw, 6)) + chunk(b"IEND", b""))
+    png = (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0))
+        + chunk(b"IDAT", zlib.compress(raw, 6))
+        + chunk(b"IEND", b"")
+    )
     path.write_bytes(png)
 
 
@@ -79,21 +87,44 @@ class XServer:
     def start(self) -> XServer:
         xvfb = shutil.which("Xvfb")
         if xvfb is None or _xlib() is None:
-            pytest.skip("no X server here: Xvfb or python-xlib is missing "
-                        "(.ci/run installs xvfb; pip install python-xlib)")
+            pytest.skip(
+                "no X server here: Xvfb or python-xlib is missing "
+                "(.ci/run installs xvfb; pip install python-xlib)"
+            )
         # a high display number of its own: on :0 the offscreen scene tests of the same run
         # would find it and render through it instead of their own buffer
-        number = next((n for n in range(90 + os.getpid() % 100, 400)
-                       if not Path(f"/tmp/.X{n}-lock").exists()
-                       and not Path(f"/tmp/.X11-unix/X{n}").exists()), None)
+        number = next(
+            (
+                n
+                for n in range(90 + os.getpid() % 100, 400)
+                if not Path(f"/tmp/.X{n}-lock").exists()
+                and not Path(f"/tmp/.X11-unix/X{n}").exists()
+            ),
+            None,
+        )
         if number is None:
             pytest.skip("no free X display number")
         read, write = os.pipe()
         w, h = self.size
         self.proc = subprocess.Popen(
-            [xvfb, f":{number}", "-displayfd", str(write), "-screen", "0", f"{w}x{h}x24",
-             "-nolisten", "tcp", "-noreset", "+extension", "XTEST"],
-            pass_fds=(write,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            [
+                xvfb,
+                f":{number}",
+                "-displayfd",
+                str(write),
+                "-screen",
+                "0",
+                f"{w}x{h}x24",
+                "-nolisten",
+                "tcp",
+                "-noreset",
+                "+extension",
+                "XTEST",
+            ],
+            pass_fds=(write,),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         os.close(write)
         digits = b""
         deadline = time.monotonic() + 30
@@ -121,8 +152,9 @@ class GameExited(AssertionError):
 class Player:
     """One run of the installed game, played through the X server like a person."""
 
-    def __init__(self, x: XServer, home: Path, shots: Path, args: tuple[str, ...] = (),
-                 size: str = WINDOW) -> None:
+    def __init__(
+        self, x: XServer, home: Path, shots: Path, args: tuple[str, ...] = (), size: str = WINDOW
+    ) -> None:
         self.x = x
         self.home = home
         self.shots = shots
@@ -145,18 +177,29 @@ class Player:
         assert exe, "the gin3d console script is not installed (pip install -e .)"
         self.home.mkdir(parents=True, exist_ok=True)
         self.shots.mkdir(parents=True, exist_ok=True)
-        env = {k: v for k, v in os.environ.items()
-               if not k.startswith(("XDG_", "GIN3D_", "PANDA_", "WAYLAND"))}
-        env.update(HOME=str(self.home), DISPLAY=self.x.display,
-                   GIN3D_STATUS=str(self.status_path), PYTHONUNBUFFERED="1")
+        env = {
+            k: v
+            for k, v in os.environ.items()
+            if not k.startswith(("XDG_", "GIN3D_", "PANDA_", "WAYLAND"))
+        }
+        env.update(
+            HOME=str(self.home),
+            DISPLAY=self.x.display,
+            GIN3D_STATUS=str(self.status_path),
+            PYTHONUNBUFFERED="1",
+        )
         self.status_path.write_text("")
         self._read_at = 0
         self.last = {}
         log = self.log_path.open("a")
-        self.proc = subprocess.Popen([exe, "--size", self.size, "--no-lan-discovery",
-                                      "--no-upnp", *self.args],
-                                     env=env, stdout=log, stderr=subprocess.STDOUT,
-                                     stdin=subprocess.DEVNULL, start_new_session=True)
+        self.proc = subprocess.Popen(
+            [exe, "--size", self.size, "--no-lan-discovery", "--no-upnp", *self.args],
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            start_new_session=True,
+        )
         log.close()
         self.started = time.monotonic()
         if wait:
@@ -180,8 +223,11 @@ class Player:
 
     def problems(self) -> list[str]:
         """Lines of the game's log that say something went wrong (tracebacks)."""
-        return [line for line in self.log().splitlines()
-                if any(mark in line for mark in TRACEBACK_MARKS)]
+        return [
+            line
+            for line in self.log().splitlines()
+            if any(mark in line for mark in TRACEBACK_MARKS)
+        ]
 
     def cpu_seconds(self) -> float:
         """CPU time the game's process has used so far (user + system)."""
@@ -218,14 +264,16 @@ class Player:
             if snap and pred(snap):
                 return snap
             if not self.alive():
-                raise GameExited(f"the game exited while waiting for {what}:\n"
-                                 + self.log()[-3000:])
+                raise GameExited(
+                    f"the game exited while waiting for {what}:\n" + self.log()[-3000:]
+                )
             if time.monotonic() > deadline:
                 shot = self.shots / f"timeout-{what[:40].replace(' ', '_')}.png"
                 write_png(shot, self.grab())
                 raise AssertionError(
                     f"no {what} within {timeout:.0f} s (screenshot {shot}); last screen: "
-                    f"{json.dumps(snap)[:2500]}\nlog:\n{self.log()[-2000:]}")
+                    f"{json.dumps(snap)[:2500]}\nlog:\n{self.log()[-2000:]}"
+                )
             self._settle(0.05)
 
     def _settle(self, seconds: float) -> None:
@@ -323,8 +371,9 @@ class Player:
         d.sync()
         for i in range(1, steps + 1):
             f = i / steps
-            self.move(round(start[0] + (end[0] - start[0]) * f),
-                      round(start[1] + (end[1] - start[1]) * f))
+            self.move(
+                round(start[0] + (end[0] - start[0]) * f), round(start[1] + (end[1] - start[1]) * f)
+            )
             self._frames(1)
         xtest.fake_input(d, X.ButtonRelease, 1)
         d.sync()
@@ -414,8 +463,13 @@ def card_at(snap: dict, card) -> tuple[int, int] | None:
 def my_move(snap: dict) -> bool:
     """Whether the table waits for the local player (a prompt asks for a move)."""
     prompt = snap.get("prompt", "")
-    return (snap.get("screen") == "Table" and not snap.get("busy") and bool(prompt)
-            and "thinking" not in prompt and prompt != "Hand over")
+    return (
+        snap.get("screen") == "Table"
+        and not snap.get("busy")
+        and bool(prompt)
+        and "thinking" not in prompt
+        and prompt != "Hand over"
+    )
 
 
 def play_move(p: Player, snap: dict, knock: bool = True) -> str:
@@ -429,8 +483,9 @@ def play_move(p: Player, snap: dict, knock: bool = True) -> str:
     seq = snap["seq"]
 
     def changed(s: dict) -> bool:
-        return s["seq"] > seq and (s.get("prompt") != prompt or s.get("busy")
-                                   or s.get("screen") != "Table")
+        return s["seq"] > seq and (
+            s.get("prompt") != prompt or s.get("busy") or s.get("screen") != "Table"
+        )
 
     if prompt.startswith(("Take the", "Last chance", "You cannot knock")):
         want = top is not None and _deadwood_after(hand, top)[0] < now
@@ -453,8 +508,11 @@ def play_move(p: Player, snap: dict, knock: bool = True) -> str:
         sel = snap
         if snap.get("selected") != str(card):  # a drawn card comes up already lifted
             p.click(*card_at(snap, card))
-            sel = p.wait(lambda s: s["seq"] > seq and s.get("selected") == str(card), 20,
-                         f"the {card} lifted")
+            sel = p.wait(
+                lambda s: s["seq"] > seq and s.get("selected") == str(card),
+                20,
+                f"the {card} lifted",
+            )
         if knock and p.button("Knock", sel):
             p.click_button("Knock")
             p.wait(changed, 20, "the knock")
@@ -473,13 +531,13 @@ def play_move(p: Player, snap: dict, knock: bool = True) -> str:
     raise AssertionError(f"no move for the prompt {prompt!r}")
 
 
-def play_until(p: Player, done: Callable[[dict], bool], timeout: float,
-               what: str, knock: bool = True) -> dict:
+def play_until(
+    p: Player, done: Callable[[dict], bool], timeout: float, what: str, knock: bool = True
+) -> dict:
     """Play the local seat's moves until ``done`` holds for the screen."""
     deadline = time.monotonic() + timeout
     while True:
-        snap = p.wait(lambda s: done(s) or my_move(s), max(1.0, deadline - time.monotonic()),
-                      what)
+        snap = p.wait(lambda s: done(s) or my_move(s), max(1.0, deadline - time.monotonic()), what)
         if done(snap):
             return snap
         play_move(p, snap, knock=knock)

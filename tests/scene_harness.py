@@ -7,8 +7,10 @@ from collections import Counter
 
 from panda3d.core import Point2, Point3, loadPrcFileData
 
-PRC = ("window-type offscreen\naudio-library-name null\nwin-size 1280 720\nsync-video 0\n"
-       "notify-level-display error\nnotify-level-device fatal\n")
+PRC = (
+    "window-type offscreen\naudio-library-name null\nwin-size 1280 720\nsync-video 0\n"
+    "notify-level-display error\nnotify-level-device fatal\n"
+)
 loadPrcFileData("gin3d-tests", PRC)
 
 from direct.gui.DirectGuiBase import DirectGuiWidget  # noqa: E402
@@ -34,8 +36,9 @@ def get_app():
         # network screens stay on loopback: no LAN discovery (mDNS), no UPnP, port 0
         net = NetConfig(listen="127.0.0.1", port=0, discovery=False, upnp=False)
         _APP = GinApp(Settings(speed=0.0, sound=False), seed=0, net=net)
-        _APP.taskMgr.add(_wait_for_frame, "harness-frame-wait", sort=55, extraArgs=[_APP],
-                         appendTask=True)
+        _APP.taskMgr.add(
+            _wait_for_frame, "harness-frame-wait", sort=55, extraArgs=[_APP], appendTask=True
+        )
     return _APP
 
 
@@ -64,9 +67,11 @@ def check_scene(app) -> None:
         assert len(shown) == len(hand.hands[seat]), (seat, shown, hand.hands[seat])
         assert Counter(known) <= Counter(hand.hands[seat]), (seat, known, hand.hands[seat])
     assert None not in z["hand0"], "the local hand shows a hidden card"
-    assert sorted(z["hand0"]) == sorted(c for c in hand.hands[0]
-                                        if c not in {x for g in z["spread0"] for x in g}
-                                        and not (hand.knocker == 0 and laid[c]))
+    assert sorted(z["hand0"]) == sorted(
+        c
+        for c in hand.hands[0]
+        if c not in {x for g in z["spread0"] for x in g} and not (hand.knocker == 0 and laid[c])
+    )
     assert [sorted(m) for m in z["table_melds"]] == [sorted(m) for m in hand.table_melds]
     # hidden cards of the opponent stay hidden until shown: faces only for pile-taken cards
     if hand.knocker is None:
@@ -74,9 +79,17 @@ def check_scene(app) -> None:
         assert Counter(faces) <= Counter(hand.seen_taken[1]), (faces, hand.seen_taken[1])
     for node in scene.cards:
         parent = node.np.getParent().getName()
-        assert parent == {"stock": "anchor-stock", "pile": "anchor-pile",
-                          "hand0": "anchor-hand", "hand1": "anchor-opponent",
-                          "spread0": "anchor-melds-0", "spread1": "anchor-melds-1"}[node.zone]
+        assert (
+            parent
+            == {
+                "stock": "anchor-stock",
+                "pile": "anchor-pile",
+                "hand0": "anchor-hand",
+                "hand1": "anchor-opponent",
+                "spread0": "anchor-melds-0",
+                "spread1": "anchor-melds-1",
+            }[node.zone]
+        )
 
 
 def resize(app, w: int, h: int) -> None:
@@ -90,10 +103,17 @@ def box2d(app, np) -> tuple[float, float, float, float]:
     widget by its frame, a text by its glyphs."""
     if isinstance(np, DirectGuiWidget):
         left, right, bottom, top = np.getBounds()
-        corners = [app.render2d.getRelativePoint(np, Point3(x, 0, z))
-                   for x in (left, right) for z in (bottom, top)]
-        return (min(p.x for p in corners), min(p.z for p in corners),
-                max(p.x for p in corners), max(p.z for p in corners))
+        corners = [
+            app.render2d.getRelativePoint(np, Point3(x, 0, z))
+            for x in (left, right)
+            for z in (bottom, top)
+        ]
+        return (
+            min(p.x for p in corners),
+            min(p.z for p in corners),
+            max(p.x for p in corners),
+            max(p.z for p in corners),
+        )
     lo, hi = np.getTightBounds(app.render2d)
     return lo.x, lo.z, hi.x, hi.z
 

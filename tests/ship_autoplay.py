@@ -53,10 +53,18 @@ def state(game: Game) -> dict:
     """Everything that defines where a game stands."""
     h = game.hand
     return {
-        "hands": [list(h.hands[0]), list(h.hands[1])], "stock": list(h.stock),
-        "pile": list(h.pile), "phase": h.phase, "turn": h.turn, "dealer": h.dealer,
-        "hand_number": h.hand_number, "table": h.table_melds, "score": list(game.score.hands),
-        "totals": game.totals(), "events": list(game.events), "actions": list(game.actions),
+        "hands": [list(h.hands[0]), list(h.hands[1])],
+        "stock": list(h.stock),
+        "pile": list(h.pile),
+        "phase": h.phase,
+        "turn": h.turn,
+        "dealer": h.dealer,
+        "hand_number": h.hand_number,
+        "table": h.table_melds,
+        "score": list(game.score.hands),
+        "totals": game.totals(),
+        "events": list(game.events),
+        "actions": list(game.actions),
     }
 
 

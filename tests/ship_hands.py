@@ -29,16 +29,31 @@ def deck(non_dealer: str, dealer: str, upcard: str, stock: str = "") -> list[int
 
 
 # (deck, actions) pairs; outcomes are from the non-dealer's side under the classic rules
-GIN = (deck(GIN_HAND, LOOSE_HAND, "QD", "4S"),
-       [Pass(), Pass(), DrawStock(), Knock(card("KD"))])  # non-dealer gin: 68 + 25 = 93
-UNDERCUT = (deck("KS KD KC QS QD QC JS JD JC AD", "7H 8H 9H 2C 3C 4C 5S 5D 5H 6D", "TS", "2H TD"),
-            [Pass(), Pass(), DrawStock(), Discard(card("2H")), DrawStock(), Knock(card("TD")),
-             FinishLayoff()])  # dealer knocks with 6, non-dealer has 1: undercut 5 + 25 = 30
+GIN = (
+    deck(GIN_HAND, LOOSE_HAND, "QD", "4S"),
+    [Pass(), Pass(), DrawStock(), Knock(card("KD"))],
+)  # non-dealer gin: 68 + 25 = 93
+UNDERCUT = (
+    deck("KS KD KC QS QD QC JS JD JC AD", "7H 8H 9H 2C 3C 4C 5S 5D 5H 6D", "TS", "2H TD"),
+    [
+        Pass(),
+        Pass(),
+        DrawStock(),
+        Discard(card("2H")),
+        DrawStock(),
+        Knock(card("TD")),
+        FinishLayoff(),
+    ],
+)  # dealer knocks with 6, non-dealer has 1: undercut 5 + 25 = 30
 # the other player melds J-Q-K of spades and of diamonds: 37 - 6 = 31
-KNOCK = (deck("2C 3C 4C 5S 5D 5H 7H 8H 9H 6D", "KS KD KC QS QD JS JD TC 9D 8S", "AH", "TD"),
-         [Pass(), Pass(), DrawStock(), Knock(card("TD")), FinishLayoff()])
-BIG_GIN = (deck("AS 2S 3S 4S 5H 6H 7H 9C 9D 9S", LOOSE_HAND, "QD", "8H"),
-           [Pass(), Pass(), DrawStock(), BigGin()])  # 68 + 31 = 99
+KNOCK = (
+    deck("2C 3C 4C 5S 5D 5H 7H 8H 9H 6D", "KS KD KC QS QD JS JD TC 9D 8S", "AH", "TD"),
+    [Pass(), Pass(), DrawStock(), Knock(card("TD")), FinishLayoff()],
+)
+BIG_GIN = (
+    deck("AS 2S 3S 4S 5H 6H 7H 9C 9D 9S", LOOSE_HAND, "QD", "8H"),
+    [Pass(), Pass(), DrawStock(), BigGin()],
+)  # 68 + 31 = 99
 
 
 def play_script(script, dealer: int, rules: RuleSet | None = None, number: int = 0) -> Hand:

@@ -12,7 +12,8 @@ def test_arena_prints_the_headline_last(capsys):
     out = capsys.readouterr().out.strip().splitlines()
     assert re.fullmatch(
         r"simple vs beginner: game win rate \d\.\d{3} \[\d\.\d{3}, \d\.\d{3}\] over 4 games",
-        out[-1])
+        out[-1],
+    )
     body = "\n".join(out)
     for word in ("hands won", "points/hand", "gin", "undercut", "knock", "median", "p99"):
         assert word in body
@@ -23,7 +24,10 @@ def test_arena_is_reproducible_and_alternates_seats():
     b = arena.run_games(("simple", "beginner"), "classic", 5, range(4))
     assert a.games == 4 and a.sides[0].games_won + a.sides[1].games_won == 4
     assert (a.sides[0].games_won, a.hands, a.sides[0].points) == (
-        b.sides[0].games_won, b.hands, b.sides[0].points)
+        b.sides[0].games_won,
+        b.hands,
+        b.sides[0].points,
+    )
 
 
 def test_wilson_interval():

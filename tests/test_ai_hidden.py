@@ -55,7 +55,8 @@ def test_decisions_ignore_hidden_cards(level):
         deck_a, deck_b = twin_decks(seed)
         hands = [Hand(rules, DEALER, deck_a), Hand(rules, DEALER, deck_b)]
         assert hands[0].hands[1] != hands[1].hands[1] or set(hands[0].hands[1]) != set(
-            hands[1].hands[1])
+            hands[1].hands[1]
+        )
         players = [make_player(level, seed=seed), make_player(level, seed=seed)]
         while not hands[0].over and not hands[1].over:
             if hands[0].turn != hands[1].turn:
@@ -79,5 +80,5 @@ def test_twin_decks_hide_different_cards():
     a, b = twin_decks(3)
     assert sorted(a) == sorted(b)
     assert [a[i] for i in range(0, 21, 2)] == [b[i] for i in range(0, 21, 2)]
-    assert a[21:21 + TOP_SAME] == b[21:21 + TOP_SAME]
+    assert a[21 : 21 + TOP_SAME] == b[21 : 21 + TOP_SAME]
     assert {a[i] for i in range(1, 20, 2)} != {b[i] for i in range(1, 20, 2)}

@@ -20,8 +20,16 @@ from gin3d.engine import (
 )
 from gin3d.engine.cards import CARDS
 
-OPENING = {Discard: "Discard", Knock: "Knock", DrawDiscard: "Take", Pass: "Pass",
-           DrawStock: "Draw", LayOff: "Lay off", FinishLayoff: "Finish", BigGin: "Go Big Gin"}
+OPENING = {
+    Discard: "Discard",
+    Knock: "Knock",
+    DrawDiscard: "Take",
+    Pass: "Pass",
+    DrawStock: "Draw",
+    LayOff: "Lay off",
+    FinishLayoff: "Finish",
+    BigGin: "Go Big Gin",
+}
 
 
 def check_reason(view, h: Hint) -> None:
@@ -44,8 +52,9 @@ def check_reason(view, h: Hint) -> None:
         assert f"to {after}." in reason, (action, reason)
     if type(action) is DrawDiscard and view.phase != "last_chance":
         top = view.top
-        after = min(deadwood_of_mask((mask_of(view.hand) | 1 << top) & ~(1 << c))
-                    for c in view.hand)
+        after = min(
+            deadwood_of_mask((mask_of(view.hand) | 1 << top) & ~(1 << c)) for c in view.hand
+        )
         assert f"to {after}." in reason, (action, reason)
 
 
@@ -59,8 +68,10 @@ def knock_positions(rules, hands: int):
         while not hand.over:
             view = hand.view(hand.turn)
             knocks = [a.card for a in view.legal if type(a) is Knock]
-            if knocks and (view.stock_count < 4 or min(
-                    deadwood_of_mask(mask_of(view.hand) & ~(1 << c)) for c in knocks) == 0):
+            if knocks and (
+                view.stock_count < 4
+                or min(deadwood_of_mask(mask_of(view.hand) & ~(1 << c)) for c in knocks) == 0
+            ):
                 yield view
             hand.apply(players[hand.turn].choose(view))
 
@@ -74,8 +85,13 @@ def test_hint_matches_its_move_in_every_phase():
         kinds.add(type(h.action))
 
     for i, name in enumerate(("classic", "last_chance", "oklahoma")):
-        drive(make_player("simple", seed=i), VARIANTS[name], seed=40 + i, decisions=120,
-              on_decision=check)
+        drive(
+            make_player("simple", seed=i),
+            VARIANTS[name],
+            seed=40 + i,
+            decisions=120,
+            on_decision=check,
+        )
     # the expert plays on for gin or an undercut while the stock lasts, so its knocks come at
     # gin or near the stock end: check the hint at such positions too
     for view in knock_positions(VARIANTS["classic"], hands=60):
@@ -93,8 +109,7 @@ def test_hint_is_the_expert_move():
         assert h.action in view.legal
         seen += 1
 
-    drive(make_player("hard", seed=5), VARIANTS["classic"], seed=9, decisions=40,
-          on_decision=check)
+    drive(make_player("hard", seed=5), VARIANTS["classic"], seed=9, decisions=40, on_decision=check)
     assert seen == 40
 
 

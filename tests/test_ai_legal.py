@@ -25,8 +25,9 @@ def test_levels_return_only_legal_actions(level):
     for i, (_name, rules) in enumerate(sorted(VARIANTS.items())):
         player = make_player(level, seed=i)
         assert isinstance(player, Player)
-        seen |= drive(player, rules, seed=SEED_BASE[level] + i, decisions=DECISIONS[level],
-                      on_decision=check)
+        seen |= drive(
+            player, rules, seed=SEED_BASE[level] + i, decisions=DECISIONS[level], on_decision=check
+        )
     assert count == DECISIONS[level] * len(VARIANTS)
     for phase in ("upcard", "draw", "discard", "knock", "layoff", "last_chance", "stock_end"):
         assert phase in seen, f"{level} was never asked in phase {phase}"

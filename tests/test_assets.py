@@ -17,8 +17,19 @@ ROOT = Path(__file__).resolve().parent.parent
 TEXTURES = sorted((ROOT / "textures").glob("*.png"))
 MODELS = sorted((ROOT / "models").glob("*.egg"))
 SOUNDS = sorted((ROOT / "sounds").glob("*.wav"))
-EXPECTED_SOUNDS = {"shuffle", "deal", "draw", "place", "flip", "knock", "gin", "click",
-                   "hand_won", "hand_lost", "game_won"}
+EXPECTED_SOUNDS = {
+    "shuffle",
+    "deal",
+    "draw",
+    "place",
+    "flip",
+    "knock",
+    "gin",
+    "click",
+    "hand_won",
+    "hand_lost",
+    "game_won",
+}
 
 
 def _fn(p: Path) -> Filename:
@@ -29,8 +40,9 @@ def _fn(p: Path) -> Filename:
 def base():
     if hasattr(builtins, "base"):
         return builtins.base
-    loadPrcFileData("", "window-type offscreen\naudio-library-name null\nwin-size 64 64\n"
-                        "model-cache-dir\n")
+    loadPrcFileData(
+        "", "window-type offscreen\naudio-library-name null\nwin-size 64 64\nmodel-cache-dir\n"
+    )
     from direct.showbase.ShowBase import ShowBase
 
     return ShowBase()
@@ -45,13 +57,20 @@ def atlas():
 def _tex_array(base, path: Path) -> np.ndarray:
     tex = base.loader.loadTexture(_fn(path))
     data = np.frombuffer(bytes(tex.getRamImageAs("RGBA")), np.uint8)
-    return data.reshape(tex.getYSize(), tex.getXSize(), 4)[::-1]   # row 0 = top
+    return data.reshape(tex.getYSize(), tex.getXSize(), 4)[::-1]  # row 0 = top
 
 
 def test_expected_files_exist():
     names = {p.name for p in TEXTURES}
-    for n in ("cards_classic.png", "cards_four_colour.png", "cards_large_index.png",
-              "felt.png", "wood.png", "icon.png", "scorepad.png"):
+    for n in (
+        "cards_classic.png",
+        "cards_four_colour.png",
+        "cards_large_index.png",
+        "felt.png",
+        "wood.png",
+        "icon.png",
+        "scorepad.png",
+    ):
         assert n in names
     assert {p.stem for p in MODELS} >= {"card", "table", "scorepad", "tray"}
     assert {p.stem for p in SOUNDS} == EXPECTED_SOUNDS
@@ -124,8 +143,8 @@ def test_atlas_json(atlas):
     for u0, v0, u1, v1 in rects:
         assert 0 <= u0 < u1 <= 1 and 0 <= v0 < v1 <= 1
         assert round((u1 - u0) * w) == cw and round((v1 - v0) * h) == ch
-    for i, a in enumerate(rects):          # no overlaps
-        for b in rects[i + 1:]:
+    for i, a in enumerate(rects):  # no overlaps
+        for b in rects[i + 1 :]:
             assert a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1]
     assert set(atlas["styles"]) == {"classic", "four_colour", "large_index"}
 
@@ -138,10 +157,10 @@ def test_atlas_pixels_and_padding(base, atlas):
     used = np.zeros((h, w), bool)
     for u0, _v0, _u1, v1 in rects:
         x0, y0 = round(u0 * w), round((1 - v1) * h)
-        assert img[y0 + ch // 2, x0 + cw // 2, 3] == 255          # opaque middle
+        assert img[y0 + ch // 2, x0 + cw // 2, 3] == 255  # opaque middle
         assert img[y0, x0, 3] == 0 and img[y0 + ch - 1, x0 + cw - 1, 3] == 0  # cut corners
-        used[max(y0 - 3, 0):y0 + ch + 3, max(x0 - 3, 0):x0 + cw + 3] = True
-    assert img[~used][:, 3].max() == 0      # padding between slots is transparent
+        used[max(y0 - 3, 0) : y0 + ch + 3, max(x0 - 3, 0) : x0 + cw + 3] = True
+    assert img[~used][:, 3].max() == 0  # padding between slots is transparent
 
 
 @pytest.mark.parametrize("style", ["classic", "four_colour", "large_index"])
@@ -176,11 +195,11 @@ def test_cards_match_generator(base, atlas):
     for idx in (0, 22, 38, 51):
         x0, y0 = mc.slot_origin(idx)
         want = to_rgba8(mc.draw_face(idx, st).rgba, mc.BORDER_GREY).astype(int)
-        got = img[y0:y0 + mc.CARD_H, x0:x0 + mc.CARD_W].astype(int)
-        assert np.abs(got - want).max() <= 2, idx     # exact on the generating machine
+        got = img[y0 : y0 + mc.CARD_H, x0 : x0 + mc.CARD_W].astype(int)
+        assert np.abs(got - want).max() <= 2, idx  # exact on the generating machine
     x0, y0 = mc.slot_origin(52)
     want = to_rgba8(mc.draw_back("back_blue").rgba, mc.BORDER_GREY).astype(int)
-    got = img[y0:y0 + mc.CARD_H, x0:x0 + mc.CARD_W].astype(int)
+    got = img[y0 : y0 + mc.CARD_H, x0 : x0 + mc.CARD_W].astype(int)
     assert np.abs(got - want).max() <= 2
     assert mc.atlas_json() == atlas
 
@@ -195,7 +214,7 @@ def _png(path: Path) -> np.ndarray:
 
     img = PNMImage(_fn(path))
     out = np.zeros((img.getYSize(), img.getXSize(), 4), int)
-    for y in range(0, img.getYSize(), 7):       # sampled rows keep this fast
+    for y in range(0, img.getYSize(), 7):  # sampled rows keep this fast
         for x in range(img.getXSize()):
             out[y, x] = [round(c * 255) for c in img.getXelA(x, y)]
     return out
@@ -215,8 +234,10 @@ def test_generators_deterministic(tmp_path, module):
         assert filecmp.cmp(tmp_path / "a" / name, tmp_path / "b" / name, shallow=False), name
 
 
-@pytest.mark.parametrize("module,folder", [("make_sounds", "sounds"), ("make_models", "models"),
-                                           ("make_textures", "textures")])
+@pytest.mark.parametrize(
+    "module,folder",
+    [("make_sounds", "sounds"), ("make_models", "models"), ("make_textures", "textures")],
+)
 def test_generators_match_committed(tmp_path, module, folder):
     """Regenerated files match the committed ones (bit-identical on the machine that made
     them; other CPUs/numpy builds may differ in the last bit of a few samples/pixels)."""

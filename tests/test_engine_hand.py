@@ -102,8 +102,7 @@ def test_stock_card_may_be_discarded_at_once():
 
 def knock_ready_hand(rules=CLASSIC, upcard="KH", stock="2C"):
     # non-dealer (seat 1): 4-5-6H 9-9-9 T-J-QC + 2D, draws the stock's 2C... knock on 2D/2C
-    deck = deck_for("4H 5H 6H 9S 9D 9C TC JC QC 2D", "KS KD KC 5S 6S 7S 7H 9H 3C AD",
-                    upcard, stock)
+    deck = deck_for("4H 5H 6H 9S 9D 9C TC JC QC 2D", "KS KD KC 5S 6S 7S 7H 9H 3C AD", upcard, stock)
     hand = Hand(rules, 0, deck)
     hand.apply(Pass())
     hand.apply(Pass())
@@ -231,16 +230,32 @@ def test_throw_back_option():
 def test_illegal_actions_change_nothing():
     hand = Hand.deal(CLASSIC, dealer=0, seed=9)
     before = snapshot(hand)
-    for bad in (DrawStock(), Discard(hand.hands[1][0]), Knock(hand.hands[1][0]),
-                LayOff(hand.hands[1][0], 0), FinishLayoff(), BigGin(), "draw stock", None):
+    for bad in (
+        DrawStock(),
+        Discard(hand.hands[1][0]),
+        Knock(hand.hands[1][0]),
+        LayOff(hand.hands[1][0], 0),
+        FinishLayoff(),
+        BigGin(),
+        "draw stock",
+        None,
+    ):
         with pytest.raises((IllegalAction, ValueError)):
             hand.apply(bad)
         assert snapshot(hand) == before
 
 
 def test_actions_round_trip_as_text():
-    for action in (DrawStock(), DrawDiscard(), Pass(), Discard(C("7H")), Knock(C("TD")), BigGin(),
-                   LayOff(C("9H"), 2), FinishLayoff()):
+    for action in (
+        DrawStock(),
+        DrawDiscard(),
+        Pass(),
+        Discard(C("7H")),
+        Knock(C("TD")),
+        BigGin(),
+        LayOff(C("9H"), 2),
+        FinishLayoff(),
+    ):
         assert parse_action(str(action)) == action
     for bad in ("discard 1X", "layoff 9H x", "dance", "", "knock"):
         with pytest.raises(ValueError):
@@ -265,7 +280,8 @@ def test_random_legal_hands_account_for_all_cards_and_replay(seed, rules, dealer
         hand.apply(rng.choice(legal))
     assert hand.card_count() == 52
     everything = sorted(
-        [*hand.hands[0], *hand.hands[1], *hand.stock, *hand.pile, *(c for c, _ in hand.layoffs)])
+        [*hand.hands[0], *hand.hands[1], *hand.stock, *hand.pile, *(c for c, _ in hand.layoffs)]
+    )
     assert everything == list(CARDS)
     assert snapshot(hand.replay()) == snapshot(hand)
 
@@ -276,14 +292,20 @@ def test_legal_actions_match_the_independent_check_and_events_are_whole(seed, ru
     """The discard phase's list comes from kept-in-step state and the turn events are built
     field by field: both are checked here against the plain way at every step."""
     rng = random.Random(seed)
-    candidates = [DrawStock(), DrawDiscard(), Pass(), BigGin(), FinishLayoff(),
-                  *(Discard(c) for c in CARDS), *(Knock(c) for c in CARDS)]
+    candidates = [
+        DrawStock(),
+        DrawDiscard(),
+        Pass(),
+        BigGin(),
+        FinishLayoff(),
+        *(Discard(c) for c in CARDS),
+        *(Knock(c) for c in CARDS),
+    ]
     hand = Hand.deal(rules, dealer=dealer, seed=seed)
     while not hand.over:
         legal = hand.legal_actions()
         if hand.phase in ("draw", "discard"):
-            assert sorted(map(str, legal)) == sorted(
-                str(a) for a in candidates if hand.is_legal(a))
+            assert sorted(map(str, legal)) == sorted(str(a) for a in candidates if hand.is_legal(a))
         hand.apply(rng.choice(legal))
     for event in hand.events:
         values = {f.name: getattr(event, f.name) for f in fields(event)}
@@ -320,8 +342,10 @@ def test_view_tracks_cards_taken_from_the_pile():
     assert set(parse_cards(str(up))) <= set(hand.view(1).hand)
 
 
-@pytest.mark.parametrize("deck", [list(range(51)), [*range(51), 51, 0], [-1, *range(51)],
-                                  [*range(51), 60], ["AS"] * 52, None])
+@pytest.mark.parametrize(
+    "deck",
+    [list(range(51)), [*range(51), 51, 0], [-1, *range(51)], [*range(51), 60], ["AS"] * 52, None],
+)
 def test_bad_decks_are_refused(deck):
     with pytest.raises(ValueError):
         Hand(CLASSIC, 0, deck)

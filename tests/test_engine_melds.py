@@ -24,8 +24,11 @@ def brute_force_deadwood(cards):
     groups = [[c for c in cards if c.suit == s] for s in range(4)]
     groups += [[c for c in cards if c.rank == r] for r in range(13)]
     candidates = [
-        frozenset(combo) for group in groups for size in range(3, len(group) + 1)
-        for combo in combinations(group, size) if is_meld(combo)
+        frozenset(combo)
+        for group in groups
+        for size in range(3, len(group) + 1)
+        for combo in combinations(group, size)
+        if is_meld(combo)
     ]
     total = sum(c.value for c in cards)
     best = 0
@@ -81,8 +84,9 @@ def test_discard_paths_agree(cards):
     by_dict = discard_deadwoods(cards)
     by_array = discard_deadwood_array(cards)
     assert list(by_array) == [by_dict[c] for c in cards]
-    assert all(by_dict[c] == best_melds([x for x in cards if x != c]).deadwood_points
-               for c in cards)
+    assert all(
+        by_dict[c] == best_melds([x for x in cards if x != c]).deadwood_points for c in cards
+    )
 
 
 def test_known_arrangements():

@@ -5,14 +5,38 @@ import pytest
 from gin3d.engine import RuleSet, card
 
 TABLE = {  # RULES.md "Scoring a hand — presets"
-    "classic": dict(knock_limit=10, gin_bonus=25, big_gin_bonus=31, undercut_bonus=25,
-                    box_bonus=25, game_target=100, game_bonus=100, shutout="double_hands"),
-    "pagat": dict(knock_limit=10, gin_bonus=20, big_gin_bonus=0, undercut_bonus=10, box_bonus=20,
-                  game_target=100, game_bonus=100, shutout="double_game_bonus"),
-    "oklahoma": dict(knock_limit_from_upcard=True, ace_upcard_gin_only=True,
-                     spade_upcard_doubles=True, gin_bonus=20, big_gin_bonus=0,
-                     undercut_bonus=10, box_bonus=20, game_target=150, game_bonus=100,
-                     shutout="double_game_bonus"),
+    "classic": dict(
+        knock_limit=10,
+        gin_bonus=25,
+        big_gin_bonus=31,
+        undercut_bonus=25,
+        box_bonus=25,
+        game_target=100,
+        game_bonus=100,
+        shutout="double_hands",
+    ),
+    "pagat": dict(
+        knock_limit=10,
+        gin_bonus=20,
+        big_gin_bonus=0,
+        undercut_bonus=10,
+        box_bonus=20,
+        game_target=100,
+        game_bonus=100,
+        shutout="double_game_bonus",
+    ),
+    "oklahoma": dict(
+        knock_limit_from_upcard=True,
+        ace_upcard_gin_only=True,
+        spade_upcard_doubles=True,
+        gin_bonus=20,
+        big_gin_bonus=0,
+        undercut_bonus=10,
+        box_bonus=20,
+        game_target=150,
+        game_bonus=100,
+        shutout="double_game_bonus",
+    ),
 }
 
 
@@ -44,20 +68,23 @@ def test_oklahoma_limits_from_the_upcard():
     assert RuleSet.preset("classic", straight_gin=True).knock_limit_for(card("KC")) == 0
 
 
-@pytest.mark.parametrize("preset, changes, message", [
-    ("classic", {"colour": "red"}, "unknown rule option 'colour'"),
-    ("classic", {"knock_limit": -1}, "knock_limit"),
-    ("classic", {"gin_bonus": -5}, "gin_bonus"),
-    ("classic", {"game_target": 0}, "game_target"),
-    ("classic", {"match_target": 50}, "match_target"),
-    ("classic", {"shutout": "triple"}, "shutout"),
-    ("classic", {"next_dealer": "random"}, "next_dealer"),
-    ("classic", {"last_chance": "yes"}, "last_chance"),
-    ("classic", {"knock_limit": 7.5}, "knock_limit"),
-    ("oklahoma", {"no_upcard": True}, "no_upcard"),
-    ("oklahoma", {"straight_gin": True}, "straight_gin"),
-    ("classic", {"ace_upcard_gin_only": True}, "ace_upcard_gin_only"),
-])
+@pytest.mark.parametrize(
+    "preset, changes, message",
+    [
+        ("classic", {"colour": "red"}, "unknown rule option 'colour'"),
+        ("classic", {"knock_limit": -1}, "knock_limit"),
+        ("classic", {"gin_bonus": -5}, "gin_bonus"),
+        ("classic", {"game_target": 0}, "game_target"),
+        ("classic", {"match_target": 50}, "match_target"),
+        ("classic", {"shutout": "triple"}, "shutout"),
+        ("classic", {"next_dealer": "random"}, "next_dealer"),
+        ("classic", {"last_chance": "yes"}, "last_chance"),
+        ("classic", {"knock_limit": 7.5}, "knock_limit"),
+        ("oklahoma", {"no_upcard": True}, "no_upcard"),
+        ("oklahoma", {"straight_gin": True}, "straight_gin"),
+        ("classic", {"ace_upcard_gin_only": True}, "ace_upcard_gin_only"),
+    ],
+)
 def test_invalid_rules_are_refused(preset, changes, message):
     with pytest.raises(ValueError, match=message):
         RuleSet.preset(preset, **changes)

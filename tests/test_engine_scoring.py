@@ -41,7 +41,12 @@ def test_five_hand_game_ends_263_to_86():
     hands = five_hand_game()
     assert [r.points for r, _ in hands] == [22, 34, 12, 51, 30]
     assert [r.breakdown() for r, _ in hands] == [
-        "Knock: 22", "Gin: 14 + 20", "Undercut: 2 + 10", "Gin: 31 + 20", "Knock: 30"]
+        "Knock: 22",
+        "Gin: 14 + 20",
+        "Undercut: 2 + 10",
+        "Gin: 31 + 20",
+        "Knock: 30",
+    ]
     game = GameScore(PAGAT)
     for result, knocker in hands[:-1]:
         game.add(result, knocker)
@@ -51,7 +56,12 @@ def test_five_hand_game_ends_263_to_86():
     assert game.running() == [103, 46]
     assert game.totals() == [263, 86] and game.margin == 177
     assert game.breakdown()[0] == {
-        "points": 103, "shutout": 0, "game_bonus": 100, "boxes": 60, "total": 263}
+        "points": 103,
+        "shutout": 0,
+        "game_bonus": 100,
+        "boxes": 60,
+        "total": 263,
+    }
     with pytest.raises(ValueError, match="already over"):
         game.add(hands[0][0], 0)
 
@@ -126,10 +136,18 @@ def test_knocker_lays_out_the_arrangement_that_leaves_least_to_lay_off():
 
 def test_spade_upcard_doubles_in_oklahoma():
     okla = RuleSet.preset("oklahoma")
-    plain = score_knock("AS 2S 3S 4H 5H 6H 7C 8C 9C TC", SAM_MELDS + " 9D 2D AD 2H", okla,
-                        upcard=parse_cards("KH")[0])
-    doubled = score_knock("AS 2S 3S 4H 5H 6H 7C 8C 9C TC", SAM_MELDS + " 9D 2D AD 2H", okla,
-                          upcard=parse_cards("KS")[0])
+    plain = score_knock(
+        "AS 2S 3S 4H 5H 6H 7C 8C 9C TC",
+        SAM_MELDS + " 9D 2D AD 2H",
+        okla,
+        upcard=parse_cards("KH")[0],
+    )
+    doubled = score_knock(
+        "AS 2S 3S 4H 5H 6H 7C 8C 9C TC",
+        SAM_MELDS + " 9D 2D AD 2H",
+        okla,
+        upcard=parse_cards("KS")[0],
+    )
     assert plain.points == 14 + 20 and doubled.points == 2 * (14 + 20)
     assert doubled.breakdown() == "Gin: 14 + 20, doubled by the spade upcard = 68"
 
@@ -185,12 +203,15 @@ def test_match_to_500():
     assert match.winner == 0 and match.totals()[0] >= 500 and len(match.finished) >= 2
 
 
-@pytest.mark.parametrize("knocker, other, message", [
-    ("AS 2S", SAM_MELDS + " 9D 8H QD 4D", "10 cards"),
-    ("AS 2S 3S 4H 5H 6H 7C 8C 9C TC", "AS KH", "10 cards"),
-    ("AS 2S 3S 4H 5H 6H 7C 8C 9C TC", SAM_MELDS + " 9D 8H QD AS", "both hands"),
-    ("AS 2S 3S 4H 5H 6H 7C 8C 9C XX", SAM_MELDS + " 9D 8H QD 4D", "'XX'"),
-])
+@pytest.mark.parametrize(
+    "knocker, other, message",
+    [
+        ("AS 2S", SAM_MELDS + " 9D 8H QD 4D", "10 cards"),
+        ("AS 2S 3S 4H 5H 6H 7C 8C 9C TC", "AS KH", "10 cards"),
+        ("AS 2S 3S 4H 5H 6H 7C 8C 9C TC", SAM_MELDS + " 9D 8H QD AS", "both hands"),
+        ("AS 2S 3S 4H 5H 6H 7C 8C 9C XX", SAM_MELDS + " 9D 8H QD 4D", "'XX'"),
+    ],
+)
 def test_bad_score_input_is_refused(knocker, other, message):
     with pytest.raises(ValueError, match=message):
         score_knock(knocker, other)

@@ -45,7 +45,7 @@ def _imports(path: Path) -> list[tuple[str, int]]:
             names = [a.name for a in node.names]
         elif isinstance(node, ast.ImportFrom):
             if node.level:
-                base = here[:-node.level]
+                base = here[: -node.level]
                 names = [".".join(base + ([node.module] if node.module else []))]
                 if not node.module:  # "from . import x": x is a sibling module
                     names = [".".join(base + [a.name]) for a in node.names]

@@ -54,8 +54,7 @@ def _next_dealer(rules, hand) -> int:
     """The engine's rotation (Game._advance_dealer), in the match's own numbers."""
     if hand.winner is None:
         return hand.dealer
-    return {"winner": hand.winner, "loser": 1 - hand.winner}.get(rules.next_dealer,
-                                                                1 - hand.dealer)
+    return {"winner": hand.winner, "loser": 1 - hand.winner}.get(rules.next_dealer, 1 - hand.dealer)
 
 
 def test_match_record_refuses_a_hand_out_of_step():

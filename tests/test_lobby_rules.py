@@ -25,9 +25,18 @@ def app(tmp_path_factory):
     app = get_app()
     app.request("Menu")
     app.net_hub.close(wait=True)
-    app.net_hub = NetHub(app, NetConfig(name="Ann", listen="127.0.0.1", port=0,
-                                        discovery=False, upnp=False, timing=TIMING,
-                                        save_dir=str(tmp_path_factory.mktemp("saves"))))
+    app.net_hub = NetHub(
+        app,
+        NetConfig(
+            name="Ann",
+            listen="127.0.0.1",
+            port=0,
+            discovery=False,
+            upnp=False,
+            timing=TIMING,
+            save_dir=str(tmp_path_factory.mktemp("saves")),
+        ),
+    )
     yield app
     app.request("Menu")
     app.net_hub.close(wait=True)
@@ -42,8 +51,16 @@ def peer():
 
 
 def listed(peer, info, rules) -> Table:
-    return Table("Bob's table._gin3d._tcp.local.", "Bob's table", "127.0.0.1", info.port,
-                 PROTOCOL_VERSION, peer.match.identity.fingerprint, False, rules)
+    return Table(
+        "Bob's table._gin3d._tcp.local.",
+        "Bob's table",
+        "127.0.0.1",
+        info.port,
+        PROTOCOL_VERSION,
+        peer.match.identity.fingerprint,
+        False,
+        rules,
+    )
 
 
 def test_host_picks_pagat_with_last_chance_and_the_guest_plays_it(app, peer):
@@ -80,8 +97,9 @@ def test_host_picks_pagat_with_last_chance_and_the_guest_plays_it(app, peer):
 
 
 def test_guest_sees_oklahoma_in_the_list_and_before_the_deal(app, peer):
-    info = peer.host(OKLAHOMA, "Bob's table", player=GreedyPlayer(), lan=False,
-                     listen="127.0.0.1", port=0).result(10)
+    info = peer.host(
+        OKLAHOMA, "Bob's table", player=GreedyPlayer(), lan=False, listen="127.0.0.1", port=0
+    ).result(10)
     app.request("Lan")
     app.net_hub.local.put(NetEvent("tables", {"tables": [listed(peer, info, OKLAHOMA)]}))
     pump(app, lambda: len(app.screens.table_rows) == 3, "the LAN list")
@@ -101,8 +119,9 @@ def test_guest_sees_oklahoma_in_the_list_and_before_the_deal(app, peer):
 
 
 def test_a_table_that_lists_other_rules_than_it_plays_is_refused(app, peer):
-    info = peer.host(OKLAHOMA, "Bob's table", player=GreedyPlayer(), lan=False,
-                     listen="127.0.0.1", port=0).result(10)
+    info = peer.host(
+        OKLAHOMA, "Bob's table", player=GreedyPlayer(), lan=False, listen="127.0.0.1", port=0
+    ).result(10)
     app.request("Lan")
     pagat = RuleSet.preset("pagat")
     app.net_hub.local.put(NetEvent("tables", {"tables": [listed(peer, info, pagat)]}))
@@ -117,15 +136,19 @@ def test_a_table_that_lists_other_rules_than_it_plays_is_refused(app, peer):
 
 
 def test_declining_the_rules_goes_back_and_tells_the_host(app, peer):
-    info = peer.host(OKLAHOMA, player=GreedyPlayer(), lan=False, listen="127.0.0.1",
-                     port=0).result(10)
+    info = peer.host(OKLAHOMA, player=GreedyPlayer(), lan=False, listen="127.0.0.1", port=0).result(
+        10
+    )
     join_online(app, info)
     pump(app, lambda: app.screens.state == "Offer", "the host's rules")
     app.screens.panel.buttons["decline"]["command"]()
     assert app.screens.state == "Online" and app.session is None
     assert "declined" in app.screens.note.getText()
     ended = []
-    pump(app, lambda: ended.extend(e for e in peer.poll() if e.kind == "ended") or ended,
-         "the host told")
+    pump(
+        app,
+        lambda: ended.extend(e for e in peer.poll() if e.kind == "ended") or ended,
+        "the host told",
+    )
     assert ended[0].data == {"reason": "opponent left", "detail": DECLINED}
     app.request("Menu")

@@ -34,9 +34,18 @@ def app(tmp_path_factory):
     app.request("Menu")
     app.net_hub.close(wait=True)
     folder = tmp_path_factory.mktemp("app-saves")
-    app.net_hub = NetHub(app, NetConfig(name="Ann", listen="127.0.0.1", port=0,
-                                        discovery=False, upnp=False, timing=TIMING,
-                                        save_dir=str(folder)))
+    app.net_hub = NetHub(
+        app,
+        NetConfig(
+            name="Ann",
+            listen="127.0.0.1",
+            port=0,
+            discovery=False,
+            upnp=False,
+            timing=TIMING,
+            save_dir=str(folder),
+        ),
+    )
     app.setup.options = {}
     yield app
     app.request("Menu")
@@ -73,8 +82,11 @@ def test_save_mid_game_then_resume_from_the_list(app, tmp_path):
         shown = [w.getText() for w in app.screens.panel.widgets if hasattr(w, "getText")]
         assert any("match with Bob is saved" in t for t in shown), shown
         ended = []
-        pump(app, lambda: ended.extend(e for e in peer.poll() if e.kind == "ended") or ended,
-             "the peer told")
+        pump(
+            app,
+            lambda: ended.extend(e for e in peer.poll() if e.kind == "ended") or ended,
+            "the peer told",
+        )
         assert ended[0].data == {"reason": "opponent left", "detail": SAVED_BYE}
         peer_saves = list(peer_dir.glob("gin3d-match-*-guest.json"))
         assert len(peer_saves) == 1
@@ -110,8 +122,9 @@ def test_save_mid_game_then_resume_from_the_list(app, tmp_path):
         assert match.code == good_code(good)
         # someone else (another match, another identity) is turned away, clearly
         with pytest.raises(Exception, match="not the opponent"):
-            stranger.join_code(match.code, f"127.0.0.1:{match.port}",
-                               player=GreedyPlayer()).result(20)
+            stranger.join_code(match.code, f"127.0.0.1:{match.port}", player=GreedyPlayer()).result(
+                20
+            )
         pump(app, lambda: "not the opponent" in app.screens.note.getText(), "the refusal")
         assert app.screens.state == "Hosting"
         peer.resume(peer_saves[0], f"127.0.0.1:{match.port}", player=GreedyPlayer()).result(20)
@@ -119,8 +132,10 @@ def test_save_mid_game_then_resume_from_the_list(app, tmp_path):
         session = app.session
         pump(app, lambda: session.game is not None, "the resumed game")
         assert len(session.game.hands) == 1  # the saved hand, as the result screens know it
-        assert ("(!) match resumed after 1 hand; an unfinished hand is dealt again"
-                in session.chat.lines)
+        assert (
+            "(!) match resumed after 1 hand; an unfinished hand is dealt again"
+            in session.chat.lines
+        )
         assert [int(c) for c in session.game.hands[0].deck] == [int(c) for c in first.deck]
         play_one_hand(app)
         check_scene(app)
@@ -173,8 +188,9 @@ def test_resume_a_match_we_joined(app, tmp_path):
     peer_dir.mkdir()
     peer = NetService("Bob", timing=TIMING, save_dir=str(peer_dir)).start()
     try:
-        info = peer.host(None, player=GreedyPlayer(), lan=False, listen="127.0.0.1",
-                         port=0).result(10)
+        info = peer.host(None, player=GreedyPlayer(), lan=False, listen="127.0.0.1", port=0).result(
+            10
+        )
         join_online(app, info)
         accept_offer(app)
         session = app.session
@@ -189,16 +205,20 @@ def test_resume_a_match_we_joined(app, tmp_path):
         pump(app, lambda: peer.match.done, "the peer's match ended")
         host_save = next(peer_dir.glob("gin3d-match-*-host.json"))
         # the host opens another table: our saved match cannot get in there
-        other = peer.host(None, player=GreedyPlayer(), lan=False, listen="127.0.0.1",
-                          port=0).result(10)
+        other = peer.host(
+            None, player=GreedyPlayer(), lan=False, listen="127.0.0.1", port=0
+        ).result(10)
         app.request("Saved", "Online")
         listed = app.screens.saved
         mine = next(i for i, m in enumerate(listed) if m.ok and m.role == "guest")
         assert listed[mine].opponent == "Bob" and listed[mine].kind == "online"
         app.screens.panel.entries["address"].enterText(f"127.0.0.1:{other.port}")
         app.screens.panel.buttons[f"resume{mine}"]["command"]()
-        pump(app, lambda: "must choose Resume on this same match" in
-             app.screens.note.getText(), "the refusal")
+        pump(
+            app,
+            lambda: "must choose Resume on this same match" in app.screens.note.getText(),
+            "the refusal",
+        )
         assert app.screens.state == "Saved" and app.session is None
         peer.stop()  # closes the other table (nobody joined it)
         peer = NetService("Bob", timing=TIMING, save_dir=str(peer_dir)).start()
@@ -229,14 +249,24 @@ def test_saved_matches_list_pages_through_older_saves(app, tmp_path):
         os.utime(path, (1_000_000 + i, 1_000_000 + i))
     before = app.net_hub
     app.request("Menu")
-    app.net_hub = NetHub(app, NetConfig(name="Ann", listen="127.0.0.1", port=0,
-                                        discovery=False, upnp=False, timing=TIMING,
-                                        save_dir=str(folder)))
+    app.net_hub = NetHub(
+        app,
+        NetConfig(
+            name="Ann",
+            listen="127.0.0.1",
+            port=0,
+            discovery=False,
+            upnp=False,
+            timing=TIMING,
+            save_dir=str(folder),
+        ),
+    )
     try:
         app.request("Saved", "Online")
         buttons = app.screens.panel.buttons
         assert len(app.screens.saved) == 8 and app.screens.saved[0].path.name.endswith(
-            "000000000007-host.json")
+            "000000000007-host.json"
+        )
         assert {f"resume{i}" for i in range(6)} <= set(buttons) and "resume6" not in buttons
         assert "older" in buttons and "newer" not in buttons
         buttons["older"]["command"]()

@@ -33,8 +33,12 @@ def app():
     app = get_app()
     app.request("Menu")
     app.net_hub.close(wait=True)
-    app.net_hub = NetHub(app, NetConfig(name="Ann", listen="127.0.0.1", port=0,
-                                        discovery=False, upnp=False, timing=TIMING))
+    app.net_hub = NetHub(
+        app,
+        NetConfig(
+            name="Ann", listen="127.0.0.1", port=0, discovery=False, upnp=False, timing=TIMING
+        ),
+    )
     app.setup.options = {}
     yield app
     app.request("Menu")
@@ -55,8 +59,9 @@ def pump(app, until, what: str, timeout: float = 60.0) -> None:
         if time.monotonic() > deadline:
             note = getattr(app.screens, "note", None)
             said = note.getText() if note is not None and not note.isEmpty() else ""
-            raise AssertionError(f"gave up waiting for {what} (screen {app.screens.state}, "
-                                 f"saying {said!r})")
+            raise AssertionError(
+                f"gave up waiting for {what} (screen {app.screens.state}, saying {said!r})"
+            )
         app.taskMgr.step()
 
 
@@ -112,8 +117,11 @@ def play_one_hand(app) -> Driver:
     driver = Driver(app)
     ctl = app.session.controller
     for _ in range(200):
-        pump(app, lambda: ctl.waiting_for_human() or app.screens.state in
-             ("HandResult", "GameOver"), "our turn or the result")
+        pump(
+            app,
+            lambda: ctl.waiting_for_human() or app.screens.state in ("HandResult", "GameOver"),
+            "our turn or the result",
+        )
         if app.screens.state in ("HandResult", "GameOver"):
             return driver
         check_view(app)
@@ -134,8 +142,13 @@ def test_host_from_lan_screen_and_play_a_hand(app, peer):
     app.screens.panel.buttons["host"]["command"]()
     assert app.screens.state == "Hosting"
     hub = app.net_hub
-    pump(app, lambda: hub.service.match is not None and "Join code" in
-         app.screens.host_lines[0].getText(), "the hosting screen")
+    pump(
+        app,
+        lambda: (
+            hub.service.match is not None and "Join code" in app.screens.host_lines[0].getText()
+        ),
+        "the hosting screen",
+    )
     code = hub.service.match.code
     lines = [t.getText() for t in app.screens.host_lines]
     assert lines[0] == f"Join code:  {code}"
@@ -171,15 +184,34 @@ def test_host_from_lan_screen_and_play_a_hand(app, peer):
 
 
 def test_join_from_lan_list_as_guest_with_chat(app, peer):
-    info = peer.host(RULES, "Bob's table", player=GreedyPlayer(), lan=False,
-                     listen="127.0.0.1", port=0).result(10)
+    info = peer.host(
+        RULES, "Bob's table", player=GreedyPlayer(), lan=False, listen="127.0.0.1", port=0
+    ).result(10)
     app.request("Lan")
-    listed = Table("Bob's table._gin3d._tcp.local.", "Bob's table", "127.0.0.1", info.port,
-                   PROTOCOL_VERSION, peer.match.identity.fingerprint, False, RULES)
-    other = Table("Old._gin3d._tcp.local.", "Old table", "127.0.0.1", 9, PROTOCOL_VERSION + 1,
-                  "0" * 64, True)
-    saved = Table("Ann._gin3d._tcp.local.", "Ann", "127.0.0.1", 9, PROTOCOL_VERSION, "1" * 64,
-                  False, RULES, resume=True)  # a saved match waiting for its own opponent
+    listed = Table(
+        "Bob's table._gin3d._tcp.local.",
+        "Bob's table",
+        "127.0.0.1",
+        info.port,
+        PROTOCOL_VERSION,
+        peer.match.identity.fingerprint,
+        False,
+        RULES,
+    )
+    other = Table(
+        "Old._gin3d._tcp.local.", "Old table", "127.0.0.1", 9, PROTOCOL_VERSION + 1, "0" * 64, True
+    )
+    saved = Table(
+        "Ann._gin3d._tcp.local.",
+        "Ann",
+        "127.0.0.1",
+        9,
+        PROTOCOL_VERSION,
+        "1" * 64,
+        False,
+        RULES,
+        resume=True,
+    )  # a saved match waiting for its own opponent
     app.net_hub.local.put(NetEvent("tables", {"tables": [saved, listed, other]}))
     pump(app, lambda: len(app.screens.table_rows) == 6, "the LAN list")  # not the saved one
     texts = [w.getText() for w in app.screens.table_rows[::3]]
@@ -197,6 +229,7 @@ def test_join_from_lan_list_as_guest_with_chat(app, peer):
     def listen(e):
         if isinstance(e, CardDealt) and e.seat == 0 and len(seen_dealt) < 10:
             seen_dealt.append(e.card)
+
     app.scene.listeners.append(listen)
     p.buttons["row0"]["command"]()
     accept_offer(app, RULES)
@@ -204,14 +237,20 @@ def test_join_from_lan_list_as_guest_with_chat(app, peer):
     assert session.controller.seat == 1  # the guest, drawn at the bottom as seat 0
     session.chat.type_and_send("good luck!")
     got = []
-    pump(app, lambda: got.extend(e for e in peer.poll() if e.kind == "chat") or got,
-         "the chat at the host")
+    pump(
+        app,
+        lambda: got.extend(e for e in peer.poll() if e.kind == "chat") or got,
+        "the chat at the host",
+    )
     assert got[0].data == {"seat": 1, "text": "good luck!"}
     peer.chat("thanks, you too").result(5)
     peer.emote("well_played").result(5)
     pump(app, lambda: len(session.chat.lines) >= 3, "the chat on the table")
-    assert session.chat.lines[:3] == ["You: good luck!", "Bob: thanks, you too",
-                                      "Bob: *Well played*"]
+    assert session.chat.lines[:3] == [
+        "You: good luck!",
+        "Bob: thanks, you too",
+        "Bob: *Well played*",
+    ]
     assert "Bob: thanks, you too" in session.chat.text.getText()
     play_one_hand(app)
     check_scene(app)
@@ -229,8 +268,7 @@ def test_join_from_lan_list_as_guest_with_chat(app, peer):
 
 
 def test_online_join_with_a_wrong_code_shows_an_error(app, peer):
-    info = peer.host(RULES, player=GreedyPlayer(), lan=False, listen="127.0.0.1",
-                     port=0).result(10)
+    info = peer.host(RULES, player=GreedyPlayer(), lan=False, listen="127.0.0.1", port=0).result(10)
     wrong = "ABCD-EFGHJK" if info.code != "ABCD-EFGHJK" else "ABCD-EFGHJM"
     app.request("Online")
     p = app.screens.panel
@@ -258,9 +296,16 @@ class StalledNet:
         self.claimed = 0
 
     def status(self) -> dict:
-        return {"status": "connected", "route": "direct", "opponent": "Bob",
-                "fingerprint": None, "safety_code": "", "round_trip_ms": None,
-                "claim_in": self.claim_in, "stall_s": 120.0}
+        return {
+            "status": "connected",
+            "route": "direct",
+            "opponent": "Bob",
+            "fingerprint": None,
+            "safety_code": "",
+            "round_trip_ms": None,
+            "claim_in": self.claim_in,
+            "stall_s": 120.0,
+        }
 
     def claim(self):
         import concurrent.futures
@@ -273,12 +318,17 @@ class StalledNet:
 
 def test_status_line_counts_down_to_a_claim_against_an_opponent_who_stopped_playing(app):
     net = StalledNet()
-    session = app.start_net_game(NetHub(app, NetConfig(discovery=False, upnp=False)), 1,
-                                 "Bob", "direct", "")
+    session = app.start_net_game(
+        NetHub(app, NetConfig(discovery=False, upnp=False)), 1, "Bob", "direct", ""
+    )
     session.net = net
     assert app.taskMgr.hasTaskNamed(session._clock_task)  # refreshed every second
-    for claim_in, words in ((None, "connected"), (110.0, "connected"),
-                            (75.2, "claim the match in 76 s"), (1.0, "in 1 s")):
+    for claim_in, words in (
+        (None, "connected"),
+        (110.0, "connected"),
+        (75.2, "claim the match in 76 s"),
+        (1.0, "in 1 s"),
+    ):
         net.claim_in = claim_in
         session.refresh_status()
         assert words in session.status.state.getText()
@@ -299,8 +349,9 @@ def test_status_line_tells_line_drops_departures_and_cheating(app):
     """The status line and prompt for what the service may report during a match (the events
     a real NetService emits; this one never connects)."""
     net = NetService("Ann")
-    session = app.start_net_game(NetHub(app, NetConfig(discovery=False, upnp=False)), 1,
-                                 "Bob", "relay", "123 456")
+    session = app.start_net_game(
+        NetHub(app, NetConfig(discovery=False, upnp=False)), 1, "Bob", "relay", "123 456"
+    )
     session.net = net
     session.handle(NetEvent("status", {"text": "waiting for opponent…"}))
     assert "waiting for opponent" in session.status.state.getText()
@@ -313,8 +364,15 @@ def test_status_line_tells_line_drops_departures_and_cheating(app):
     assert session.status.state.getText() == "connected" and session.status.claim.isHidden()
     assert session.status.save.isHidden()
     assert "relay" in session.status.info.getText() and "123 456" in session.status.info.getText()
-    session.handle(NetEvent("cheat", {"message": "your opponent's client cheated: bad deck",
-                                      "evidence": "gin3d-evidence-x-seat1-1.json"}))
+    session.handle(
+        NetEvent(
+            "cheat",
+            {
+                "message": "your opponent's client cheated: bad deck",
+                "evidence": "gin3d-evidence-x-seat1-1.json",
+            },
+        )
+    )
     text = session.status.state.getText()
     assert "cheated" in text and "gin3d-evidence-x-seat1-1.json" in text
     session.handle(NetEvent("ended", {"reason": "opponent left", "detail": ""}))
@@ -385,8 +443,14 @@ def test_whole_network_game_then_rematch(app, peer):
     pump(app, peer_says_yes, "the peer's rematch question")
     app.screens.panel.buttons["again"]["command"]()
     pump(app, lambda: app.screens.state == "Table", "the rematch")
-    pump(app, lambda: session.controller.current.phase != "deal"
-         and session.controller.current.scores == (0, 0), "the new game's deal")
+    pump(
+        app,
+        lambda: (
+            session.controller.current.phase != "deal"
+            and session.controller.current.scores == (0, 0)
+        ),
+        "the new game's deal",
+    )
     check_view(app)
     assert session.game is None or not session.game.over
     assert online()[:2] == (before[0] + 1, before[1] + won)  # the rematch is another game
@@ -432,8 +496,9 @@ def test_online_join_by_code_alone_through_a_relay(app):
     asyncio.run_coroutine_threadsafe(relay.start(), loop).result(10)
     host = NetService("Bob", relay=("127.0.0.1", relay.port), timing=TIMING).start()
     try:
-        info = host.host(RULES, player=GreedyPlayer(), lan=False, listen="127.0.0.1",
-                         port=0).result(10)
+        info = host.host(
+            RULES, player=GreedyPlayer(), lan=False, listen="127.0.0.1", port=0
+        ).result(10)
         app.net_hub.config.relay = f"127.0.0.1:{relay.port}"
         app.request("Online")
         p = app.screens.panel

@@ -64,12 +64,14 @@ def test_the_table_says_how_a_match_ended():
     from gin3d.scene import nettable
 
     # the scene keeps its own copies of the reasons (it must not load the network stack)
-    assert (nettable.SAVED_BYE, nettable.DECLINED) == (net_session.SAVED_BYE,
-                                                      net_session.DECLINED)
+    assert (nettable.SAVED_BYE, nettable.DECLINED) == (net_session.SAVED_BYE, net_session.DECLINED)
     assert "saved the match" in nettable.ending_text("opponent left", net_session.SAVED_BYE)
     assert nettable.ending_text("opponent left", net_session.DECLINED) == (
-        "Your opponent declined your rules")
+        "Your opponent declined your rules"
+    )
     assert nettable.ending_text("opponent left", "left the table") == (
-        "Your opponent left the table")
+        "Your opponent left the table"
+    )
     assert "cannot be resumed: the two saves hold different rules" in nettable.ending_text(
-        "saves differ", "the two saves hold different rules")
+        "saves differ", "the two saves hold different rules"
+    )

@@ -22,8 +22,9 @@ def app():
     app = get_app()
     app.request("Menu")
     app.net_hub.close(wait=True)
-    app.net_hub = NetHub(app, NetConfig(name="Ann", listen="127.0.0.1", port=0,
-                                        discovery=False, upnp=False))
+    app.net_hub = NetHub(
+        app, NetConfig(name="Ann", listen="127.0.0.1", port=0, discovery=False, upnp=False)
+    )
     yield app
     app.request("Menu")
     app.net_hub.close(wait=True)
@@ -35,8 +36,9 @@ def texts(app) -> list[str]:
 
 def test_an_empty_lan_list_says_no_tables_found_and_keeps_looking(app, monkeypatch):
     searches = []
-    monkeypatch.setattr(NetService, "browse",
-                        lambda self, interfaces=None: searches.append(interfaces) or Future())
+    monkeypatch.setattr(
+        NetService, "browse", lambda self, interfaces=None: searches.append(interfaces) or Future()
+    )
     monkeypatch.setattr(app.net_hub.config, "discovery", True)
     app.request("Lan")
     assert searches, "the LAN search did not start"
@@ -60,16 +62,18 @@ def test_hosting_says_opening_once_and_the_open_table_hint_reads(app):
         app.taskMgr.step()
     assert texts(app).count("Opening the table...") == 0
     app.request("Menu")
-    info = SimpleNamespace(code="ABCD-EFGH", port=47470, addresses=["192.168.1.5"],
-                           upnp="not tried")
+    info = SimpleNamespace(
+        code="ABCD-EFGH", port=47470, addresses=["192.168.1.5"], upnp="not tried"
+    )
     screens = app.screens
     app.request("Hosting", "lan", "Ann's table")
     screens.hosting = ("lan", True, True)  # an open table listed on the LAN
     screens._show_hosting(info)
     lines = [w.getText() for w in screens.host_lines if w.getText()]
     assert not any("host With" in line and "(To join" in line for line in lines)
-    assert any('to be joined by host:port, choose "With a join code"' in line
-               for line in lines), lines
+    assert any('to be joined by host:port, choose "With a join code"' in line for line in lines), (
+        lines
+    )
     app.request("Menu")
 
 

@@ -50,8 +50,9 @@ def services():
 
 def test_host_join_play_chat_and_finish(services):
     host, guest = services
-    info = host.host(SHORT, "Ann's table", player=GreedyPlayer(), lan=False,
-                     listen="127.0.0.1", port=0).result(10)
+    info = host.host(
+        SHORT, "Ann's table", player=GreedyPlayer(), lan=False, listen="127.0.0.1", port=0
+    ).result(10)
     assert info.code and info.port and info.upnp == "not tried"
     assert guest.join_code(info.code, f"127.0.0.1:{info.port}").result(20) == "direct"
     brain = GreedyPlayer()
@@ -59,8 +60,13 @@ def test_host_join_play_chat_and_finish(services):
     host_seen = []
 
     def host_app():  # the host's frame loop, in its own thread
-        host_seen.extend(pump(host, lambda s: kinds(s, "ended"),
-                              lambda ev: ev.kind == "rematch_asked" and host.answer_rematch(False)))
+        host_seen.extend(
+            pump(
+                host,
+                lambda s: kinds(s, "ended"),
+                lambda ev: ev.kind == "rematch_asked" and host.answer_rematch(False),
+            )
+        )
 
     host_loop = threading.Thread(target=host_app)
     host_loop.start()
@@ -89,8 +95,7 @@ def test_host_join_play_chat_and_finish(services):
 
 def test_illegal_human_move_is_refused_locally(services):
     host, guest = services
-    info = host.host(SHORT, player=GreedyPlayer(), lan=False, listen="127.0.0.1",
-                     port=0).result(10)
+    info = host.host(SHORT, player=GreedyPlayer(), lan=False, listen="127.0.0.1", port=0).result(10)
     guest.join_code(info.code, f"127.0.0.1:{info.port}").result(20)
     turn = pump(guest, lambda s: kinds(s, "your_turn"))[-1]
     view = turn.data["view"]

@@ -67,10 +67,14 @@ class Attacker(MatchSession):
         """What the attack got (shown when a test finds the attack was not stopped)."""
         if hasattr(self, "stolen"):
             victim = self.peer_session.deal  # what those slots really hold
-            held = [CARDS[victim.open_slot(k, self.deal.mine.slot_keys[k], record=False)]
-                    for k in self.stolen]
-            return (f"read the victim's cards {sorted(self.stolen.values())}"
-                    f" (the victim holds {sorted(held)})")
+            held = [
+                CARDS[victim.open_slot(k, self.deal.mine.slot_keys[k], record=False)]
+                for k in self.stolen
+            ]
+            return (
+                f"read the victim's cards {sorted(self.stolen.values())}"
+                f" (the victim holds {sorted(held)})"
+            )
         if hasattr(self, "dealt_gin"):
             return f"dealt itself {self.dealt_gin}"
         return "the deal went on"
@@ -135,8 +139,9 @@ class StackingHost(Attacker):
         if msg["t"] == "deck" and msg["step"] == 1 and self.attacking(msg):
             m = self.card_points
             self.x = x = random_scalar()
-            marked = [mul(x, m[c]) for c in range(10)] + [mul(2 * x % ORDER, m[c])
-                                                           for c in range(10)]
+            marked = [mul(x, m[c]) for c in range(10)] + [
+                mul(2 * x % ORDER, m[c]) for c in range(10)
+            ]
             marked += [mul(x, m[c]) for c in range(10, 42)]
             order = list(range(52))
             secrets.SystemRandom().shuffle(order)
@@ -166,8 +171,12 @@ class WrongDealKey(Attacker):
     """Publishes a wrong key for one of the guest's cards at the deal (then the right one)."""
 
     async def _send(self, msg):
-        if (msg["t"] == "keys" and self.tracker is not None and not self.tracker.actions
-                and not getattr(self, "lied", False)):
+        if (
+            msg["t"] == "keys"
+            and self.tracker is not None
+            and not self.tracker.actions
+            and not getattr(self, "lied", False)
+        ):
             self.lied = True
             victim = self.peer_session
             victim.refused_event.clear()
@@ -215,14 +224,18 @@ def _check_refused(victim, attacker, result, tmp_path, step_text):
 
 def _rerun(ev, victim):
     """Anyone can rerun the failed check from the evidence alone."""
-    deal = fairdeal.Deal([bytes.fromhex(x) for x in ev["card_points"]], victim.deal.mine,
-                         context=ev["context"].encode(), seat=ev["seat"])
-    for step, (cards, commits, proof) in enumerate(zip(ev["decks"], ev["commits"],
-                                                       ev["proofs"]), 1):
+    deal = fairdeal.Deal(
+        [bytes.fromhex(x) for x in ev["card_points"]],
+        victim.deal.mine,
+        context=ev["context"].encode(),
+        seat=ev["seat"],
+    )
+    for step, (cards, commits, proof) in enumerate(
+        zip(ev["decks"], ev["commits"], ev["proofs"]), 1
+    ):
         deal.add(step, {"cards": _unhex(cards), "commits": _unhex(commits), "proof": proof})
     bad = ev["refused_message"]
-    msg = {"cards": _unhex(bad["cards"]), "commits": _unhex(bad["commits"]),
-           "proof": bad["proof"]}
+    msg = {"cards": _unhex(bad["cards"]), "commits": _unhex(bad["commits"]), "proof": bad["proof"]}
     try:
         deal.check(bad["step"], msg)
     except fairdeal.ProofError:

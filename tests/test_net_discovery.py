@@ -26,15 +26,18 @@ FP = "ab" * 32
 def _info(**props):
     base = {"name": "Den", "v": str(PROTOCOL_VERSION), "fp": FP, "open": "1"}
     base.update(props)
-    return zeroconf.ServiceInfo(SERVICE, f"Den.{SERVICE}", addresses=[bytes([127, 0, 0, 1])],
-                                port=47470, properties={k: v for k, v in base.items()
-                                                        if v is not None})
+    return zeroconf.ServiceInfo(
+        SERVICE,
+        f"Den.{SERVICE}",
+        addresses=[bytes([127, 0, 0, 1])],
+        port=47470,
+        properties={k: v for k, v in base.items() if v is not None},
+    )
 
 
 def test_advertisement_parsing():
     table = table_from_info(_info())
-    assert table == Table(f"Den.{SERVICE}", "Den", "127.0.0.1", 47470, PROTOCOL_VERSION, FP,
-                          True)
+    assert table == Table(f"Den.{SERVICE}", "Den", "127.0.0.1", 47470, PROTOCOL_VERSION, FP, True)
     assert table.compatible
     assert not table_from_info(_info(v="99")).compatible
     assert table_from_info(_info(open="0")).open is False
@@ -57,10 +60,15 @@ def _last_json(text: str) -> dict:
 
 @pytest.mark.skipif(not _can_unshare(), reason="needs root and unshare for a private netns")
 def test_lan_table_found_and_joined_in_a_private_namespace():
-    setup = ("ip link set lo up && ip link set lo multicast on && "
-             "ip route add 224.0.0.0/4 dev lo && ")
-    proc = subprocess.run(["unshare", "-n", "sh", "-c", setup + f"exec {sys.executable} "
-                           f"{SCENARIO} lan"], capture_output=True, text=True, timeout=90)
+    setup = (
+        "ip link set lo up && ip link set lo multicast on && ip route add 224.0.0.0/4 dev lo && "
+    )
+    proc = subprocess.run(
+        ["unshare", "-n", "sh", "-c", setup + f"exec {sys.executable} {SCENARIO} lan"],
+        capture_output=True,
+        text=True,
+        timeout=90,
+    )
     assert proc.returncode == 0, proc.stderr[-2000:]
     out = _last_json(proc.stdout)
     assert out["guest"]["found"] == "Kitchen table" and out["guest"]["compatible"]
@@ -70,10 +78,15 @@ def test_lan_table_found_and_joined_in_a_private_namespace():
 
 @pytest.mark.skipif(not _can_unshare(), reason="needs root and unshare for a private netns")
 def test_app_lists_lan_tables_live_and_joins_one():
-    setup = ("ip link set lo up && ip link set lo multicast on && "
-             "ip route add 224.0.0.0/4 dev lo && ")
-    proc = subprocess.run(["unshare", "-n", "sh", "-c", setup + f"exec {sys.executable} "
-                           f"{SCENARIO} lan-api"], capture_output=True, text=True, timeout=120)
+    setup = (
+        "ip link set lo up && ip link set lo multicast on && ip route add 224.0.0.0/4 dev lo && "
+    )
+    proc = subprocess.run(
+        ["unshare", "-n", "sh", "-c", setup + f"exec {sys.executable} {SCENARIO} lan-api"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert proc.returncode == 0, proc.stderr[-2000:]
     out = _last_json(proc.stdout)
     assert out["lists"][0] == ["Ann's table"]
@@ -81,8 +94,10 @@ def test_app_lists_lan_tables_live_and_joins_one():
     assert out["ended"] == "finished" and out["same"]
 
 
-@pytest.mark.skipif(os.environ.get("GIN3D_NETNS_TEST") != "1" or not _can_unshare(),
-                    reason="set GIN3D_NETNS_TEST=1 (root) for the two-namespace veth test")
+@pytest.mark.skipif(
+    os.environ.get("GIN3D_NETNS_TEST") != "1" or not _can_unshare(),
+    reason="set GIN3D_NETNS_TEST=1 (root) for the two-namespace veth test",
+)
 def test_two_hosts_on_a_veth_pair_find_each_other():
     tag = secrets.token_hex(3)
     a, b = f"gin3d-a-{tag}", f"gin3d-b-{tag}"
@@ -101,10 +116,17 @@ def test_two_hosts_on_a_veth_pair_find_each_other():
             sh("ip", "-n", ns, "addr", "add", addr, "dev", dev)
             sh("ip", "-n", ns, "link", "set", dev, "up")
             sh("ip", "-n", ns, "link", "set", "lo", "up")
-        hosting = subprocess.Popen(["ip", "netns", "exec", a, sys.executable, SCENARIO, "host",
-                                    "10.77.0.1"], stdout=subprocess.PIPE, text=True)
-        joining = subprocess.run(["ip", "netns", "exec", b, sys.executable, SCENARIO, "join"],
-                                 capture_output=True, text=True, timeout=90)
+        hosting = subprocess.Popen(
+            ["ip", "netns", "exec", a, sys.executable, SCENARIO, "host", "10.77.0.1"],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        joining = subprocess.run(
+            ["ip", "netns", "exec", b, sys.executable, SCENARIO, "join"],
+            capture_output=True,
+            text=True,
+            timeout=90,
+        )
         host_out, _ = hosting.communicate(timeout=60)
         guest = _last_json(joining.stdout)
         hosted = _last_json(host_out)
@@ -118,11 +140,15 @@ def test_two_hosts_on_a_veth_pair_find_each_other():
 
 @pytest.mark.skipif(not _can_unshare(), reason="needs root and unshare for a private netns")
 def test_saved_lan_match_resumes_where_the_host_is_now():
-    setup = ("ip link set lo up && ip link set lo multicast on && "
-             "ip route add 224.0.0.0/4 dev lo && ")
-    proc = subprocess.run(["unshare", "-n", "sh", "-c", setup + f"exec {sys.executable} "
-                           f"{SCENARIO} lan-resume"], capture_output=True, text=True,
-                          timeout=240)
+    setup = (
+        "ip link set lo up && ip link set lo multicast on && ip route add 224.0.0.0/4 dev lo && "
+    )
+    proc = subprocess.run(
+        ["unshare", "-n", "sh", "-c", setup + f"exec {sys.executable} {SCENARIO} lan-resume"],
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
     assert proc.returncode == 0, proc.stderr[-2000:]
     out = _last_json(proc.stdout)
     assert out["new_port"] != out["old_port"]  # the address in the guest's save is dead

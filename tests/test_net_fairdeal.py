@@ -155,8 +155,7 @@ def test_proofs_do_not_replay_in_another_hand_step_or_match():
     m2 = guest.shuffle_message(m1["cards"], b"m|0|3", 2)
     m3 = host.rekey_message(m2["cards"], b"m|0|3", 3)
     with pytest.raises(ProofError):
-        verify_rekey(host.commit, m2["cards"], m3["cards"], m3["commits"], m3["proof"],
-                     b"m|0|4", 3)
+        verify_rekey(host.commit, m2["cards"], m3["cards"], m3["commits"], m3["proof"], b"m|0|4", 3)
 
 
 def test_x25519_fast_path_agrees_with_the_group_and_cards_ignore_sign():

@@ -21,19 +21,44 @@ from gin3d.players import GreedyPlayer
 
 LOOP = "127.0.0.1"
 SHORT = RuleSet.preset("classic", game_target=30)
-FUZZ = settings(deadline=None, database=None, derandomize=True,
-                suppress_health_check=list(HealthCheck))
+FUZZ = settings(
+    deadline=None, database=None, derandomize=True, suppress_health_check=list(HealthCheck)
+)
 
 # -- hostile frames ---------------------------------------------------------------------------
-_scalars = (st.none() | st.booleans() | st.integers(-(2**70), 2**70)
-            | st.floats(allow_nan=True) | st.text(max_size=30)
-            | st.sampled_from(["ab" * 32, format(ORDER - 1, "x"), "host", "guest", "gin3d",
-                               "discard 7H", "draw stock", "knock 2C", "AAAA"]))
-_json = st.recursive(_scalars, lambda inner: st.lists(inner, max_size=5)
-                     | st.dictionaries(st.text(max_size=6), inner, max_size=4), max_leaves=12)
-_field = (_json | st.integers(-3, 60) | st.lists(st.integers(0, 51), min_size=52, max_size=52)
-          | st.lists(st.lists(st.integers(-1, 52) | st.text(max_size=3), max_size=3),
-                     max_size=4))
+_scalars = (
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**70), 2**70)
+    | st.floats(allow_nan=True)
+    | st.text(max_size=30)
+    | st.sampled_from(
+        [
+            "ab" * 32,
+            format(ORDER - 1, "x"),
+            "host",
+            "guest",
+            "gin3d",
+            "discard 7H",
+            "draw stock",
+            "knock 2C",
+            "AAAA",
+        ]
+    )
+)
+_json = st.recursive(
+    _scalars,
+    lambda inner: (
+        st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=6), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
+_field = (
+    _json
+    | st.integers(-3, 60)
+    | st.lists(st.integers(0, 51), min_size=52, max_size=52)
+    | st.lists(st.lists(st.integers(-1, 52) | st.text(max_size=3), max_size=3), max_size=4)
+)
 
 
 @st.composite
@@ -59,9 +84,16 @@ def _message(draw) -> bytes:
 
 
 def _specials() -> list[bytes]:
-    return [b"9" * 5000, b"[" * 60_000, b'{"t":"ping","n":NaN}', b'{"t":"ping","n":1e999}',
-            b'{"t":"chat","seq":5,"text":"' + b"x" * (MAX_FRAME - 40) + b'"}', b"\xff" * 100,
-            b'{"t":"ping","n":' + b"1" * 4301 + b"}", b"{" * 30_000]
+    return [
+        b"9" * 5000,
+        b"[" * 60_000,
+        b'{"t":"ping","n":NaN}',
+        b'{"t":"ping","n":1e999}',
+        b'{"t":"chat","seq":5,"text":"' + b"x" * (MAX_FRAME - 40) + b'"}',
+        b"\xff" * 100,
+        b'{"t":"ping","n":' + b"1" * 4301 + b"}",
+        b"{" * 30_000,
+    ]
 
 
 FRAMES = st.one_of(st.binary(max_size=120), _message(), st.sampled_from(_specials()))
@@ -156,8 +188,9 @@ def test_5000_hostile_frames_after_a_real_handshake_change_nothing():
 
 async def _settle(host_session, guest_session) -> None:
     """Until the host has handled everything the guest sent (it now waits for the discard)."""
-    while (host_session.got < guest_session.sent
-           or len(host_session.log.entries) < len(guest_session.log.entries)):
+    while host_session.got < guest_session.sent or len(host_session.log.entries) < len(
+        guest_session.log.entries
+    ):
         await asyncio.sleep(0)
 
 
@@ -185,8 +218,15 @@ class FrameLink:
 
 HOST_ID = Identity.generate("host")
 GUEST_ID = Identity.generate("guest")
-HELLO = json.dumps({"t": "hello", "v": 1, "app": "gin3d", "role": "guest",
-                    "cert": base64.b64encode(GUEST_ID.cert_der).decode()}).encode()
+HELLO = json.dumps(
+    {
+        "t": "hello",
+        "v": 1,
+        "app": "gin3d",
+        "role": "guest",
+        "cert": base64.b64encode(GUEST_ID.cert_der).decode(),
+    }
+).encode()
 PRE = st.one_of(FRAMES, st.just(HELLO))
 
 

@@ -58,8 +58,9 @@ async def _closed(link) -> bool:
 
 
 async def _honest_guest_plays(host: HostedMatch) -> list[str]:
-    guest = JoinedMatch(GreedyPlayer(), "", direct=(LOOP, host.port),
-                        open_fingerprint=host.identity.fingerprint)
+    guest = JoinedMatch(
+        GreedyPlayer(), "", direct=(LOOP, host.port), open_fingerprint=host.identity.fingerprint
+    )
     await guest.start()
     ended = await asyncio.wait_for(asyncio.gather(host.wait(), guest.wait()), 60)
     await guest.close()
@@ -133,8 +134,7 @@ def _told(session) -> list[str]:
     return [m["reason"] for m in session.outbox if m["t"] == "refused"]
 
 
-def test_refusals_of_probing_discards_are_the_same_whatever_the_hidden_cards(tmp_path,
-                                                                            monkeypatch):
+def test_refusals_of_probing_discards_are_the_same_whatever_the_hidden_cards(tmp_path, monkeypatch):
     """The attack: "discard X" with no key for many X; the old refusal said "not legal"
     when the honest side held X and "a hidden card is discarded with its slot and key" when
     not. Now the words and the work done are the same, and the third probe is a verdict."""
@@ -158,14 +158,22 @@ def test_refusals_of_probing_discards_are_the_same_whatever_the_hidden_cards(tmp
             await _caught_up(session)
             replays.append(0)
             watch["tracker"] = host.tracker
-            await _forge(session, {"t": "act", "hand": view.hand_number,
-                                   "a": f"discard {card}", "prev": session.log.head})
+            await _forge(
+                session,
+                {
+                    "t": "act",
+                    "hand": view.hand_number,
+                    "a": f"discard {card}",
+                    "prev": session.log.head,
+                },
+            )
             watch["tracker"] = None
         session.probed = (held[0], unseen[0], held[1])
 
     guest = ScriptedPlayer(probe, _discard_turn)
-    h, g, results = asyncio.run(play_pair(guest_player=guest, rules=SHORT, timeout=30,
-                                          evidence_dir=str(tmp_path)))
+    h, g, results = asyncio.run(
+        play_pair(guest_player=guest, rules=SHORT, timeout=30, evidence_dir=str(tmp_path))
+    )
     told = _told(h)
     assert len(told) == 3 and len(set(t.split(": ", 1)[1] for t in told)) == 1, told
     assert all(t.endswith(MOVE_REFUSED) for t in told)
@@ -175,8 +183,7 @@ def test_refusals_of_probing_discards_are_the_same_whatever_the_hidden_cards(tmp
     assert "3 illegal moves" in results[0].detail
     assert h.link is None and g.ended.reason == "opponent left"
     evidence = json.loads(next(tmp_path.glob("gin3d-evidence-*-seat0-*.json")).read_text())
-    assert [i["message"]["a"] for i in evidence["refused"]] == [
-        f"discard {c}" for c in g.probed]
+    assert [i["message"]["a"] for i in evidence["refused"]] == [f"discard {c}" for c in g.probed]
     assert stat.S_IMODE(next(tmp_path.glob("gin3d-evidence-*")).stat().st_mode) == 0o600
 
 
@@ -200,9 +207,15 @@ def test_rules_named_by_a_number_are_refused_before_any_screen_sees_them():
         a, b = memory_pair()
         stalled = asyncio.Event()
         h = NumberNamedRules(0, GreedyPlayer(), MATCH, rules=SHORT)
-        g = MatchSession(1, GreedyPlayer(), MATCH, callbacks=Callbacks(
-            accept_rules=lambda rules: asked.append(rules_label(rules)) or True,
-            on_refused=lambda reason, by_peer: stalled.set()))
+        g = MatchSession(
+            1,
+            GreedyPlayer(),
+            MATCH,
+            callbacks=Callbacks(
+                accept_rules=lambda rules: asked.append(rules_label(rules)) or True,
+                on_refused=lambda reason, by_peer: stalled.set(),
+            ),
+        )
         await asyncio.gather(h.attach(a), g.attach(b))
         runs = [asyncio.ensure_future(s.run()) for s in (h, g)]
         await asyncio.wait_for(stalled.wait(), 10)

@@ -28,14 +28,20 @@ async def _paused_pair(tmp_path, timing: Timing):
 
     (tmp_path / "host").mkdir()
     (tmp_path / "guest").mkdir()
-    host = HostedMatch(GreedyPlayer(), RULES, listen=LOOP, port=0,
-                       options=MatchOptions(save_dir=str(tmp_path / "host"), timing=timing,
-                                            retry=0.05))
+    host = HostedMatch(
+        GreedyPlayer(),
+        RULES,
+        listen=LOOP,
+        port=0,
+        options=MatchOptions(save_dir=str(tmp_path / "host"), timing=timing, retry=0.05),
+    )
     await host.start()
-    guest = JoinedMatch(ScriptedPlayer(hook, lambda v: v.hand_number == 1), host.code,
-                        direct=(LOOP, host.port),
-                        options=MatchOptions(save_dir=str(tmp_path / "guest"), timing=timing,
-                                             retry=0.05))
+    guest = JoinedMatch(
+        ScriptedPlayer(hook, lambda v: v.hand_number == 1),
+        host.code,
+        direct=(LOOP, host.port),
+        options=MatchOptions(save_dir=str(tmp_path / "guest"), timing=timing, retry=0.05),
+    )
     await guest.start()
     await asyncio.wait_for(paused.wait(), 60)
     return host, guest
@@ -48,8 +54,9 @@ def test_save_and_leave_right_after_the_line_drops_reaches_the_opponent(tmp_path
             h = host.session
             h._drop(h.link, "no heartbeat")  # the host gave up on this link
             # the guest has not noticed yet: its bye goes out on the dead link
-            path = await asyncio.wait_for(guest.session.save_and_leave(
-                tmp_path / "guest" / "mine.json"), 60)
+            path = await asyncio.wait_for(
+                guest.session.save_and_leave(tmp_path / "guest" / "mine.json"), 60
+            )
             ended = await asyncio.wait_for(asyncio.gather(host.wait(), guest.wait()), 60)
             return ended, path, host.session.autosave
         finally:

@@ -29,19 +29,35 @@ PAGAT = RuleSet.preset("pagat", game_target=50, last_chance=True)
 OKLAHOMA = RuleSet.preset("oklahoma")
 
 
-@pytest.mark.parametrize("rules", [RuleSet(), PAGAT, OKLAHOMA,
-                                   RuleSet.preset("pagat", game_target=250,
-                                                  allow_throw_back=True, straight_gin=True)])
+@pytest.mark.parametrize(
+    "rules",
+    [
+        RuleSet(),
+        PAGAT,
+        OKLAHOMA,
+        RuleSet.preset("pagat", game_target=250, allow_throw_back=True, straight_gin=True),
+    ],
+)
 def test_rules_token_round_trips(rules):
     token = rules_token(rules)
     assert len(token) <= 240 and rules_from_token(token) == rules
     assert rules_digest(rules_from_token(token)) == rules_digest(rules)
 
 
-@pytest.mark.parametrize("token", ["", "poker", "classic;game_target=abc", "classic;bogus=1",
-                                   "classic;last_chance=2", "classic;name=x",
-                                   "classic;game_target=50;game_target=60", "x" * 300,
-                                   "classic;match_target=" + "9" * 200])
+@pytest.mark.parametrize(
+    "token",
+    [
+        "",
+        "poker",
+        "classic;game_target=abc",
+        "classic;bogus=1",
+        "classic;last_chance=2",
+        "classic;name=x",
+        "classic;game_target=50;game_target=60",
+        "x" * 300,
+        "classic;match_target=" + "9" * 200,
+    ],
+)
 def test_bad_rules_tokens_are_refused(token):
     with pytest.raises(ValueError):
         rules_from_token(token)
@@ -70,8 +86,13 @@ def test_lan_advertisement_carries_the_rules():
 async def _pair(host_rules, guest_expects=None, accept=None, guest_player=None):
     a, b = memory_pair()
     h = MatchSession(0, GreedyPlayer(), MATCH, rules=host_rules)
-    g = MatchSession(1, guest_player or GreedyPlayer(), MATCH, expect_rules=guest_expects,
-                     callbacks=Callbacks(accept_rules=accept))
+    g = MatchSession(
+        1,
+        guest_player or GreedyPlayer(),
+        MATCH,
+        expect_rules=guest_expects,
+        callbacks=Callbacks(accept_rules=accept),
+    )
     await asyncio.gather(h.attach(a), g.attach(b))
     results = await asyncio.wait_for(asyncio.gather(h.run(), g.run()), 60)
     await h.close()
@@ -102,8 +123,13 @@ def test_the_offered_rules_are_played_and_the_guest_saw_them_first():
 
         a, b = memory_pair()
         h = MatchSession(0, GreedyPlayer(), MATCH, rules=PAGAT)
-        g = MatchSession(1, ScriptedPlayer(hook), MATCH, expect_rules=PAGAT,
-                         callbacks=Callbacks(accept_rules=accept))
+        g = MatchSession(
+            1,
+            ScriptedPlayer(hook),
+            MATCH,
+            expect_rules=PAGAT,
+            callbacks=Callbacks(accept_rules=accept),
+        )
         await asyncio.gather(h.attach(a), g.attach(b))
         runs = [asyncio.ensure_future(s.run()) for s in (h, g)]
         await asyncio.wait_for(stop.wait(), 30)
@@ -135,8 +161,9 @@ def test_a_rematch_with_changed_rules_is_refused():
     async def scenario():
         a, b = memory_pair()
         short = RuleSet.preset("classic", game_target=10)
-        h = Switcher(0, GreedyPlayer(), MATCH, rules=short,
-                     callbacks=Callbacks(rematch=lambda: True))
+        h = Switcher(
+            0, GreedyPlayer(), MATCH, rules=short, callbacks=Callbacks(rematch=lambda: True)
+        )
         g = MatchSession(1, GreedyPlayer(), MATCH, callbacks=Callbacks(rematch=lambda: True))
         await asyncio.gather(h.attach(a), g.attach(b))
         results = await asyncio.wait_for(asyncio.gather(h.run(), g.run()), 120)
@@ -158,14 +185,35 @@ def test_save_and_leave_keeps_both_saves_and_they_list(tmp_path):
             await asyncio.Event().wait()
 
         a, b = memory_pair()
-        h = MatchSession(0, GreedyPlayer(), MATCH, rules=RuleSet.preset("classic"),
-                         autosave=str(tmp_path / "gin3d-match-x-host.json"))
-        h.save_extra = {"role": "host", "peer_name": "Bob", "kind": "lan", "identity": {},
-                        "code": "c", "peer_fingerprint": "f"}
-        g = MatchSession(1, ScriptedPlayer(hook, lambda v: v.hand_number == 1), MATCH,
-                         autosave=str(tmp_path / "gin3d-match-x-guest.json"))
-        g.save_extra = {"role": "guest", "peer_name": "Ann", "kind": "lan", "identity": {},
-                        "code": "c", "peer_fingerprint": "f"}
+        h = MatchSession(
+            0,
+            GreedyPlayer(),
+            MATCH,
+            rules=RuleSet.preset("classic"),
+            autosave=str(tmp_path / "gin3d-match-x-host.json"),
+        )
+        h.save_extra = {
+            "role": "host",
+            "peer_name": "Bob",
+            "kind": "lan",
+            "identity": {},
+            "code": "c",
+            "peer_fingerprint": "f",
+        }
+        g = MatchSession(
+            1,
+            ScriptedPlayer(hook, lambda v: v.hand_number == 1),
+            MATCH,
+            autosave=str(tmp_path / "gin3d-match-x-guest.json"),
+        )
+        g.save_extra = {
+            "role": "guest",
+            "peer_name": "Ann",
+            "kind": "lan",
+            "identity": {},
+            "code": "c",
+            "peer_fingerprint": "f",
+        }
         await asyncio.gather(h.attach(a), g.attach(b))
         runs = [asyncio.ensure_future(s.run()) for s in (h, g)]
         with pytest.raises(ValueError, match="nothing to resume"):
@@ -186,8 +234,11 @@ def test_save_and_leave_keeps_both_saves_and_they_list(tmp_path):
     assert read_save(path)["games"][0]["hands"] == host_save["games"][0]["hands"]
     (tmp_path / "gin3d-match-bad-guest.json").write_text('{"format": "gin3d-net-save/1", ')
     listed = {m.path.name: m for m in list_saved(tmp_path)}
-    assert set(listed) == {"gin3d-match-x-host.json", "gin3d-match-x-guest.json",
-                           "gin3d-match-bad-guest.json"}
+    assert set(listed) == {
+        "gin3d-match-x-host.json",
+        "gin3d-match-x-guest.json",
+        "gin3d-match-bad-guest.json",
+    }
     bad = listed["gin3d-match-bad-guest.json"]
     assert not bad.ok and "not valid JSON" in bad.error and "unreadable" in bad.summary()
     assert (tmp_path / "gin3d-match-bad-guest.json").exists()  # listed, never deleted
@@ -211,8 +262,10 @@ def test_saves_with_different_rules_do_not_resume(tmp_path):
     guest["rules"] = {**guest["rules"], "gin_bonus": 99}
 
     _, _, results = asyncio.run(_resume(host, guest))
-    assert all(isinstance(r, MatchEnded) and r.reason == "saves differ" and
-               "different rules" in r.detail for r in results)
+    assert all(
+        isinstance(r, MatchEnded) and r.reason == "saves differ" and "different rules" in r.detail
+        for r in results
+    )
 
 
 def test_a_finished_match_is_listed_but_not_resumable(tmp_path):
@@ -221,10 +274,20 @@ def test_a_finished_match_is_listed_but_not_resumable(tmp_path):
     async def scenario():
         a, b = memory_pair()
         short = RuleSet.preset("classic", game_target=10)
-        h = MatchSession(0, GreedyPlayer(), MATCH, rules=short,
-                         autosave=str(tmp_path / "gin3d-match-f-host.json"))
-        h.save_extra = {"role": "host", "peer_name": "Bob", "identity": {}, "code": "c",
-                        "peer_fingerprint": "f"}
+        h = MatchSession(
+            0,
+            GreedyPlayer(),
+            MATCH,
+            rules=short,
+            autosave=str(tmp_path / "gin3d-match-f-host.json"),
+        )
+        h.save_extra = {
+            "role": "host",
+            "peer_name": "Bob",
+            "identity": {},
+            "code": "c",
+            "peer_fingerprint": "f",
+        }
         g = MatchSession(1, GreedyPlayer(), MATCH)
         await asyncio.gather(h.attach(a), g.attach(b))
         out = await asyncio.wait_for(asyncio.gather(h.run(), g.run()), 120)

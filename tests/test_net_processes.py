@@ -18,8 +18,13 @@ FAST = ["--heartbeat", "0.3", "--dead-after", "2.5", "--retry", "0.2", "--grace"
 async def _spawn(*args: str) -> asyncio.subprocess.Process:
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     return await asyncio.create_subprocess_exec(
-        sys.executable, *args, cwd=ROOT, env=env, stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.STDOUT)
+        sys.executable,
+        *args,
+        cwd=ROOT,
+        env=env,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT,
+    )
 
 
 async def _line(proc, prefix: str) -> str:
@@ -58,8 +63,19 @@ def _check_same_game(tmp: Path) -> tuple[dict, dict]:
 
 
 async def _host(tmp: Path, *extra: str):
-    proc = await _spawn("-m", "gin3d.net.cli", "host", "--listen", LOOP, "--port", "0",
-                        "--out", str(tmp / "host.json"), *FAST, *extra)
+    proc = await _spawn(
+        "-m",
+        "gin3d.net.cli",
+        "host",
+        "--listen",
+        LOOP,
+        "--port",
+        "0",
+        "--out",
+        str(tmp / "host.json"),
+        *FAST,
+        *extra,
+    )
     port, code = (await _line(proc, "LISTENING")).split()
     return proc, int(port), code
 
@@ -67,8 +83,18 @@ async def _host(tmp: Path, *extra: str):
 def test_two_processes_play_a_game_to_100_directly(tmp_path):
     async def scenario():
         host, port, code = await _host(tmp_path)
-        guest = await _spawn("-m", "gin3d.net.cli", "join", "--code", code, "--address",
-                             f"{LOOP}:{port}", "--out", str(tmp_path / "guest.json"), *FAST)
+        guest = await _spawn(
+            "-m",
+            "gin3d.net.cli",
+            "join",
+            "--code",
+            code,
+            "--address",
+            f"{LOOP}:{port}",
+            "--out",
+            str(tmp_path / "guest.json"),
+            *FAST,
+        )
         await _finish(host, guest)
 
     asyncio.run(scenario())
@@ -85,9 +111,20 @@ def test_two_processes_play_through_the_relay(tmp_path):
         dead.close()
         await dead.wait_closed()
         host, _, code = await _host(tmp_path, "--relay", relay_at)
-        guest = await _spawn("-m", "gin3d.net.cli", "join", "--code", code, "--address",
-                             f"{LOOP}:{dead_port}", "--relay", relay_at,
-                             "--out", str(tmp_path / "guest.json"), *FAST)
+        guest = await _spawn(
+            "-m",
+            "gin3d.net.cli",
+            "join",
+            "--code",
+            code,
+            "--address",
+            f"{LOOP}:{dead_port}",
+            "--relay",
+            relay_at,
+            "--out",
+            str(tmp_path / "guest.json"),
+            *FAST,
+        )
         try:
             await _finish(host, guest)
         finally:
@@ -146,7 +183,7 @@ class FaultyProxy:
                             continue
                         if kind == "corrupt":
                             fault_done[0] = True
-                            data = data[:cut_at] + data[cut_at + 7:]
+                            data = data[:cut_at] + data[cut_at + 7 :]
                     moved[0] += len(data)
                     dst.write(data)
                     await dst.drain()
@@ -166,16 +203,30 @@ class FaultyProxy:
 
 
 def test_faults_reconnect_and_finish_with_identical_logs(tmp_path):
-    faults = [("cut", 9_000), ("stall", 25_000), ("corrupt", 40_000), ("cut", 30_001),
-              ("cut", 50_000)]
+    faults = [
+        ("cut", 9_000),
+        ("stall", 25_000),
+        ("corrupt", 40_000),
+        ("cut", 30_001),
+        ("cut", 50_000),
+    ]
 
     async def scenario():
         host, port, code = await _host(tmp_path)
         proxy = FaultyProxy(port, faults, delay=0.001)
         await proxy.start()
-        guest = await _spawn("-m", "gin3d.net.cli", "join", "--code", code, "--address",
-                             f"{LOOP}:{proxy.port}", "--out", str(tmp_path / "guest.json"),
-                             *FAST)
+        guest = await _spawn(
+            "-m",
+            "gin3d.net.cli",
+            "join",
+            "--code",
+            code,
+            "--address",
+            f"{LOOP}:{proxy.port}",
+            "--out",
+            str(tmp_path / "guest.json"),
+            *FAST,
+        )
         try:
             outs = await _finish(host, guest, timeout=180)
         finally:

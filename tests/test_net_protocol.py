@@ -19,28 +19,30 @@ from gin3d.net.protocol import (
     validate,
 )
 
-GOOD = {"t": "act", "seq": 3, "hand": 0, "a": "discard 7H", "prev": "ab" * 32,
-        "keys": [[4, "1f"]]}
+GOOD = {"t": "act", "seq": 3, "hand": 0, "a": "discard 7H", "prev": "ab" * 32, "keys": [[4, "1f"]]}
 
 
 def test_round_trip():
     assert decode(encode(GOOD)[4:]) == GOOD
 
 
-@pytest.mark.parametrize("change, message", [
-    ({"extra": 1}, "unknown field"),
-    ({"t": "nope"}, "unknown message type"),
-    ({"keys": [[52, "1f"]]}, "52"),
-    ({"keys": [[-1, "1f"]]}, "0..51"),
-    ({"keys": [[4, "0"]]}, "key"),
-    ({"keys": [[4, format(ORDER, "x")]]}, "key"),
-    ({"keys": [[4, "1f"], [4, "2f"]]}, "twice"),
-    ({"seq": 0}, "seq"),
-    ({"seq": True}, "seq"),
-    ({"prev": "AB" * 32}, "hex"),
-    ({"a": "x" * 41}, "at most"),
-    ({"a": "discard\n7H"}, "control"),
-])
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        ({"extra": 1}, "unknown field"),
+        ({"t": "nope"}, "unknown message type"),
+        ({"keys": [[52, "1f"]]}, "52"),
+        ({"keys": [[-1, "1f"]]}, "0..51"),
+        ({"keys": [[4, "0"]]}, "key"),
+        ({"keys": [[4, format(ORDER, "x")]]}, "key"),
+        ({"keys": [[4, "1f"], [4, "2f"]]}, "twice"),
+        ({"seq": 0}, "seq"),
+        ({"seq": True}, "seq"),
+        ({"prev": "AB" * 32}, "hex"),
+        ({"a": "x" * 41}, "at most"),
+        ({"a": "discard\n7H"}, "control"),
+    ],
+)
 def test_bad_fields_are_refused(change, message):
     with pytest.raises(ProtocolError, match=message):
         validate({**GOOD, **change})
@@ -51,8 +53,16 @@ def test_missing_field_and_non_objects():
     del bad["prev"]
     with pytest.raises(ProtocolError, match="lacks"):
         validate(bad)
-    for body in (b"[]", b"3", b'"x"', b"\xff\xfe", b'{"t":"ping","n":1.5}', b"{",
-                 b'{"t":"ping","n":1,"n":2}', b'{"t":"ping","n":NaN}'):
+    for body in (
+        b"[]",
+        b"3",
+        b'"x"',
+        b"\xff\xfe",
+        b'{"t":"ping","n":1.5}',
+        b"{",
+        b'{"t":"ping","n":1,"n":2}',
+        b'{"t":"ping","n":NaN}',
+    ):
         with pytest.raises(ProtocolError):
             decode(body)
 
@@ -92,15 +102,18 @@ def test_random_bytes_never_crash_the_decoder(data):
 
 
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-2**70, 2**70) | st.text(max_size=70),
-    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=8), inner,
-                                                                   max_size=5),
-    max_leaves=8)
+    st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.text(max_size=70),
+    lambda inner: (
+        st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=8), inner, max_size=5)
+    ),
+    max_leaves=8,
+)
 
 
 @settings(max_examples=120, deadline=None)
-@given(st.sampled_from(sorted(SCHEMAS)), st.dictionaries(st.text(max_size=8), json_values,
-                                                          max_size=6))
+@given(
+    st.sampled_from(sorted(SCHEMAS)), st.dictionaries(st.text(max_size=8), json_values, max_size=6)
+)
 def test_random_messages_validate_or_are_refused(kind, fields):
     msg = {**fields, "t": kind}
     try:

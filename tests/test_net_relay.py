@@ -19,8 +19,7 @@ def test_relay_forwards_only_what_it_cannot_read():
         relay = Relay(LOOP, 0, observer=seen.extend)
         await relay.start()
         opts = MatchOptions(relay=(LOOP, relay.port))
-        host = HostedMatch(GreedyPlayer(), RuleSet.preset("classic", game_target=30),
-                           options=opts)
+        host = HostedMatch(GreedyPlayer(), RuleSet.preset("classic", game_target=30), options=opts)
         await host.start()
         guest = JoinedMatch(GreedyPlayer(), host.code, options=MatchOptions(relay=opts.relay))
         await guest.start()
@@ -33,8 +32,13 @@ def test_relay_forwards_only_what_it_cannot_read():
     host, guest, ended, relay = asyncio.run(scenario())
     assert [e.reason for e in ended] == ["finished", "finished"]
     assert guest.route == "relay" and relay.pairs >= 1 and len(seen) > 10_000
-    for plain in (b'"t":"act"', b"discard", b'"deck"', host.code.encode(),
-                  host.code.replace("-", "").encode()):
+    for plain in (
+        b'"t":"act"',
+        b"discard",
+        b'"deck"',
+        host.code.encode(),
+        host.code.replace("-", "").encode(),
+    ):
         assert plain not in seen
 
 
@@ -86,8 +90,9 @@ def test_one_address_cannot_fill_the_relay():
         relay = Relay(LOOP, 0, max_waiting_per_address=3)
         await relay.start()
         rooms = [room_id(f"{c}BCD-EFGHJK") for c in "ABCD"]
-        waiting = [asyncio.ensure_future(relay_connect(LOOP, relay.port, "host", r))
-                   for r in rooms[:3]]
+        waiting = [
+            asyncio.ensure_future(relay_connect(LOOP, relay.port, "host", r)) for r in rooms[:3]
+        ]
         while len(relay.waiting) < 3:
             await asyncio.sleep(0)
         try:

@@ -29,14 +29,19 @@ async def _stop_in_hand(tmp, stop_hand: int):
             shutil.copy(tmp / "guest.json", tmp / "guest-old.json")
 
     h = MatchSession(0, GreedyPlayer(), MATCH, rules=LONG, autosave=str(tmp / "host.json"))
-    g = MatchSession(1, ScriptedPlayer(hook, lambda v: v.hand_number == stop_hand
-                                       and v.phase == "discard"), MATCH,
-                     autosave=str(tmp / "guest.json"), callbacks=Callbacks(on_hand_over=keep_old))
+    g = MatchSession(
+        1,
+        ScriptedPlayer(hook, lambda v: v.hand_number == stop_hand and v.phase == "discard"),
+        MATCH,
+        autosave=str(tmp / "guest.json"),
+        callbacks=Callbacks(on_hand_over=keep_old),
+    )
     a, b = memory_pair()
     await asyncio.gather(h.attach(a), g.attach(b))
     runs = [asyncio.ensure_future(s.run()) for s in (h, g)]
-    done, _ = await asyncio.wait([*runs, asyncio.ensure_future(stopped.wait())],
-                                 return_when=asyncio.FIRST_COMPLETED)
+    done, _ = await asyncio.wait(
+        [*runs, asyncio.ensure_future(stopped.wait())], return_when=asyncio.FIRST_COMPLETED
+    )
     for task in runs:
         task.cancel()
     await asyncio.gather(*runs, return_exceptions=True)
@@ -73,8 +78,7 @@ def test_saved_match_resumes_from_the_last_common_hand(tmp_path, guest_file):
     game = h.games[0]
     assert game.totals() == g.games[0].totals() and game.over
     saved_hands = host_save["games"][0]["hands"][:kept]
-    assert [[int(c) for c in x.deck] for x in game.hands[:kept]] == [x["deck"] for x in
-                                                                    saved_hands]
+    assert [[int(c) for c in x.deck] for x in game.hands[:kept]] == [x["deck"] for x in saved_hands]
     assert h.log.entries[:5] == host_save["moves"][:5]
 
 
@@ -103,20 +107,27 @@ def test_resume_over_tls_keeps_identities_and_pinning(tmp_path):
         opts = MatchOptions(save_dir=str(tmp_path))
         host = HostedMatch(GreedyPlayer(), LONG, options=opts)
         await host.start()
-        guest = JoinedMatch(ScriptedPlayer(hook, lambda v: v.hand_number == 1), host.code,
-                            direct=("127.0.0.1", host.port), options=opts)
+        guest = JoinedMatch(
+            ScriptedPlayer(hook, lambda v: v.hand_number == 1),
+            host.code,
+            direct=("127.0.0.1", host.port),
+            options=opts,
+        )
         await guest.start()
         await stopped.wait()
         await host.close()
         await guest.close()
-        saves = {json.loads(p.read_text())["role"]: json.loads(p.read_text())
-                 for p in tmp_path.glob("gin3d-match-*.json")}
+        saves = {
+            json.loads(p.read_text())["role"]: json.loads(p.read_text())
+            for p in tmp_path.glob("gin3d-match-*.json")
+        }
         # later, on a new port: both come back from their files
         host2 = HostedMatch(GreedyPlayer(), saved=saves["host"])
         await host2.start()
         assert host2.identity.fingerprint == host.identity.fingerprint
-        guest2 = JoinedMatch(GreedyPlayer(), "", direct=("127.0.0.1", host2.port),
-                             saved=saves["guest"])
+        guest2 = JoinedMatch(
+            GreedyPlayer(), "", direct=("127.0.0.1", host2.port), saved=saves["guest"]
+        )
         await guest2.start()
         ended = await asyncio.gather(host2.wait(), guest2.wait())
         heads = host2.session.log.head, guest2.session.log.head

@@ -59,10 +59,14 @@ async def _play_until_leave(tmp, when, guest_base=None):
     await g.close()
     if results[0].reason == "finished":
         pytest.skip("the game ended before the leave (very rare deals)")
-    assert [(r.reason, r.detail) for r in results] == [("opponent left", SAVED_BYE),
-                                                        ("you left", SAVED_BYE)]
-    return (json.loads((tmp / "host.json").read_text()),
-            json.loads((tmp / "guest.json").read_text()))
+    assert [(r.reason, r.detail) for r in results] == [
+        ("opponent left", SAVED_BYE),
+        ("you left", SAVED_BYE),
+    ]
+    return (
+        json.loads((tmp / "host.json").read_text()),
+        json.loads((tmp / "guest.json").read_text()),
+    )
 
 
 async def _resume(host_save: dict, guest_save: dict, guest_player=None):
@@ -99,19 +103,18 @@ def test_a_hand_left_mid_play_goes_on_with_the_same_cards_and_stock(mid_play_sav
     saved = guest_save["current_hand"]
     n = saved["number"]
     assert n >= 1 and saved["actions"]
-    assert host_save["current_hand"]["actions"][:len(saved["actions"])] == saved["actions"]
+    assert host_save["current_hand"]["actions"][: len(saved["actions"])] == saved["actions"]
     h, g, results = asyncio.run(_resume(copy.deepcopy(host_save), copy.deepcopy(guest_save)))
     assert [r.reason for r in results] == ["finished", "finished"]
     assert h.log.entries == g.log.entries and h.log.verify()
     hand = h.games[0].hands[n]
     # the same hand went on: the saved moves first, the cards each seat then held
-    assert [str(a) for a in hand.actions[:len(saved["actions"])]] == saved["actions"]
+    assert [str(a) for a in hand.actions[: len(saved["actions"])]] == saved["actions"]
     again = Hand(LONG, hand.dealer, list(hand.deck), n)
     for text in saved["actions"]:
         again.apply(parse_action(text))
     assert sorted(str(c) for c in again.hands[1]) == sorted(saved["my_cards"])
-    assert sorted(str(c) for c in again.hands[0]) == sorted(
-        host_save["current_hand"]["my_cards"])
+    assert sorted(str(c) for c in again.hands[0]) == sorted(host_save["current_hand"]["my_cards"])
     # and the same stock order: the deck both saved deals hold
     assert [int(c) for c in hand.deck] == _deck_of(host_save, guest_save)
     assert [int(c) for c in g.games[0].hands[n].deck] == [int(c) for c in hand.deck]
@@ -131,7 +134,7 @@ def test_leaving_after_the_opponent_knocked_still_loses_that_hand(tmp_path):
     assert [r.reason for r in results] == ["finished", "finished"]
     assert h.log.entries == g.log.entries
     hand = h.games[0].hands[n]
-    assert [str(a) for a in hand.actions[:len(saved)]] == saved  # the knock stood
+    assert [str(a) for a in hand.actions[: len(saved)]] == saved  # the knock stood
     deck = _deck_of(host_save, guest_save)
     assert [int(c) for c in hand.deck] == deck
     # scored exactly as the hand played out without the leave would have been
@@ -144,7 +147,8 @@ def test_leaving_after_the_opponent_knocked_still_loses_that_hand(tmp_path):
     assert [str(a) for a in hand.actions] == [str(a) for a in out.actions]
     assert (hand.winner, hand.result.points) == (out.winner, out.result.points)
     assert h.games[0].hands[:n] and all(
-        x.actions == y.actions for x, y in zip(h.games[0].hands, g.games[0].hands))
+        x.actions == y.actions for x, y in zip(h.games[0].hands, g.games[0].hands)
+    )
 
 
 def test_a_leaver_that_drops_its_hand_state_cannot_have_the_hand_dealt_again(mid_play_saves):
@@ -187,8 +191,12 @@ class LeavesMidDraw(MatchSession):
 
     async def _send(self, msg):
         await super()._send(msg)
-        if (msg["t"] == "act" and msg["a"] == "draw stock" and msg["hand"] == 1
-                and self.left is None):
+        if (
+            msg["t"] == "act"
+            and msg["a"] == "draw stock"
+            and msg["hand"] == 1
+            and self.left is None
+        ):
             self.left = asyncio.ensure_future(self.save_and_leave(self.path))
 
 
@@ -215,7 +223,7 @@ def test_a_stock_draw_left_half_done_is_completed_after_the_resume(tmp_path):
     assert [r.reason for r in results] == ["finished", "finished"]
     assert h.log.entries == g.log.entries
     hand = g.games[0].hands[1]
-    assert [str(a) for a in hand.actions[:len(saved) + 1]] == [*saved, "draw stock"]
+    assert [str(a) for a in hand.actions[: len(saved) + 1]] == [*saved, "draw stock"]
     assert [int(c) for c in hand.deck] == _deck_of(host_save, guest_save)
 
 
@@ -225,8 +233,10 @@ def test_the_same_hand_survives_a_second_save_and_leave(mid_play_saves, tmp_path
     n = guest_save["current_hand"]["number"]
 
     async def leave_again():  # resumed, played on a little, then saved and left once more
-        later = Leaver(tmp_path / "guest2.json", lambda v: v.hand_number == n
-                       and v.phase == "discard" and len(v.history) > done + 25)
+        later = Leaver(
+            tmp_path / "guest2.json",
+            lambda v: v.hand_number == n and v.phase == "discard" and len(v.history) > done + 25,
+        )
         h = MatchSession(0, GreedyPlayer(), MATCH, autosave=str(tmp_path / "host2.json"))
         g = MatchSession(1, later, MATCH)
         later.session = g
@@ -266,13 +276,15 @@ def test_a_program_killed_mid_hand_resumes_that_hand_from_its_autosaves(tmp_path
             await asyncio.Event().wait()  # the program is killed here
 
         h = MatchSession(0, GreedyPlayer(), MATCH, rules=LONG, autosave=str(tmp_path / "h.json"))
-        g = MatchSession(1, ScriptedPlayer(hook, _mid_play), MATCH,
-                         autosave=str(tmp_path / "g.json"))
+        g = MatchSession(
+            1, ScriptedPlayer(hook, _mid_play), MATCH, autosave=str(tmp_path / "g.json")
+        )
         a, b = memory_pair()
         await asyncio.gather(h.attach(a), g.attach(b))
         runs = [asyncio.ensure_future(s.run()) for s in (h, g)]
-        await asyncio.wait([*runs, asyncio.ensure_future(stopped.wait())],
-                           return_when=asyncio.FIRST_COMPLETED)
+        await asyncio.wait(
+            [*runs, asyncio.ensure_future(stopped.wait())], return_when=asyncio.FIRST_COMPLETED
+        )
         for task in runs:
             task.cancel()
         await asyncio.gather(*runs, return_exceptions=True)

@@ -74,26 +74,44 @@ def _forged_game(make_forged, raw=False, cheat=False):
 def test_discarding_a_card_it_does_not_hold_is_refused():
     def forge(session, view):
         theirs = session.peer_session.tracker.hand.hands[0][0]  # a card the host holds
-        return {"t": "act", "hand": view.hand_number, "a": f"discard {theirs}",
-                "prev": session.log.head}
+        return {
+            "t": "act",
+            "hand": view.hand_number,
+            "a": f"discard {theirs}",
+            "prev": session.log.head,
+        }
+
     assert "not legal" in _forged_game(forge)
 
 
 def test_wrong_key_is_refused():
     def forge(session, view):
         t = session.tracker
-        slot = next((s for s in t.held_slots(1) if s not in session._opened_by_me
-                     and t.known[s] in view.hand), None)
+        slot = next(
+            (
+                s
+                for s in t.held_slots(1)
+                if s not in session._opened_by_me and t.known[s] in view.hand
+            ),
+            None,
+        )
         if slot is None:  # every held card is already open: forge on a later turn
             return None
-        return {"t": "act", "hand": view.hand_number, "a": f"discard {t.known[slot]}",
-                "prev": session.log.head, "keys": [[slot, key_hex(random_scalar())]]}
+        return {
+            "t": "act",
+            "hand": view.hand_number,
+            "a": f"discard {t.known[slot]}",
+            "prev": session.log.head,
+            "keys": [[slot, key_hex(random_scalar())]],
+        }
+
     assert "does not match its lock" in _forged_game(forge, cheat=True)
 
 
 def test_illegal_move_is_refused():
     def forge(session, view):
         return {"t": "act", "hand": view.hand_number, "a": "draw stock", "prev": session.log.head}
+
     assert "not legal" in _forged_game(forge)
 
 
@@ -101,6 +119,7 @@ def test_move_log_out_of_step_is_refused():
     def forge(session, view):
         card = next(a.card for a in view.legal if isinstance(a, Discard))
         return {"t": "act", "hand": view.hand_number, "a": f"discard {card}", "prev": "00" * 32}
+
     assert "hash chain" in _forged_game(forge)
 
 
@@ -108,6 +127,7 @@ def test_out_of_order_sequence_number_is_refused():
     def forge(session, view):
         msg = {"t": "chat", "seq": session.sent + 5, "text": "hello"}
         return json.dumps(msg).encode()
+
     assert "out of order" in _forged_game(forge, raw=True)
 
 
@@ -115,8 +135,12 @@ class WrongDrawKey(MatchSession):
     """Answers the first stock draw of the opponent with a wrong key first."""
 
     async def _send(self, msg):
-        if (msg["t"] == "keys" and self.tracker is not None and self.tracker.actions
-                and not getattr(self, "lied", False)):
+        if (
+            msg["t"] == "keys"
+            and self.tracker is not None
+            and self.tracker.actions
+            and not getattr(self, "lied", False)
+        ):
             self.lied = True
             while self.peer_session.got < self.sent:
                 await asyncio.sleep(0)
@@ -189,8 +213,7 @@ def test_rematch_plays_another_game_with_a_fresh_seed():
             super().__post_init__()
             self.callbacks.rematch = lambda: answers[self.seat].pop(0)
 
-    h, g, results = asyncio.run(play_pair(host_cls=Rematching, guest_cls=Rematching,
-                                          rules=SHORT))
+    h, g, results = asyncio.run(play_pair(host_cls=Rematching, guest_cls=Rematching, rules=SHORT))
     assert [r.reason for r in results] == ["finished", "finished"]
     assert len(h.games) == len(g.games) == 2
     assert [x.totals() for x in h.games] == [x.totals() for x in g.games]
@@ -225,8 +248,14 @@ def test_vanished_opponent_can_be_claimed_and_the_match_saved(tmp_path):
             session.vanished = path
 
         timing = Timing(heartbeat=0.05, dead_after=10, grace=0.2)
-        h = MatchSession(0, ScriptedPlayer(), MATCH, rules=SHORT, timing=timing,
-                         callbacks=Callbacks(on_status=status))
+        h = MatchSession(
+            0,
+            ScriptedPlayer(),
+            MATCH,
+            rules=SHORT,
+            timing=timing,
+            callbacks=Callbacks(on_status=status),
+        )
         guest_player = ScriptedPlayer(vanish, _discard_turn)
         g = MatchSession(1, guest_player, MATCH, timing=timing)
         guest_player.session = g
@@ -251,7 +280,8 @@ def test_the_real_computer_players_plug_in_as_seats():
     from gin3d.ai import LEVELS, make_player
 
     levels = list(LEVELS)
-    h, g, results = asyncio.run(play_pair(make_player(levels[0], seed=1),
-                                          make_player(levels[-1], seed=2), rules=SHORT))
+    h, g, results = asyncio.run(
+        play_pair(make_player(levels[0], seed=1), make_player(levels[-1], seed=2), rules=SHORT)
+    )
     _finished(h, g, results, 30)
     assert not h.refusals and not g.refusals

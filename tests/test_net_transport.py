@@ -83,8 +83,9 @@ def test_wrong_code_fails_clearly_and_the_table_stays_open():
 def test_incompatible_version_gets_an_explicit_error():
     async def scenario():
         host = await _host()
-        guest = JoinedMatch(GreedyPlayer(), host.code, direct=(LOOP, host.port),
-                            options=MatchOptions(version=99))
+        guest = JoinedMatch(
+            GreedyPlayer(), host.code, direct=(LOOP, host.port), options=MatchOptions(version=99)
+        )
         with pytest.raises(HandshakeError, match="incompatible versions"):
             await guest.start()
         assert any("incompatible versions" in f for f in host.failures)
@@ -197,8 +198,11 @@ def test_match_resumes_at_a_new_address():
             guest.direct = (LOOP, second.port)
             moved.append(view.hand_number)
 
-        guest = JoinedMatch(ScriptedPlayer(move, lambda v: v.phase == "discard"), host.code,
-                            direct=(LOOP, first.port))
+        guest = JoinedMatch(
+            ScriptedPlayer(move, lambda v: v.phase == "discard"),
+            host.code,
+            direct=(LOOP, first.port),
+        )
         await guest.start()
         ended = await asyncio.gather(host.wait(), guest.wait())
         heads = host.session.log.head, guest.session.log.head
@@ -223,16 +227,25 @@ def test_the_network_code_touches_no_private_attribute_of_another_library():
         for node in ast.walk(tree):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 ours.add(node.name)
-            elif (isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store)
-                  and isinstance(node.value, ast.Name) and node.value.id in ("self", "cls")):
+            elif (
+                isinstance(node, ast.Attribute)
+                and isinstance(node.ctx, ast.Store)
+                and isinstance(node.value, ast.Name)
+                and node.value.id in ("self", "cls")
+            ):
                 ours.add(node.attr)
             elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
                 ours.add(node.id)
-    foreign = [f"{f.relative_to(GIN3D.parent)}:{node.lineno}: {ast.unparse(node)}"
-               for f, tree in trees.items() if f.parent.name == "net"
-               for node in ast.walk(tree)
-               if isinstance(node, ast.Attribute) and node.attr.startswith("_")
-               and not node.attr.startswith("__") and node.attr not in ours]
+    foreign = [
+        f"{f.relative_to(GIN3D.parent)}:{node.lineno}: {ast.unparse(node)}"
+        for f, tree in trees.items()
+        if f.parent.name == "net"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Attribute)
+        and node.attr.startswith("_")
+        and not node.attr.startswith("__")
+        and node.attr not in ours
+    ]
     assert not foreign, foreign
 
 
@@ -240,6 +253,7 @@ def test_tls_on_a_connection_we_opened_as_the_server_survives_garbage_collection
     """The host behind the relay is the TLS server on a connection it opened. After the
     upgrade only the TLS streams are kept; collecting the plain ones must not close the
     socket underneath (a StreamWriter closes its transport when collected, from 3.12)."""
+
     async def scenario():
         accepted: asyncio.Queue = asyncio.Queue()
 

@@ -12,8 +12,9 @@ import pytest
 from player_harness import Player, XServer, my_move, play_move, play_until, write_png
 
 pytestmark = pytest.mark.slow
-SHOTS = Path(os.environ.get("GIN3D_SHOTS", Path(__file__).resolve().parent.parent / "out"
-                            / "player"))
+SHOTS = Path(
+    os.environ.get("GIN3D_SHOTS", Path(__file__).resolve().parent.parent / "out" / "player")
+)
 
 
 @pytest.fixture(scope="module")
@@ -59,8 +60,9 @@ def test_resume_after_quitting_at_a_hand_result(player):
     p.screenshot("resume-1-hand-result")
     p.key("Escape")
     p.click_button("Quit to menu")
-    snap = p.wait(lambda s: s.get("screen") == "Menu" and not s.get("busy"), 20,
-                  "the menu after quitting")
+    snap = p.wait(
+        lambda s: s.get("screen") == "Menu" and not s.get("busy"), 20, "the menu after quitting"
+    )
     p.screenshot("menu-after-a-game")
     assert (snap["cards_out"], snap["glows"]) == (0, 0), "the last game's cards stay"
     p.stop()
@@ -70,19 +72,24 @@ def test_resume_after_quitting_at_a_hand_result(player):
     assert p.shows("You have a game in progress")(snap)
     p.screenshot("resume-2-welcome-back")
     p.click_button("Resume")
-    snap = p.wait(lambda s: s.get("screen") in ("HandResult", "Table") and p.alive(), 30,
-                  "the resumed game")
+    snap = p.wait(
+        lambda s: s.get("screen") in ("HandResult", "Table") and p.alive(), 30, "the resumed game"
+    )
     snap = p.wait(on("HandResult"), 30, "the hand's result again")
     p.screenshot("resume-3-resumed-result")
     p.click_button("Next hand")
-    snap = p.wait(lambda s: s.get("screen") == "Table" and s.get("hands") == 2, 30,
-                  "the second hand dealt")
+    snap = p.wait(
+        lambda s: s.get("screen") == "Table" and s.get("hands") == 2, 30, "the second hand dealt"
+    )
     p.key("Escape")
     p.click_button("Quit to menu")
     p.wait(on("Menu"), 20, "the menu")
     p.click_button("Resume game")
-    snap = p.wait(lambda s: s.get("screen") == "Table" and s.get("hands") == 2, 30,
-                  "the menu's Resume continuing the second hand")
+    snap = p.wait(
+        lambda s: s.get("screen") == "Table" and s.get("hands") == 2,
+        30,
+        "the menu's Resume continuing the second hand",
+    )
     play_until(p, lambda s: my_move(s) or s.get("screen") != "Table", 60, "a move to make")
     p.screenshot("resume-4-menu-resume")
     assert p.problems() == []
@@ -94,9 +101,15 @@ def pause_and_back(p: Player, name: str) -> tuple[dict, dict]:
     p.key("Escape")
     p.wait(on("Pause"), 20, "the pause menu")
     p.key("Escape")
-    after = p.wait(lambda s: s.get("screen") == "Table" and s.get("prompt")
-                   and s.get("glows", 0) >= before.get("glows", 0), 20,
-                   f"the table's prompt and glows back after the pause ({name})")
+    after = p.wait(
+        lambda s: (
+            s.get("screen") == "Table"
+            and s.get("prompt")
+            and s.get("glows", 0) >= before.get("glows", 0)
+        ),
+        20,
+        f"the table's prompt and glows back after the pause ({name})",
+    )
     p.screenshot(f"pause-{name}")
     return before, after
 
@@ -117,14 +130,19 @@ def test_pause_and_resume_keep_the_prompt_buttons_and_glows(player):
         assert {"Take", "Pass"} <= labels(after), labels(after)
         assert after["glows"] >= 1
         play_move(p, after)
-    snap = play_until(p, lambda s: my_move(s) and s["prompt"].startswith("Discard"), 120,
-                      "a discard to make")
+    snap = play_until(
+        p, lambda s: my_move(s) and s["prompt"].startswith("Discard"), 120, "a discard to make"
+    )
     before, after = pause_and_back(p, "discard")
     assert (after["prompt"], after["glows"]) == (before["prompt"], before["glows"])
     assert "Hint (h)" in labels(before) and labels(before) == labels(after)
-    snap = play_until(p, lambda s: my_move(s) and s["prompt"].startswith(("Lay off",
-                                                                          "Nothing to lay")),
-                      420, "a layoff turn", knock=False)
+    snap = play_until(
+        p,
+        lambda s: my_move(s) and s["prompt"].startswith(("Lay off", "Nothing to lay")),
+        420,
+        "a layoff turn",
+        knock=False,
+    )
     before, after = pause_and_back(p, "layoff")
     assert after["prompt"] == before["prompt"]
     assert "Done" in labels(after), labels(after)
@@ -142,8 +160,9 @@ def test_tutorial_play_along_shows_the_hand_and_points_at_it(player):
     p.click_button("Mode: Watch")
     p.wait(p.has_button("Mode: Play along"), 10, "Play along mode")
     p.click_button("5.")
-    snap = p.wait(lambda s: s.get("tutorial") and s.get("hand") and not s.get("busy"), 60,
-                  "chapter 5's table")
+    snap = p.wait(
+        lambda s: s.get("tutorial") and s.get("hand") and not s.get("busy"), 60, "chapter 5's table"
+    )
     p.screenshot("tutorial-5-start")
     w, h = snap["window"]
     panel = snap["tutorial"]["panel"]
@@ -151,8 +170,9 @@ def test_tutorial_play_along_shows_the_hand_and_points_at_it(player):
         assert card["at"] is not None, f"the {card['card']} cannot be seen or clicked"
         x, y = card["at"]
         assert 0 <= x < w and 0 <= y < h
-        assert not (panel[0] <= x <= panel[2] and panel[1] <= y <= panel[3]), \
+        assert not (panel[0] <= x <= panel[2] and panel[1] <= y <= panel[3]), (
             f"the {card['card']} is under the narration panel"
+        )
     p.key("Escape")
     p.wait(p.has_button("Main menu"), 20, "the chapter list")
     p.click_button("Main menu")
@@ -167,9 +187,18 @@ def test_nothing_is_lost_without_asking(player):
     Cancel (or Esc) keeps the game (New game deleted the save silently, Resign at once)."""
     p = player(args=("--seed", "3"))
     start_single_player(p)
-    play_until(p, lambda s: s.get("screen") == "Table" and len(s.get("hand", [])) == 10
-               and my_move(s) and s["prompt"].startswith("Draw"), 120, "a draw to make",
-               knock=False)
+    play_until(
+        p,
+        lambda s: (
+            s.get("screen") == "Table"
+            and len(s.get("hand", [])) == 10
+            and my_move(s)
+            and s["prompt"].startswith("Draw")
+        ),
+        120,
+        "a draw to make",
+        knock=False,
+    )
     p.key("Escape")
     p.click_button("Resign")
     snap = p.wait(p.shows("Resign this game?"), 20, "the resign question")
@@ -186,8 +215,11 @@ def test_nothing_is_lost_without_asking(player):
     p.wait(p.shows("Start over?"), 20, "the start-over question")
     p.screenshot("ask-new-game")
     p.key("Escape")
-    p.wait(lambda s: s.get("screen") == "Resume" and p.has_button("New game")(s), 20,
-           "Welcome back again")
+    p.wait(
+        lambda s: s.get("screen") == "Resume" and p.has_button("New game")(s),
+        20,
+        "Welcome back again",
+    )
     p.click_button("Resume")
     p.wait(on("Table"), 30, "the game resumed")
     p.key("Escape")
@@ -233,16 +265,22 @@ def test_idle_screens_cap_the_frame_rate(player):
     p.wait(my_move, 60, "the table waiting for a move")
     p.move(1270, 300)
     table, table_frames = idle_cpu(p)
-    print(f"idle CPU: menu {menu:.2f} cores, table {table:.2f} cores; frame p50 "
-          f"{menu_frames['frame_ms_p50']} / {table_frames['frame_ms_p50']} ms")
+    print(
+        f"idle CPU: menu {menu:.2f} cores, table {table:.2f} cores; frame p50 "
+        f"{menu_frames['frame_ms_p50']} / {table_frames['frame_ms_p50']} ms"
+    )
     for frames in (menu_frames, table_frames):
         assert frames["frame_ms_p50"] >= 1000 / 20, f"idle frames are not capped: {frames}"
     assert menu < 0.4 and table < 0.4, (menu, table)
     assert p.problems() == []
 
 
-LEVEL_LABELS = {"beginner": "Rosie (beginner)", "simple": "Walt (steady)",
-                "hard": "Margo (sharp)", "expert": "Professor Vance (expert)"}
+LEVEL_LABELS = {
+    "beginner": "Rosie (beginner)",
+    "simple": "Walt (steady)",
+    "hard": "Margo (sharp)",
+    "expert": "Professor Vance (expert)",
+}
 
 
 def choose_level(p: Player, level: str) -> None:
@@ -264,8 +302,12 @@ def play_game(p: Player, timeout: float) -> dict:
     """Play the hands of a game to its end (Next hand on each result)."""
     deadline = time.monotonic() + timeout
     while True:
-        snap = play_until(p, lambda s: s.get("screen") in ("HandResult", "GameOver"),
-                          deadline - time.monotonic(), "the hand's end")
+        snap = play_until(
+            p,
+            lambda s: s.get("screen") in ("HandResult", "GameOver"),
+            deadline - time.monotonic(),
+            "the hand's end",
+        )
         if snap["screen"] == "GameOver":
             return snap
         p.click_button("Next hand")
@@ -297,8 +339,7 @@ def test_whole_games_at_normal_speed_stay_flat(player, level):
         p.screenshot(f"soak-{level}-game-over-{game + 1}")
         assert max(snap["scores"]) >= 100, snap["scores"]
         p.click_button("Play again")
-        p.wait(lambda s: s.get("screen") == "Table" and s.get("hands") == 1, 30,
-               "a new game")
+        p.wait(lambda s: s.get("screen") == "Table" and s.get("hands") == 1, 30, "a new game")
     play_until(p, on("HandResult"), 600, "the new game's first hand")
     p.screenshot(f"soak-{level}-next-game-first-hand")
     p.status()
@@ -312,13 +353,16 @@ def test_whole_games_at_normal_speed_stay_flat(player, level):
         floors[-1] = min(floors[-1], m["vertex_buffers"])
     rss = [m["rss_kib"] for m in ends]
     p99 = max(m["frame_ms_p99"] for m in ends)
-    print(f"{level}: {len(floors)} hands; vertex buffers per hand (floor) {floors}; "
-          f"RSS {rss[0] // 1024}..{max(rss) // 1024} MiB; worst frame p99 {p99} ms")
+    print(
+        f"{level}: {len(floors)} hands; vertex buffers per hand (floor) {floors}; "
+        f"RSS {rss[0] // 1024}..{max(rss) // 1024} MiB; worst frame p99 {p99} ms"
+    )
     assert len(floors) >= 4
     early = sorted(floors[1:4])[1]  # after the first hand has met every kind of thing
     assert max(floors[3:]) <= early + 40, f"vertex buffers grow from hand to hand: {floors}"
-    assert max(rss[len(rss) // 2:]) <= max(rss[:len(rss) // 2]) + 24 * 1024, \
+    assert max(rss[len(rss) // 2 :]) <= max(rss[: len(rss) // 2]) + 24 * 1024, (
         f"memory grows: {rss}"
+    )
     assert p.problems() == []
 
 

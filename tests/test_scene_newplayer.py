@@ -21,8 +21,10 @@ from gin3d.engine import (
 from gin3d.players import GreedyPlayer
 from gin3d.scene import layout
 
-HINT = ("Hint: Discard J\u2663: it leaves 27 deadwood, the least you can keep, and your "
-        "opponent passed up J\u2666, so it is unlikely to help them.")
+HINT = (
+    "Hint: Discard J\u2663: it leaves 27 deadwood, the least you can keep, and your "
+    "opponent passed up J\u2666, so it is unlikely to help them."
+)
 
 
 @pytest.fixture(scope="module")
@@ -40,8 +42,9 @@ def texts(panel) -> list[str]:
 def to_discard(app, seed: int = 245) -> None:
     """Start a game against the computer and play (drawing from the stock) until we hold 11
     cards and must discard."""
-    app.start_game([None, GreedyPlayer()], RuleSet.preset("classic"), seed=seed,
-                   names=("You", "Walt"))
+    app.start_game(
+        [None, GreedyPlayer()], RuleSet.preset("classic"), seed=seed, names=("You", "Walt")
+    )
     ctl = app.session.controller
     for _ in range(20):
         app.taskMgr.step()
@@ -101,8 +104,9 @@ def test_whose_turn_is_marked_in_the_hud_and_on_the_table(app):
 
     def on_change():
         if ctl.view(0).turn == 1:
-            seen.append((session.hud.scores.getText().split("\n"),
-                         [m.isHidden() for m in scene.turn_marks]))
+            seen.append(
+                (session.hud.scores.getText().split("\n"), [m.isHidden() for m in scene.turn_marks])
+            )
 
     ctl.on_change.append(on_change)  # after the input's own refresh
     card = next(a.card for a in ctl.legal() if isinstance(a, Discard))
@@ -153,8 +157,10 @@ def test_a_long_hint_stays_in_the_prompt_bar_clear_of_the_menu_button(app, size)
         assert band[1] - 1e-3 <= y0, (size, line.getText())
     for other in (hud.menu_button, hud.deadwood, hud.scores, hud.target):
         box = box2d(app, other)
-        assert (band[2] <= box[0] or box[2] <= band[0] or band[3] <= box[1]
-                or box[3] <= band[1]), (size, other)
+        assert band[2] <= box[0] or box[2] <= band[0] or band[3] <= box[1] or box[3] <= band[1], (
+            size,
+            other,
+        )
     assert hud.message.getScale()[0] >= 0.03  # readable, not shrunk to a line of dots
     resize(app, 1280, 720)
 
@@ -165,17 +171,26 @@ def test_deadwood_with_eleven_cards_is_after_the_best_discard(app):
     view = ctl.view(0)
     assert len(view.hand) == 11
     mask = mask_of(view.hand)
-    left = {a.card: deadwood_of_mask(mask & ~(1 << a.card)) for a in ctl.legal()
-            if isinstance(a, Discard)}
+    left = {
+        a.card: deadwood_of_mask(mask & ~(1 << a.card))
+        for a in ctl.legal()
+        if isinstance(a, Discard)
+    }
     best = min(left.values())
     text = app.session.hud.deadwood.getText()
     first, second = text.split("\n")
     assert first == f"Deadwood {best}"
     named = second.removeprefix("after discarding ")
     assert named != second
-    assert any(left[c] == best and c.pretty == named.replace("\5c\5", "\u2663").replace(
-        "\5s\5", "\u2660").replace("\5h\5", "\u2665").replace("\5d\5", "\u2666")
-        for c in left)
+    assert any(
+        left[c] == best
+        and c.pretty
+        == named.replace("\5c\5", "\u2663")
+        .replace("\5s\5", "\u2660")
+        .replace("\5h\5", "\u2665")
+        .replace("\5d\5", "\u2666")
+        for c in left
+    )
     # with 10 cards it is the plain count again
     card = next(c for c, v in left.items() if v == best)
     ctl.submit(Discard(card))
@@ -246,8 +261,9 @@ def test_settings_say_only_what_they_do(app, monkeypatch):
     app.user_settings = before.but(antialiasing=4, card_style="classic")
     try:
         for software in (True, False):
-            monkeypatch.setattr(ship_screens, "is_software", lambda base, s=software: s,
-                                raising=False)
+            monkeypatch.setattr(
+                ship_screens, "is_software", lambda base, s=software: s, raising=False
+            )
             app.request("Settings", "Menu")
             shown = texts(app.screens.panel)
             assert "Sound volume" not in shown  # there is no music to set a volume for
@@ -320,16 +336,24 @@ def test_the_rules_screen_says_what_each_number_means(app, preset):
         match = [line for line in explained if line.startswith(subject)]
         assert match and all(len(m) > len(short) + 15 for m in match), short
     if preset == "classic":
-        assert ("Box bonus: 25 for every hand you won, added at the end (it does not count "
-                "toward the target)") in shown
+        assert (
+            "Box bonus: 25 for every hand you won, added at the end (it does not count "
+            "toward the target)"
+        ) in shown
     app.setup.options = {}
     app.request("Menu")
 
 
-@pytest.mark.parametrize("screen, expect", [
-    ("Menu", "Main menu"), ("Setup", "Right-click"), ("Table", "draw from the stock"),
-    ("Lan", "LAN play"), ("Tutorial", "Backspace"),
-])
+@pytest.mark.parametrize(
+    "screen, expect",
+    [
+        ("Menu", "Main menu"),
+        ("Setup", "Right-click"),
+        ("Table", "draw from the stock"),
+        ("Lan", "LAN play"),
+        ("Tutorial", "Backspace"),
+    ],
+)
 def test_f1_lists_the_keys_on_every_screen_and_esc_closes_it(app, screen, expect):
     help_ = app.help
     if screen == "Table":

@@ -65,9 +65,18 @@ def test_table_layout_fits_the_window(app, size):
         assert inside(card_box(app, node)), (size, node)
 
     hud = session.hud
-    widgets = [hud.top, hud.prompt, hud.message, hud.scores, hud.target, hud.deadwood,
-               hud.sort_label, hud.menu_button, *hud.sort_buttons.values(),
-               *(b for b in hud.buttons.values() if visible(b))]
+    widgets = [
+        hud.top,
+        hud.prompt,
+        hud.message,
+        hud.scores,
+        hud.target,
+        hud.deadwood,
+        hud.sort_label,
+        hud.menu_button,
+        *hud.sort_buttons.values(),
+        *(b for b in hud.buttons.values() if visible(b)),
+    ]
     boxes = {}
     for widget in widgets:
         assert visible(widget)
@@ -83,8 +92,14 @@ def test_table_layout_fits_the_window(app, size):
             assert a is b or apart(boxes[a], boxes[b]), (size, a["text"], b["text"])
     # the prompt and the message are clear of the scores, the Menu button and the Sort row
     for line in (hud.prompt, hud.message):
-        for other in (hud.scores, hud.target, hud.deadwood, hud.sort_label, hud.menu_button,
-                      *hud.sort_buttons.values()):
+        for other in (
+            hud.scores,
+            hud.target,
+            hud.deadwood,
+            hud.sort_label,
+            hud.menu_button,
+            *hud.sort_buttons.values(),
+        ):
             assert apart(boxes[line], boxes[other]), (size, line.getText(), other)
     # the prompt sits in the top bar, above the cards
     px0, py0, px1, py1 = boxes[hud.prompt]

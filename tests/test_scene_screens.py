@@ -21,8 +21,15 @@ def press(app, key: str) -> None:
 
 def test_menu_setup_and_back(app):
     app.screens.request("Menu")
-    assert set(app.screens.panel.buttons) >= {"play", "lan", "online", "tutorial", "settings",
-                                               "rules", "quit"}
+    assert set(app.screens.panel.buttons) >= {
+        "play",
+        "lan",
+        "online",
+        "tutorial",
+        "settings",
+        "rules",
+        "quit",
+    }
     app.screens.panel.buttons["play"]["command"]()
     assert app.screens.state == "Setup"
     before = app.setup.preset

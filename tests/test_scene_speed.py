@@ -51,7 +51,7 @@ def test_resting_stock_and_pile_are_one_mesh_each(app):
     scene = app.scene
     assert len(scene.pile) >= 3
     for (body, _), zone in zip(scene.stacks, (scene.stock, scene.pile)):
-        lower, top = zone[:-body.keep_top], zone[-body.keep_top:]
+        lower, top = zone[: -body.keep_top], zone[-body.keep_top :]
         assert all(n.np.isHidden() for n in lower)
         assert not any(n.np.isHidden() for n in top)
         meshes = body.root.getChildren()
@@ -117,8 +117,9 @@ def test_software_renderer_window_loses_its_samples():
         print(app.framebuffer, app.win.getFbProperties().getMultisamples(), is_software(app),
               app.win.getXSize(), app.win.getYSize())
     """)
-    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                         timeout=120, cwd=str(ROOT))
+    out = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, cwd=str(ROOT)
+    )
     assert out.returncode == 0, out.stderr[-2000:]
     what, samples, software, w, h = out.stdout.split()[-5:]
     assert (w, h) == ("320", "200")

@@ -18,10 +18,13 @@ PLATFORM = "manylinux2014_x86_64"
 
 pytestmark = [
     pytest.mark.slow,
-    pytest.mark.skipif(not (sys.platform.startswith("linux") and platform.machine() == "x86_64"),
-                       reason="the Linux x86_64 build only runs on Linux x86_64"),
-    pytest.mark.skipif(os.environ.get("GIN3D_SKIP_BUILD_TEST") == "1",
-                       reason="GIN3D_SKIP_BUILD_TEST=1"),
+    pytest.mark.skipif(
+        not (sys.platform.startswith("linux") and platform.machine() == "x86_64"),
+        reason="the Linux x86_64 build only runs on Linux x86_64",
+    ),
+    pytest.mark.skipif(
+        os.environ.get("GIN3D_SKIP_BUILD_TEST") == "1", reason="GIN3D_SKIP_BUILD_TEST=1"
+    ),
 ]
 
 
@@ -34,29 +37,51 @@ def png_size(path: Path) -> tuple[int, int]:
 def test_frozen_linux_build_starts_to_its_first_frame(tmp_path):
     build = tmp_path / "build"
     result = subprocess.run(
-        [sys.executable, "setup_build.py", "build_apps", "--build-base", str(build),
-         "-p", PLATFORM],
-        cwd=ROOT, capture_output=True, text=True, timeout=900,
+        [
+            sys.executable,
+            "setup_build.py",
+            "build_apps",
+            "--build-base",
+            str(build),
+            "-p",
+            PLATFORM,
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=900,
     )
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     app = build / PLATFORM
     binary = app / "Gin3D"  # not "gin3d": that is the folder of the package data
     assert binary.is_file() and os.access(binary, os.X_OK)
     # the game's files and the plugins travel with it
-    for rel in ("textures/cards_atlas.json", "textures/cards_classic.png", "textures/icon.png",
-                "models/table.egg.bam", "sounds/deal.wav", "libpandagl.so",
-                "libp3openal_audio.so", "libp3headlessgl.so"):
+    for rel in (
+        "textures/cards_atlas.json",
+        "textures/cards_classic.png",
+        "textures/icon.png",
+        "models/table.egg.bam",
+        "sounds/deal.wav",
+        "libpandagl.so",
+        "libp3openal_audio.so",
+        "libp3headlessgl.so",
+    ):
         assert (app / rel).exists(), rel
     assert not (app / "tests").exists() and not (app / "tools").exists()
 
     home = tmp_path / "home"
     shot = tmp_path / "first.png"
     env = {k: v for k, v in os.environ.items() if not k.startswith(("XDG_", "GIN3D_"))}
-    env.update(HOME=str(home), GIN3D_OFFSCREEN="1", GIN3D_EXIT_AFTER_FIRST_FRAME="1",
-               GIN3D_SCREENSHOT=str(shot))
+    env.update(
+        HOME=str(home),
+        GIN3D_OFFSCREEN="1",
+        GIN3D_EXIT_AFTER_FIRST_FRAME="1",
+        GIN3D_SCREENSHOT=str(shot),
+    )
     env.pop("DISPLAY", None)
-    run = subprocess.run([str(binary)], cwd=tmp_path, env=env, capture_output=True, text=True,
-                         timeout=300)
+    run = subprocess.run(
+        [str(binary)], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300
+    )
     log = home / ".local" / "share" / "gin3d" / "output.log"
     text = log.read_text(errors="replace") if log.exists() else "(no log file)"
     assert run.returncode == 0, text[-3000:]

@@ -23,8 +23,20 @@ from gin3d.settings import Settings
 
 HUGE = "9" * 5000  # over Python's 4,300-digit limit: int() raises a bare ValueError
 DEEP = "[" * 50_000 + "]" * 50_000  # deeper than the JSON decoder's recursion limit
-REPLACEMENTS = [HUGE, "-" + HUGE, DEEP, '{"a":' * 3000 + "1" + "}" * 3000, "9" * 39,
-                "null", "[]", "{}", '""', "true", "-1", "1.5"]
+REPLACEMENTS = [
+    HUGE,
+    "-" + HUGE,
+    DEEP,
+    '{"a":' * 3000 + "1" + "}" * 3000,
+    "9" * 39,
+    "null",
+    "[]",
+    "{}",
+    '""',
+    "true",
+    "-1",
+    "1.5",
+]
 
 
 def _nodes(value, path=()):
@@ -99,10 +111,13 @@ def test_generated_corrupt_settings_fall_back_to_defaults_with_a_message(tmp_pat
             p.unlink()
 
 
-@pytest.mark.parametrize("content, words", [
-    ('{"format": "gin3d-settings", "version": ' + HUGE + "}", "digits"),
-    (DEEP, "JSON"),
-])
+@pytest.mark.parametrize(
+    "content, words",
+    [
+        ('{"format": "gin3d-settings", "version": ' + HUGE + "}", "digits"),
+        (DEEP, "JSON"),
+    ],
+)
 def test_huge_numbers_and_deep_nesting_are_set_aside(tmp_path, content, words):
     for name, load in (("settings.json", settings.load), ("stats.json", stats_mod.load)):
         path = tmp_path / name
@@ -133,12 +148,15 @@ def test_files_are_written_private_and_a_planted_symlink_is_not_followed(tmp_pat
     assert stat.S_IMODE((tmp_path / "new.jsonl").stat().st_mode) == 0o600
 
 
-def test_a_full_disk_mid_game_keeps_the_last_good_save_and_play_goes_on(tmp_path,
-                                                                        monkeypatch):
+def test_a_full_disk_mid_game_keeps_the_last_good_save_and_play_goes_on(tmp_path, monkeypatch):
     game = play(Game(RuleSet(), "full"), 4)
-    keeper = GameKeeper(game, SEATS, save_file=tmp_path / "savegame.json",
-                        stats_file=tmp_path / "stats.json",
-                        history_file=tmp_path / "hands.jsonl")
+    keeper = GameKeeper(
+        game,
+        SEATS,
+        save_file=tmp_path / "savegame.json",
+        stats_file=tmp_path / "stats.json",
+        history_file=tmp_path / "hands.jsonl",
+    )
     good = (tmp_path / "savegame.json").read_text()
     real_fsync = os.fsync
 
@@ -155,14 +173,19 @@ def test_a_full_disk_mid_game_keeps_the_last_good_save_and_play_goes_on(tmp_path
     play(game, 1)
     assert keeper.update() is True and keeper.error == ""
     assert json.loads((tmp_path / "savegame.json").read_text())["actions"] == [
-        str(a) for a in game.actions]
+        str(a) for a in game.actions
+    ]
 
 
 def test_a_read_only_disk_keeps_the_last_good_save(tmp_path, monkeypatch):
     game = play(Game(RuleSet(), "ro"), 4)
-    keeper = GameKeeper(game, SEATS, save_file=tmp_path / "savegame.json",
-                        stats_file=tmp_path / "stats.json",
-                        history_file=tmp_path / "hands.jsonl")
+    keeper = GameKeeper(
+        game,
+        SEATS,
+        save_file=tmp_path / "savegame.json",
+        stats_file=tmp_path / "stats.json",
+        history_file=tmp_path / "hands.jsonl",
+    )
     good = (tmp_path / "savegame.json").read_text()
 
     def read_only(*args, **kwargs):

@@ -18,16 +18,26 @@ def finished_hands(seed="hist", preset="classic"):
 
 
 def snapshot(hand):
-    return (list(map(list, hand.hands)), list(hand.stock), list(hand.pile), hand.phase,
-            hand.turn, hand.table_melds, hand.result, hand.winner, list(hand.events))
+    return (
+        list(map(list, hand.hands)),
+        list(hand.stock),
+        list(hand.pile),
+        hand.phase,
+        hand.turn,
+        hand.table_melds,
+        hand.result,
+        hand.winner,
+        list(hand.events),
+    )
 
 
 def test_replay_of_a_recorded_hand_reaches_the_same_final_state(tmp_path):
     hands = finished_hands()
     path = tmp_path / "hands.jsonl"
     for h in hands:
-        append_hand(HandRecord.of(h, names=("Ann", "Walt"), game_id="g", opponent_level="simple"),
-                    path)
+        append_hand(
+            HandRecord.of(h, names=("Ann", "Walt"), game_id="g", opponent_level="simple"), path
+        )
     records, skipped = read_hands(path)
     assert skipped == 0 and len(records) == len(hands)
     for record, original in zip(records, hands):

@@ -12,8 +12,14 @@ from gin3d.saves import load_save
 
 
 def keeper(tmp_path, game, game_id=""):
-    return GameKeeper(game, SEATS, game_id, save_file=tmp_path / "save.json",
-                      stats_file=tmp_path / "stats.json", history_file=tmp_path / "hands.jsonl")
+    return GameKeeper(
+        game,
+        SEATS,
+        game_id,
+        save_file=tmp_path / "save.json",
+        stats_file=tmp_path / "stats.json",
+        history_file=tmp_path / "hands.jsonl",
+    )
 
 
 def test_a_game_kept_to_its_end(tmp_path):

@@ -73,14 +73,17 @@ def test_only_single_player_games_are_saved(tmp_path):
     assert not (tmp_path / "s.json").exists()
 
 
-@pytest.mark.parametrize("content, why", [
-    ("{not json", "damaged"),
-    ("[]", "JSON object"),
-    ('{"format": "other"}', "not a gin3d save"),
-    ('{"format": "gin3d-save", "version": 99}', "version"),
-    ('{"format": "gin3d-save", "version": 1}', "lacks"),
-    (b"\xff\xfe\x00garbage", "cannot be read"),
-])
+@pytest.mark.parametrize(
+    "content, why",
+    [
+        ("{not json", "damaged"),
+        ("[]", "JSON object"),
+        ('{"format": "other"}', "not a gin3d save"),
+        ('{"format": "gin3d-save", "version": 99}', "version"),
+        ('{"format": "gin3d-save", "version": 1}', "lacks"),
+        (b"\xff\xfe\x00garbage", "cannot be read"),
+    ],
+)
 def test_corrupt_save_is_set_aside_with_a_clear_message(tmp_path, content, why):
     path = tmp_path / "save.json"
     if isinstance(content, bytes):
@@ -93,7 +96,8 @@ def test_corrupt_save_is_set_aside_with_a_clear_message(tmp_path, content, why):
     assert not path.exists()
     kept = tmp_path / "save.json.bad"
     assert kept.exists() and kept.read_bytes() == (
-        content if isinstance(content, bytes) else content.encode())
+        content if isinstance(content, bytes) else content.encode()
+    )
 
 
 def test_tampered_actions_are_refused(tmp_path):
@@ -113,9 +117,14 @@ def test_tampered_actions_are_refused(tmp_path):
 
 def test_bad_field_values_are_refused():
     good = GameRecord.of(reference(RuleSet(), "f", 3), SEATS).to_dict()
-    for key, value in [("seed", 1.5), ("first_dealer", 2), ("dealer_cut", "yes"),
-                       ("seats", [{"kind": "human", "name": "x"}]), ("actions", "draw stock"),
-                       ("rules", {"knock_limit": -1})]:
+    for key, value in [
+        ("seed", 1.5),
+        ("first_dealer", 2),
+        ("dealer_cut", "yes"),
+        ("seats", [{"kind": "human", "name": "x"}]),
+        ("actions", "draw stock"),
+        ("rules", {"knock_limit": -1}),
+    ]:
         with pytest.raises(SaveError):
             GameRecord.from_dict({**good, key: value})
 
@@ -139,9 +148,14 @@ def _wait_for_actions(path: Path, n: int, proc: subprocess.Popen) -> dict:
 
 def _start(tmp_path: Path, *args: str) -> subprocess.Popen:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.Popen([sys.executable, str(HELPER), "--save", str(tmp_path / "save.json"),
-                             *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, env=env, text=True)
+    return subprocess.Popen(
+        [sys.executable, str(HELPER), "--save", str(tmp_path / "save.json"), *args],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+        text=True,
+    )
 
 
 @pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL (POSIX)")

@@ -17,8 +17,7 @@ from gin3d.saves import load_save, offer_resume
 @pytest.fixture
 def app():
     app = get_app()
-    for f in (paths.save_path(), paths.stats_path(), paths.history_path(),
-              paths.settings_path()):
+    for f in (paths.save_path(), paths.stats_path(), paths.history_path(), paths.settings_path()):
         f.unlink(missing_ok=True)
     app.user_settings = settings.Settings(animation_speed=0.0)
     app.set_speed(0.0)
@@ -40,7 +39,10 @@ def test_settings_screen_saves_and_applies(app):
     assert app.screens.state == "Menu"
     saved = settings.load().settings
     assert (saved.card_style, saved.opponent_level, saved.undo_enabled) == (
-        "four_colour", "hard", True)
+        "four_colour",
+        "hard",
+        True,
+    )
     assert saved.player_name == "Grace" and saved.animation_speed == 0.6
     assert app.user_settings == saved and app.queue.speed == 0.6 and app.setup.level == "hard"
 
@@ -96,7 +98,8 @@ def test_replay_viewer_steps_on_the_table(app):
     view.end()
     assert view.replay.hand.result.kind == "undercut"
     assert [sorted(m) for m in scene.zones()["table_melds"]] == [
-        sorted(m) for m in hand.table_melds]
+        sorted(m) for m in hand.table_melds
+    ]
     view.back()
     assert view.replay.step == view.replay.length - 1
     app.screens._refresh_replay()

@@ -20,11 +20,21 @@ def test_defaults_are_valid_and_documented_values():
 
 
 def test_round_trip(tmp_path):
-    s = Settings(resolution=(1920, 1080), fullscreen=True, antialiasing=8, animation_speed=0,
-                 sound_volume=0.25, effects_volume=1.0, card_style="four_colour",
-                 rules_preset="oklahoma", rules_overrides={"game_target": 200},
-                 player_name="Ada L.", undo_enabled=True, hints_enabled=False,
-                 opponent_level="expert")
+    s = Settings(
+        resolution=(1920, 1080),
+        fullscreen=True,
+        antialiasing=8,
+        animation_speed=0,
+        sound_volume=0.25,
+        effects_volume=1.0,
+        card_style="four_colour",
+        rules_preset="oklahoma",
+        rules_overrides={"game_target": 200},
+        player_name="Ada L.",
+        undo_enabled=True,
+        hints_enabled=False,
+        opponent_level="expert",
+    )
     path = settings.save(s, tmp_path / "cfg" / "settings.json")
     loaded = settings.load(path)
     assert loaded.settings == s and loaded.message is None
@@ -40,26 +50,29 @@ def test_missing_file_gives_defaults_quietly(tmp_path):
     assert loaded.settings == Settings() and loaded.message is None
 
 
-@pytest.mark.parametrize("change, words", [
-    ({"resolution": (100, 100)}, "resolution"),
-    ({"resolution": (1280.0, 720)}, "resolution"),
-    ({"antialiasing": 3}, "antialiasing"),
-    ({"animation_speed": 3.5}, "animation_speed"),
-    ({"animation_speed": float("nan")}, "animation_speed"),
-    ({"sound_volume": -0.1}, "sound_volume"),
-    ({"effects_volume": True}, "effects_volume"),
-    ({"card_style": "neon"}, "card_style"),
-    ({"rules_preset": "hoyle"}, "rules_preset"),
-    ({"rules_overrides": {"knock_limit": 99}}, "knock_limit"),
-    ({"rules_overrides": {"no_such": 1}}, "no_such"),
-    ({"player_name": ""}, "player_name"),
-    ({"player_name": "x" * 25}, "player_name"),
-    ({"player_name": "tab\there"}, "player_name"),
-    ({"player_name": "   "}, "player_name"),
-    ({"opponent_level": "godlike"}, "opponent_level"),
-    ({"fullscreen": 1}, "fullscreen"),
-    ({"colour": "red"}, "unknown setting"),
-])
+@pytest.mark.parametrize(
+    "change, words",
+    [
+        ({"resolution": (100, 100)}, "resolution"),
+        ({"resolution": (1280.0, 720)}, "resolution"),
+        ({"antialiasing": 3}, "antialiasing"),
+        ({"animation_speed": 3.5}, "animation_speed"),
+        ({"animation_speed": float("nan")}, "animation_speed"),
+        ({"sound_volume": -0.1}, "sound_volume"),
+        ({"effects_volume": True}, "effects_volume"),
+        ({"card_style": "neon"}, "card_style"),
+        ({"rules_preset": "hoyle"}, "rules_preset"),
+        ({"rules_overrides": {"knock_limit": 99}}, "knock_limit"),
+        ({"rules_overrides": {"no_such": 1}}, "no_such"),
+        ({"player_name": ""}, "player_name"),
+        ({"player_name": "x" * 25}, "player_name"),
+        ({"player_name": "tab\there"}, "player_name"),
+        ({"player_name": "   "}, "player_name"),
+        ({"opponent_level": "godlike"}, "opponent_level"),
+        ({"fullscreen": 1}, "fullscreen"),
+        ({"colour": "red"}, "unknown setting"),
+    ],
+)
 def test_bad_values_are_refused_by_name(change, words):
     with pytest.raises(ValueError, match=words):
         Settings().but(**change)
@@ -72,16 +85,18 @@ def test_rules_overrides_cannot_be_changed_through_the_dict():
     assert s.rules().gin_bonus == 30
 
 
-@pytest.mark.parametrize("content, words", [
-    ("{ not json", "not valid JSON"),
-    ("[1, 2]", "JSON object"),
-    ('{"format": "gin3d-settings", "version": 7, "settings": {}}', "newer gin3d"),
-    ('{"format": "gin3d-settings", "version": "two"}', "known version"),
-    ('{"format": "gin3d-settings", "version": 2, "settings": 5}', "no settings object"),
-    ('{"something": "else"}', "known version"),
-])
-def test_corrupt_or_unknown_file_falls_back_to_defaults_with_a_message(tmp_path, content,
-                                                                        words):
+@pytest.mark.parametrize(
+    "content, words",
+    [
+        ("{ not json", "not valid JSON"),
+        ("[1, 2]", "JSON object"),
+        ('{"format": "gin3d-settings", "version": 7, "settings": {}}', "newer gin3d"),
+        ('{"format": "gin3d-settings", "version": "two"}', "known version"),
+        ('{"format": "gin3d-settings", "version": 2, "settings": 5}', "no settings object"),
+        ('{"something": "else"}', "known version"),
+    ],
+)
+def test_corrupt_or_unknown_file_falls_back_to_defaults_with_a_message(tmp_path, content, words):
     path = tmp_path / "settings.json"
     path.write_text(content)
     loaded = settings.load(path)
@@ -114,8 +129,19 @@ def test_a_bad_field_resets_only_that_field(tmp_path):
 
 def test_version_1_file_is_migrated(tmp_path):
     path = tmp_path / "settings.json"
-    path.write_text(json.dumps({"version": 1, "width": 1600, "height": 900, "volume": 0.5,
-                                "multisamples": 2, "rules": "pagat", "player_name": "Old"}))
+    path.write_text(
+        json.dumps(
+            {
+                "version": 1,
+                "width": 1600,
+                "height": 900,
+                "volume": 0.5,
+                "multisamples": 2,
+                "rules": "pagat",
+                "player_name": "Old",
+            }
+        )
+    )
     loaded = settings.load(path)
     s = loaded.settings
     assert s.resolution == (1600, 900) and s.sound_volume == s.effects_volume == 0.5

@@ -68,8 +68,7 @@ def test_a_hand_is_counted_once_and_levels_are_separate():
 def scripted_game(seat_zero_wins: bool) -> Game:
     """The gin deck every hand; the loser deals, so the same seat gins until it has 186."""
     rules = RuleSet.preset("classic", next_dealer="loser")
-    game = Game(rules, "scripted", first_dealer=1 if seat_zero_wins else 0,
-                decks=[GIN[0]] * 3)
+    game = Game(rules, "scripted", first_dealer=1 if seat_zero_wins else 0, decks=[GIN[0]] * 3)
     while not game.over:
         for a in GIN[1]:
             game.apply(a)

@@ -23,8 +23,14 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def test_version_option_prints_the_version_and_exits():
     env = {k: v for k, v in os.environ.items() if not k.startswith("GIN3D_")}
-    run = subprocess.run([sys.executable, "-m", "gin3d", "--version"], cwd=ROOT, env=env,
-                         capture_output=True, text=True, timeout=60)
+    run = subprocess.run(
+        [sys.executable, "-m", "gin3d", "--version"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert run.returncode == 0, run.stderr
     assert run.stdout == f"gin3d {gin3d.version()}\n"
     assert gin3d.__version__ == "0.1.0"

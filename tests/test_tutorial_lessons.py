@@ -22,9 +22,17 @@ from gin3d.tutorial import (
 from gin3d.tutorial.__main__ import main as read_tutorial
 
 GOOD = {
-    "id": "x", "number": 1, "title": "T", "summary": "S",
-    "deal": {"dealer": 1, "you": "AS 2S 3S 4S 5S 6S 7S 8S 9S TS",
-             "them": "AH 2H 3H 4H 5H 6H 7H 8H 9H TH", "upcard": "KD", "stock": "QC JC"},
+    "id": "x",
+    "number": 1,
+    "title": "T",
+    "summary": "S",
+    "deal": {
+        "dealer": 1,
+        "you": "AS 2S 3S 4S 5S 6S 7S 8S 9S TS",
+        "them": "AH 2H 3H 4H 5H 6H 7H 8H 9H TH",
+        "upcard": "KD",
+        "stock": "QC JC",
+    },
     "steps": [{"say": "Hi {opp}, {gin_bonus}", "check": ["stock == 31"]}],
 }
 
@@ -52,22 +60,33 @@ def test_a_good_chapter_loads_and_its_deal_is_the_fixed_deck():
     assert hand.stock[-2] == card("JC")
 
 
-@pytest.mark.parametrize("changes, message", [
-    ({"deal": {**GOOD["deal"], "them": "AS 2H 3H 4H 5H 6H 7H 8H 9H TH"}}, "AS is dealt twice"),
-    ({"deal": {**GOOD["deal"], "you": "AS 2S"}}, "has 10 cards"),
-    ({"title": None}, "missing 'title'"),
-    ({"colour": "red"}, "unknown key 'colour'"),
-    ({"step_check": []}, "at least one claim"),
-    ({"step_check": ["hand.__class__"]}, "Attribute is not allowed"),
-    ({"step_check": ["stock =="]}, "cannot parse"),
-    ({"step_camera": "sky"}, "camera 'sky'"),
-    ({"step_do": ["jump"]}, "not an action"),
-    ({"step_focus": ["ZZ"]}, "not a card"),
-    ({"step_expect": {"move": "pass", "prompt": "p", "wrong": []}}, "at least one 'wrong'"),
-    ({"step_expect": {"move": "pass", "prompt": "p", "wrong": [{"match": "fly", "why": "w"}]}},
-     "wrong-move class 'fly'"),
-    ({"step_record": 1, "step_sheet": "nope"}, "unknown sheet"),
-])
+@pytest.mark.parametrize(
+    "changes, message",
+    [
+        ({"deal": {**GOOD["deal"], "them": "AS 2H 3H 4H 5H 6H 7H 8H 9H TH"}}, "AS is dealt twice"),
+        ({"deal": {**GOOD["deal"], "you": "AS 2S"}}, "has 10 cards"),
+        ({"title": None}, "missing 'title'"),
+        ({"colour": "red"}, "unknown key 'colour'"),
+        ({"step_check": []}, "at least one claim"),
+        ({"step_check": ["hand.__class__"]}, "Attribute is not allowed"),
+        ({"step_check": ["stock =="]}, "cannot parse"),
+        ({"step_camera": "sky"}, "camera 'sky'"),
+        ({"step_do": ["jump"]}, "not an action"),
+        ({"step_focus": ["ZZ"]}, "not a card"),
+        ({"step_expect": {"move": "pass", "prompt": "p", "wrong": []}}, "at least one 'wrong'"),
+        (
+            {
+                "step_expect": {
+                    "move": "pass",
+                    "prompt": "p",
+                    "wrong": [{"match": "fly", "why": "w"}],
+                }
+            },
+            "wrong-move class 'fly'",
+        ),
+        ({"step_record": 1, "step_sheet": "nope"}, "unknown sheet"),
+    ],
+)
 def test_broken_chapters_are_refused_with_the_reason(changes, message):
     with pytest.raises(LessonError, match=message):
         load_chapter(broken(**changes), "lesson.json")
@@ -78,9 +97,17 @@ def test_not_json_is_refused():
         load_chapter("{", "lesson.json")
 
 
-@pytest.mark.parametrize("text", [
-    "__import__('os')", "(lambda: 1)()", "x.y", "[c for c in 'ab']", "a[0]", "f(x=1)",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "__import__('os')",
+        "(lambda: 1)()",
+        "x.y",
+        "[c for c in 'ab']",
+        "a[0]",
+        "f(x=1)",
+    ],
+)
 def test_the_claim_language_refuses_code(text):
     with pytest.raises(ExpressionError):
         evaluate(text, {"x": 1, "a": [1], "f": abs})

@@ -202,12 +202,19 @@ def test_the_panel_covers_no_card_a_step_talks_about(app):
                     try:
                         box = card_box(app, node)
                     except AssertionError:  # talked about, but out of the picture
-                        covered.append((runner.chapter.number, runner.index + 1,
-                                        str(node.card), "off screen"))
+                        covered.append(
+                            (runner.chapter.number, runner.index + 1, str(node.card), "off screen")
+                        )
                         continue
                     if not _apart(panel, box):
-                        covered.append((runner.chapter.number, runner.index + 1,
-                                        str(node.card), "under the panel"))
+                        covered.append(
+                            (
+                                runner.chapter.number,
+                                runner.index + 1,
+                                str(node.card),
+                                "under the panel",
+                            )
+                        )
             app.messenger.send("space")
             app.taskMgr.step()
         app.messenger.send("space")

@@ -17,8 +17,23 @@ CHAPTERS = load_chapters()
 
 def test_the_fourteen_topics_and_the_practice_hand_are_there_in_order():
     ids = [c.id for c in CHAPTERS]
-    assert ids == ["deck", "deal", "melds", "deadwood", "turn", "upcard", "knock", "layoff",
-                   "undercut", "gin", "stock_end", "scoring", "variants", "tips", "practice"]
+    assert ids == [
+        "deck",
+        "deal",
+        "melds",
+        "deadwood",
+        "turn",
+        "upcard",
+        "knock",
+        "layoff",
+        "undercut",
+        "gin",
+        "stock_end",
+        "scoring",
+        "variants",
+        "tips",
+        "practice",
+    ]
     assert [c.number for c in CHAPTERS] == list(range(1, 16))
 
 
@@ -75,8 +90,15 @@ def test_oklahoma_narration_explains_the_upcard_limit():
     assert "Oklahoma" not in classic.frame().text
 
 
-RULE_WORDS = ("gin bonus", "undercut bonus", "box bonus", "game bonus", "big gin bonus",
-              "knock limit", "limit of")
+RULE_WORDS = (
+    "gin bonus",
+    "undercut bonus",
+    "box bonus",
+    "game bonus",
+    "big gin bonus",
+    "knock limit",
+    "limit of",
+)
 
 
 def _texts(node):
@@ -98,7 +120,7 @@ def test_no_rule_number_is_written_into_a_lesson():
         for text in _texts(json.loads(f.read_text(encoding="utf-8"))):
             for word in RULE_WORDS:
                 for m in re.finditer(re.escape(word), text, re.IGNORECASE):
-                    after = text[m.end():m.end() + 8]
+                    after = text[m.end() : m.end() + 8]
                     assert not re.match(r"\D{0,4}\d", after), f"{f.name}: {text!r}"
 
 

@@ -39,6 +39,11 @@ def wrong_move(runner: TutorialRunner):
 def snapshot(runner: TutorialRunner):
     """Everything a wrong move must leave as it was."""
     hand = runner.table.hand
-    return (runner.index, runner.finished, runner.frame().text,
-            tuple(hand.actions) if hand else (), len(hand.events) if hand else 0,
-            tuple(runner.table.sheet.hands) if runner.table.sheet else ())
+    return (
+        runner.index,
+        runner.finished,
+        runner.frame().text,
+        tuple(hand.actions) if hand else (),
+        len(hand.events) if hand else 0,
+        tuple(runner.table.sheet.hands) if runner.table.sheet else (),
+    )

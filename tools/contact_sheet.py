@@ -43,7 +43,7 @@ class Deck:
         np_ = self.model.copyTo(parent)
         for part, key in (("front", card), ("back", back)):
             node = np_.find("**/" + part)
-            u0, v0, u1, v1 = (self.atlas["cards"].get(key) or self.atlas["backs"][key])
+            u0, v0, u1, v1 = self.atlas["cards"].get(key) or self.atlas["backs"][key]
             node.setTexture(self.ts, self.tex)
             node.setTexOffset(self.ts, u0, v0)
             node.setTexScale(self.ts, u1 - u0, v1 - v0)
@@ -65,8 +65,9 @@ def faces_sheet(base, deck, out_png):
         n = deck.card(root, cid)
         n.setPos((c - (cols - 1) / 2) * 0.68, -(r - 2) * 0.95, 0)
     lens = OrthographicLens()
-    lens.setFilmSize(cols * 0.68 + 0.1, (cols * 0.68 + 0.1) * base.win.getYSize()
-                     / base.win.getXSize())
+    lens.setFilmSize(
+        cols * 0.68 + 0.1, (cols * 0.68 + 0.1) * base.win.getYSize() / base.win.getXSize()
+    )
     base.cam.node().setLens(lens)
     base.cam.setPos(0, 0, 10)
     base.cam.lookAt(0, 0, 0)
@@ -122,8 +123,11 @@ def table_sheet(base, deck, out_png, cam_pos=(0, -8.2, 5.2), look_at=(0, -0.6, 0
         c = deck.card(root, order[i], "back_red")
         c.setR(180)
         c.setH(180 - a)
-        c.setPos(math.sin(math.radians(a)) * 2.5, 2.9 - (math.cos(math.radians(a)) - 1) * 2.5,
-                 0.01 + i * 0.005)
+        c.setPos(
+            math.sin(math.radians(a)) * 2.5,
+            2.9 - (math.cos(math.radians(a)) - 1) * 2.5,
+            0.01 + i * 0.005,
+        )
     for i in range(21):
         c = deck.card(root, order[i], "back_blue")
         c.setR(180)
@@ -162,15 +166,22 @@ def table_sheet(base, deck, out_png, cam_pos=(0, -8.2, 5.2), look_at=(0, -0.6, 0
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("outdir", nargs="?", default="out")
-    ap.add_argument("--style", action="append", dest="styles",
-                    help="classic, four_colour, large_index (default: all)")
+    ap.add_argument(
+        "--style",
+        action="append",
+        dest="styles",
+        help="classic, four_colour, large_index (default: all)",
+    )
     ap.add_argument("--size", default="1600 1000")
     args = ap.parse_args(argv)
     from panda3d.core import loadPrcFileData
 
-    loadPrcFileData("", f"window-type offscreen\naudio-library-name null\n"
-                        f"win-size {args.size}\nframebuffer-multisample 1\nmultisamples 4\n"
-                        "model-cache-dir\n")
+    loadPrcFileData(
+        "",
+        f"window-type offscreen\naudio-library-name null\n"
+        f"win-size {args.size}\nframebuffer-multisample 1\nmultisamples 4\n"
+        "model-cache-dir\n",
+    )
     from direct.showbase.ShowBase import ShowBase
 
     base = ShowBase()
@@ -180,8 +191,13 @@ def main(argv=None) -> None:
         deck = Deck(base, style)
         faces_sheet(base, deck, os.path.join(out, f"faces_{style}.png"))
         table_sheet(base, deck, os.path.join(out, f"table_{style}.png"))
-        table_sheet(base, deck, os.path.join(out, f"closeup_{style}.png"),
-                    cam_pos=(3.2, -6.6, 1.5), look_at=(1.0, -2.4, 0.1))
+        table_sheet(
+            base,
+            deck,
+            os.path.join(out, f"closeup_{style}.png"),
+            cam_pos=(3.2, -6.6, 1.5),
+            look_at=(1.0, -2.4, 0.1),
+        )
         print("wrote", f"faces_{style}.png", f"table_{style}.png", f"closeup_{style}.png")
     base.destroy()
     sys.exit(0)

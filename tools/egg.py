@@ -51,30 +51,41 @@ class Mesh:
             self.quad(*ids)
 
 
-def write_egg(path: str, meshes: list[Mesh], textures: dict[str, str], root: str,
-              comment: str = "") -> None:
+def write_egg(
+    path: str, meshes: list[Mesh], textures: dict[str, str], root: str, comment: str = ""
+) -> None:
     """textures: name -> filename (relative to the egg file, forward slashes)."""
     out = ["<CoordinateSystem> { Z-up }", ""]
     if comment:
-        out.insert(0, "<Comment> { \"" + comment.replace('"', "'") + "\" }")
+        out.insert(0, '<Comment> { "' + comment.replace('"', "'") + '" }')
     for name, fn in textures.items():
-        out += [f"<Texture> {name} {{", f'  "{fn}"', "  <Scalar> wrap { repeat }",
-                "  <Scalar> minfilter { linear_mipmap_linear }",
-                "  <Scalar> magfilter { linear }", "  <Scalar> anisotropic-degree { 4 }", "}"]
+        out += [
+            f"<Texture> {name} {{",
+            f'  "{fn}"',
+            "  <Scalar> wrap { repeat }",
+            "  <Scalar> minfilter { linear_mipmap_linear }",
+            "  <Scalar> magfilter { linear }",
+            "  <Scalar> anisotropic-degree { 4 }",
+            "}",
+        ]
     out.append(f"<Group> {root} {{")
     for m in meshes:
         out.append(f"  <Group> {m.name} {{")
         out.append(f"    <VertexPool> {m.name}.verts {{")
         for i, (p, n, uv) in enumerate(m.verts):
-            out.append(f"      <Vertex> {i} {{ {_f(p[0])} {_f(p[1])} {_f(p[2])} "
-                       f"<Normal> {{ {_f(n[0])} {_f(n[1])} {_f(n[2])} }} "
-                       f"<UV> {{ {_f(uv[0])} {_f(uv[1])} }} }}")
+            out.append(
+                f"      <Vertex> {i} {{ {_f(p[0])} {_f(p[1])} {_f(p[2])} "
+                f"<Normal> {{ {_f(n[0])} {_f(n[1])} {_f(n[2])} }} "
+                f"<UV> {{ {_f(uv[0])} {_f(uv[1])} }} }}"
+            )
         out.append("    }")
         rgba = " ".join(_f(c) for c in m.rgba)
         tref = f"<TRef> {{ {m.texture} }} " if m.texture else ""
         for a, b, c in m.tris:
-            out.append(f"    <Polygon> {{ {tref}<RGBA> {{ {rgba} }} "
-                       f"<VertexRef> {{ {a} {b} {c} <Ref> {{ {m.name}.verts }} }} }}")
+            out.append(
+                f"    <Polygon> {{ {tref}<RGBA> {{ {rgba} }} "
+                f"<VertexRef> {{ {a} {b} {c} <Ref> {{ {m.name}.verts }} }} }}"
+            )
         out.append("  }")
     out.append("}")
     with open(path, "w", encoding="utf-8", newline="\n") as f:

@@ -30,12 +30,12 @@ from .shapes import RANK_LABELS, SUIT_SHAPES, glyph_shape
 
 SUITS = "SHDC"
 RANKS = "A23456789TJQK"
-CARD_W, CARD_H = 240, 336          # card pixels (exact 5:7 = 2.5:3.5)
-SLOT_W, SLOT_H = 256, 372          # atlas slot incl. transparent padding
+CARD_W, CARD_H = 240, 336  # card pixels (exact 5:7 = 2.5:3.5)
+SLOT_W, SLOT_H = 256, 372  # atlas slot incl. transparent padding
 COLS, ROWS = 8, 11
 ATLAS_W, ATLAS_H = 2048, 4096
 PAD_X, PAD_Y = (SLOT_W - CARD_W) // 2, (SLOT_H - CARD_H) // 2
-CORNER_R = 13.0                    # px; the card model uses the same ratio (13/240 of width)
+CORNER_R = 13.0  # px; the card model uses the same ratio (13/240 of width)
 BORDER_GREY = (0.62, 0.62, 0.60)
 BACKS = ["back_blue", "back_red"]
 
@@ -45,20 +45,56 @@ GOLD_DARK = hex_rgb("7a5a0c")
 CREAM = hex_rgb("f7eed4")
 INK = hex_rgb("1c1c1c")
 
-CLASSIC = {"S": hex_rgb("161616"), "H": hex_rgb("c8102e"), "D": hex_rgb("c8102e"),
-           "C": hex_rgb("161616")}
-FOUR = {"S": hex_rgb("161616"), "H": hex_rgb("c8102e"), "D": hex_rgb("1a4fb5"),
-        "C": hex_rgb("16803a")}
+CLASSIC = {
+    "S": hex_rgb("161616"),
+    "H": hex_rgb("c8102e"),
+    "D": hex_rgb("c8102e"),
+    "C": hex_rgb("161616"),
+}
+FOUR = {
+    "S": hex_rgb("161616"),
+    "H": hex_rgb("c8102e"),
+    "D": hex_rgb("1a4fb5"),
+    "C": hex_rgb("16803a"),
+}
 
 STYLES = {
-    "classic": dict(colors=CLASSIC, rank_h=38, rank_c=(23, 32), suit_h=26, suit_c=(23, 72),
-                    weight=0.085, pip_h=44, cols=(70, 120, 170), rows=(64, 272), frame_x=46),
-    "four_colour": dict(colors=FOUR, rank_h=38, rank_c=(23, 32), suit_h=26, suit_c=(23, 72),
-                        weight=0.085, pip_h=44, cols=(70, 120, 170), rows=(64, 272),
-                        frame_x=46),
-    "large_index": dict(colors=CLASSIC, rank_h=62, rank_c=(32, 44), suit_h=40,
-                        suit_c=(32, 106), weight=0.09, pip_h=36, cols=(84, 120, 156),
-                        rows=(74, 262), frame_x=66),
+    "classic": dict(
+        colors=CLASSIC,
+        rank_h=38,
+        rank_c=(23, 32),
+        suit_h=26,
+        suit_c=(23, 72),
+        weight=0.085,
+        pip_h=44,
+        cols=(70, 120, 170),
+        rows=(64, 272),
+        frame_x=46,
+    ),
+    "four_colour": dict(
+        colors=FOUR,
+        rank_h=38,
+        rank_c=(23, 32),
+        suit_h=26,
+        suit_c=(23, 72),
+        weight=0.085,
+        pip_h=44,
+        cols=(70, 120, 170),
+        rows=(64, 272),
+        frame_x=46,
+    ),
+    "large_index": dict(
+        colors=CLASSIC,
+        rank_h=62,
+        rank_c=(32, 44),
+        suit_h=40,
+        suit_c=(32, 106),
+        weight=0.09,
+        pip_h=36,
+        cols=(84, 120, 156),
+        rows=(74, 262),
+        frame_x=66,
+    ),
 }
 
 
@@ -88,8 +124,15 @@ def blank_card() -> Canvas:
     """White rounded card with a thin grey border; transparent outside the corners."""
     if not _BLANK:
         cv = Canvas(CARD_W, CARD_H)
-        cv.draw(BODY, WHITE, 0, 0, 1.0, flip_y=False,
-                layers=[(BORDER_GREY, 0.0, None), (WHITE, -1.6, None)])
+        cv.draw(
+            BODY,
+            WHITE,
+            0,
+            0,
+            1.0,
+            flip_y=False,
+            layers=[(BORDER_GREY, 0.0, None), (WHITE, -1.6, None)],
+        )
         _BLANK.append(cv.rgba)
     cv = Canvas(CARD_W, CARD_H)
     cv.rgba = _BLANK[0].copy()
@@ -136,13 +179,13 @@ def draw_index(cv: Canvas, rank: int, suit: str, st: dict, color) -> None:
     g = glyph_shape(label, st["weight"])
     g = Shape(strokes=[s * np.array([sx, 1.0]) for s in g.strokes], stroke_r=g.stroke_r)
     layer.draw(g, color, st["rank_c"][0], st["rank_c"][1], h)
-    layer.draw(SUIT_SHAPES[suit], color, st["suit_c"][0], st["suit_c"][1], st["suit_h"],
-               cache=True)
+    layer.draw(SUIT_SHAPES[suit], color, st["suit_c"][0], st["suit_c"][1], st["suit_h"], cache=True)
     cv.over(layer)
     cv.over(layer.rot180())
 
 
 # --- court cards ------------------------------------------------------------------------
+
 
 def _ol(cv, shape, fill, cx, cy, s, w=1.6, edge=GOLD_DARK):
     """Fill a shape with a dark outline of w pixels (one SDF evaluation)."""
@@ -157,8 +200,7 @@ def _rot(pts, ang):
 def _crown(cv, cx, cy, s, color):
     """King's crown, spans local y -8..62 (units ~ pixels at s = 1)."""
     base = rect_poly(-40, -8, 40, 8)
-    spikes = np.array([(-40, 8), (-44, 44), (-22, 20), (0, 52), (22, 20), (44, 44), (40, 8)],
-                      float)
+    spikes = np.array([(-40, 8), (-44, 44), (-22, 20), (0, 52), (22, 20), (44, 44), (40, 8)], float)
     _ol(cv, Shape([base, spikes]), GOLD, cx, cy, s, 2.2)
     cv.draw(Shape([rect_poly(-40, -1.5, 40, 1.5)]), GOLD_DARK, cx, cy, s)
     for x, y, r in ((-44, 46, 5.5), (0, 55, 6.5), (44, 46, 5.5)):
@@ -172,8 +214,9 @@ def _crown(cv, cx, cy, s, color):
 
 def _tiara(cv, cx, cy, s, color, suit):
     """Queen's tiara, spans local y ~ -2..44."""
-    band = np.concatenate([ellipse_arc(0, -14, 50, 36, 18, 162, 30),
-                           ellipse_arc(0, -14, 40, 24, 162, 18, 30)])
+    band = np.concatenate(
+        [ellipse_arc(0, -14, 50, 36, 18, 162, 30), ellipse_arc(0, -14, 40, 24, 162, 18, 30)]
+    )
     _ol(cv, Shape([band]), GOLD, cx, cy, s, 2.0)
     for a in range(30, 151, 15):
         x, y = 50 * math.cos(math.radians(a)), -14 + 36 * math.sin(math.radians(a))
@@ -188,13 +231,22 @@ def _flower(cv, cx, cy, s, color):
     """Queen's rose with leaves, spans local y ~ -46..24."""
     stem = Shape(strokes=[np.array([[0, 0], [0, -46]])], stroke_r=2.4)
     cv.draw(stem, GOLD_DARK, cx, cy, s)
-    leaf = np.concatenate([bezier((0, 0), (8, 8), (22, 8), (34, 0), 14),
-                           bezier((34, 0), (22, -8), (8, -8), (0, 0), 14, False)[:-1]])
+    leaf = np.concatenate(
+        [
+            bezier((0, 0), (8, 8), (22, 8), (34, 0), 14),
+            bezier((34, 0), (22, -8), (8, -8), (0, 0), 14, False)[:-1],
+        ]
+    )
     for sign in (-1, 1):
         lf = _rot(leaf * np.array([sign, 1.0]), sign * 0.45) + np.array([sign * 2, -34])
         _ol(cv, Shape([lf]), GOLD, cx, cy, s, 1.3)
-        vein = Shape(strokes=[_rot(np.array([[4 * sign, 0], [26 * sign, 0]]), sign * 0.45)
-                              + np.array([sign * 2, -34])], stroke_r=0.6)
+        vein = Shape(
+            strokes=[
+                _rot(np.array([[4 * sign, 0], [26 * sign, 0]]), sign * 0.45)
+                + np.array([sign * 2, -34])
+            ],
+            stroke_r=0.6,
+        )
         cv.draw(vein, GOLD_DARK, cx, cy, s)
     for k in range(8):
         a = k * math.pi / 4 + math.pi / 8
@@ -209,8 +261,12 @@ def _flower(cv, cx, cy, s, color):
 
 def _cap(cv, cx, cy, s, color):
     """Jack's feathered cap, spans local y ~ -8..60."""
-    feather = np.concatenate([bezier((-6, 10), (10, 60), (40, 70), (62, 62), 20),
-                              bezier((62, 62), (40, 52), (16, 36), (6, 8), 20, False)[:-1]])
+    feather = np.concatenate(
+        [
+            bezier((-6, 10), (10, 60), (40, 70), (62, 62), 20),
+            bezier((62, 62), (40, 52), (16, 36), (6, 8), 20, False)[:-1],
+        ]
+    )
     _ol(cv, Shape([feather]), GOLD, cx, cy, s, 1.6)
     quill = Shape(strokes=[bezier((0, 10), (16, 48), (38, 60), (60, 61), 16)], stroke_r=0.9)
     cv.draw(quill, GOLD_DARK, cx, cy, s)
@@ -231,19 +287,35 @@ def _cap(cv, cx, cy, s, color):
 
 def _shield(cv, cx, cy, s, color, suit):
     """Heraldic shield with a white suit symbol, spans local y ~ -30..24."""
-    sh = np.concatenate([[(-28, 24), (28, 24)],
-                         ellipse_arc(-28, 24, 56, 54, 0, -60, 16)[1:],
-                         ellipse_arc(28, 24, 56, 54, 240, 180, 16)[1:]])
-    cv.draw(Shape([sh]), color, cx, cy, s,
-            layers=[(GOLD_DARK, 3.4, None), (GOLD, 2.2, None), (color, 0.0, None)])
+    sh = np.concatenate(
+        [
+            [(-28, 24), (28, 24)],
+            ellipse_arc(-28, 24, 56, 54, 0, -60, 16)[1:],
+            ellipse_arc(28, 24, 56, 54, 240, 180, 16)[1:],
+        ]
+    )
+    cv.draw(
+        Shape([sh]),
+        color,
+        cx,
+        cy,
+        s,
+        layers=[(GOLD_DARK, 3.4, None), (GOLD, 2.2, None), (color, 0.0, None)],
+    )
     cv.draw(SUIT_SHAPES[suit], WHITE, cx, cy - 2 * s, s * 26)
 
 
 def _sceptres(cv, cx, cy, s):
     for sign in (-1, 1):
         line = np.array([[sign * -44, -30], [sign * 44, 24]])
-        cv.draw(Shape(strokes=[line], stroke_r=2.2), GOLD, cx, cy, s,
-                layers=[(GOLD_DARK, 1.2, None), (GOLD, 0.0, None)])
+        cv.draw(
+            Shape(strokes=[line], stroke_r=2.2),
+            GOLD,
+            cx,
+            cy,
+            s,
+            layers=[(GOLD_DARK, 1.2, None), (GOLD, 0.0, None)],
+        )
         for t in (0.0, 1.0):
             p = line[0] + (line[1] - line[0]) * t
             _ol(cv, Shape([circle_poly(p[0], p[1], 5 if t else 3.5, 24)]), GOLD, cx, cy, s, 1.2)
@@ -258,8 +330,7 @@ def _swords(cv, cx, cy, s, color):
         guard = rect_poly(-13, -11, 13, -6)
         grip = rect_poly(-2.6, -24, 2.6, -11)
         pommel = circle_poly(0, -27, 4.2, 20)
-        for poly, col in ((blade, hex_rgb("d5d8de")), (guard, GOLD), (grip, color),
-                          (pommel, GOLD)):
+        for poly, col in ((blade, hex_rgb("d5d8de")), (guard, GOLD), (grip, color), (pommel, GOLD)):
             p = _rot(poly + np.array([0, -10]), sign * 0.62)
             _ol(cv, Shape([p]), col, cx, cy, s, 1.2, INK if col is color else GOLD_DARK)
         ridge = Shape(strokes=[_rot(np.array([[0, -4], [0, 36]]), sign * 0.62)], stroke_r=0.5)
@@ -273,8 +344,15 @@ def draw_court(cv: Canvas, rank: int, suit: str, st: dict, color) -> None:
     fy1 = CARD_H - fy0
     fw = fx1 - fx0
     frame = Shape([rect_poly(fx0, fy0, fx1, fy1)])
-    cv.draw(frame, color, 0, 0, 1, flip_y=False,
-            layers=[(color, 2.0, None), (GOLD, 0.5, None), (CREAM, -1.5, None)])
+    cv.draw(
+        frame,
+        color,
+        0,
+        0,
+        1,
+        flip_y=False,
+        layers=[(color, 2.0, None), (GOLD, 0.5, None), (CREAM, -1.5, None)],
+    )
     # faint diagonal lattice inside the frame
     yy, xx = np.mgrid[fy0:fy1, fx0:fx1] + 0.5
     per = 9.0
@@ -296,21 +374,21 @@ def draw_court(cv: Canvas, rank: int, suit: str, st: dict, color) -> None:
     def at(ly):  # local y (up, relative to the half's centre) -> pixel y
         return top_c - ly * s
 
-    if rank == 12:      # king: crown above a shield on crossed sceptres
+    if rank == 12:  # king: crown above a shield on crossed sceptres
         _crown(half, cx, at(4), s, color)
         _sceptres(half, cx, at(-40), s)
         _shield(half, cx, at(-38), s, color, suit)
-    elif rank == 11:    # queen: tiara above a rose
+    elif rank == 11:  # queen: tiara above a rose
         _tiara(half, cx, at(22), s, color, suit)
         _flower(half, cx, at(-28), s, color)
         for sign in (-1, 1):
             half.draw(SUIT_SHAPES[suit], color, cx + sign * 46 * s, at(-52), 16 * s)
-    else:               # jack: feathered cap above crossed swords
+    else:  # jack: feathered cap above crossed swords
         _cap(half, cx, at(5), s * 0.92, color)
         _swords(half, cx, at(-38), s * 0.8, color)
         _ol(half, SUIT_SHAPES[suit], color, cx, at(-40), 16 * s, 1.6, GOLD)
     # keep the top half inside the frame, then mirror it (rotate 180) like real courts
-    half.rgba[CARD_H // 2:] = 0
+    half.rgba[CARD_H // 2 :] = 0
     half.rgba *= inner.rgba[..., 3:4]
     cv.over(half)
     cv.over(half.rot180())
@@ -320,6 +398,7 @@ def draw_court(cv: Canvas, rank: int, suit: str, st: dict, color) -> None:
 
 # --- whole cards ------------------------------------------------------------------------
 
+
 def draw_face(index: int, st: dict) -> Canvas:
     suit, rank = SUITS[index // 13], index % 13
     color = st["colors"][suit]
@@ -328,8 +407,13 @@ def draw_face(index: int, st: dict) -> Canvas:
     if rank == 0:
         big = 118 if suit == "S" else 100
         if suit == "S":
-            layers = [(color, 9, None), (WHITE, 6, None), (GOLD, 4.5, None), (WHITE, 3, None),
-                      (color, 0, None)]
+            layers = [
+                (color, 9, None),
+                (WHITE, 6, None),
+                (GOLD, 4.5, None),
+                (WHITE, 3, None),
+                (color, 0, None),
+            ]
         else:
             layers = [(color, 0, None)]
         cv.draw(shape, color, CARD_W / 2, CARD_H / 2, big, layers=layers, cache=True)
@@ -403,7 +487,7 @@ def build_atlas(style: str) -> np.ndarray:
     cards = [draw_face(i, st) for i in range(52)] + [draw_back(b) for b in BACKS]
     for slot, cv in enumerate(cards):
         x, y = slot_origin(slot)
-        atlas[y:y + CARD_H, x:x + CARD_W] = cv.rgba
+        atlas[y : y + CARD_H, x : x + CARD_W] = cv.rgba
     return to_rgba8(atlas, BORDER_GREY)
 
 

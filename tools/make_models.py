@@ -17,17 +17,21 @@ import numpy as np
 from .egg import Mesh, write_egg
 
 CARD_W, CARD_H, CARD_T = 0.63, 0.88, 0.004
-CARD_R = CARD_W * 13.0 / 240.0     # same corner ratio as the texture art
+CARD_R = CARD_W * 13.0 / 240.0  # same corner ratio as the texture art
 FELT_W, FELT_H, FELT_R = 11.0, 7.0, 0.5
-RIM_W = 0.5                        # table outer size: 12 x 8
+RIM_W = 0.5  # table outer size: 12 x 8
 TEX = "../textures/"
 
 
 def roundrect(w, h, r, n):
     """Outline points (CCW seen from +Z) and outward 2D normals of a rounded rectangle."""
     pts, nrm = [], []
-    for cx, cy, a0 in ((w / 2 - r, -h / 2 + r, -90), (w / 2 - r, h / 2 - r, 0),
-                       (-w / 2 + r, h / 2 - r, 90), (-w / 2 + r, -h / 2 + r, 180)):
+    for cx, cy, a0 in (
+        (w / 2 - r, -h / 2 + r, -90),
+        (w / 2 - r, h / 2 - r, 0),
+        (-w / 2 + r, h / 2 - r, 90),
+        (-w / 2 + r, -h / 2 + r, 180),
+    ):
         for k in range(n + 1):
             a = math.radians(a0 + 90.0 * k / n)
             nrm.append((math.cos(a), math.sin(a)))
@@ -93,7 +97,7 @@ def table_meshes():
     pn = np.vstack([pn, pn[:1]])
     prof = rim_profile()
     seg = np.diff(prof, axis=0)
-    seg_n = np.stack([-seg[:, 1], seg[:, 0]], 1)        # normals pointing out of the wood
+    seg_n = np.stack([-seg[:, 1], seg[:, 0]], 1)  # normals pointing out of the wood
     seg_n /= np.linalg.norm(seg_n, axis=1)[:, None]
     vn = np.vstack([seg_n[:1], seg_n[:-1] + seg_n[1:], seg_n[-1:]])
     vn[0] = (-1, 0)
@@ -118,8 +122,10 @@ def scorepad_meshes():
     pages = Mesh("pages", rgba=(0.96, 0.95, 0.9, 1))
     pages.box(-w / 2, -h / 2, 0, w / 2, h / 2, t - 0.002, skip=("+z", "-z"))
     top = Mesh("sheet", texture="scorepad")
-    ids = [top.vertex((x * w / 2, y * h / 2, t), (0, 0, 1), ((x + 1) / 2, (y + 1) / 2))
-           for x, y in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
+    ids = [
+        top.vertex((x * w / 2, y * h / 2, t), (0, 0, 1), ((x + 1) / 2, (y + 1) / 2))
+        for x, y in ((-1, -1), (1, -1), (1, 1), (-1, 1))
+    ]
     top.quad(*ids)
     binding = Mesh("binding", rgba=(0.55, 0.1, 0.12, 1))
     binding.box(-w / 2 - 0.005, h / 2 - 0.07, -0.001, w / 2 + 0.005, h / 2 + 0.005, t + 0.008)
@@ -138,9 +144,15 @@ def tray_meshes():
     tray.box(-w / 2 + wall, h / 2 - wall, floor, w / 2 - wall, h / 2, depth, s)
     tray.box(-w / 2 + wall, -h / 2, floor, w / 2 - wall, -h / 2 + wall, depth * 0.6, s)
     lining = Mesh("lining", rgba=(0.5, 0.1, 0.12, 1))
-    ids = [lining.vertex((x, y, floor + 0.001), (0, 0, 1), (x, y))
-           for x, y in ((-w / 2 + wall, -h / 2 + wall), (w / 2 - wall, -h / 2 + wall),
-                        (w / 2 - wall, h / 2 - wall), (-w / 2 + wall, h / 2 - wall))]
+    ids = [
+        lining.vertex((x, y, floor + 0.001), (0, 0, 1), (x, y))
+        for x, y in (
+            (-w / 2 + wall, -h / 2 + wall),
+            (w / 2 - wall, -h / 2 + wall),
+            (w / 2 - wall, h / 2 - wall),
+            (-w / 2 + wall, h / 2 - wall),
+        )
+    ]
     lining.quad(*ids)
     return [tray, lining]
 
@@ -151,15 +163,34 @@ def main(argv=None) -> None:
     args = ap.parse_args(argv)
     os.makedirs(args.out, exist_ok=True)
     p = os.path.join
-    write_egg(p(args.out, "card.egg"), card_meshes(), {}, "card",
-              f"gin3d card {CARD_W} x {CARD_H} x {CARD_T}; nodes front/back/edge; UV 0..1")
-    write_egg(p(args.out, "table.egg"), table_meshes(),
-              {"felt": TEX + "felt.png", "wood": TEX + "wood.png"}, "table",
-              "gin3d table: felt 11 x 7 at z=0, rim to 12 x 8, Z up")
-    write_egg(p(args.out, "scorepad.egg"), scorepad_meshes(),
-              {"scorepad": TEX + "scorepad.png"}, "scorepad", "gin3d score pad 0.7 x 0.95")
-    write_egg(p(args.out, "tray.egg"), tray_meshes(), {"wood": TEX + "wood.png"}, "tray",
-              "gin3d deck tray 0.8 x 1.05")
+    write_egg(
+        p(args.out, "card.egg"),
+        card_meshes(),
+        {},
+        "card",
+        f"gin3d card {CARD_W} x {CARD_H} x {CARD_T}; nodes front/back/edge; UV 0..1",
+    )
+    write_egg(
+        p(args.out, "table.egg"),
+        table_meshes(),
+        {"felt": TEX + "felt.png", "wood": TEX + "wood.png"},
+        "table",
+        "gin3d table: felt 11 x 7 at z=0, rim to 12 x 8, Z up",
+    )
+    write_egg(
+        p(args.out, "scorepad.egg"),
+        scorepad_meshes(),
+        {"scorepad": TEX + "scorepad.png"},
+        "scorepad",
+        "gin3d score pad 0.7 x 0.95",
+    )
+    write_egg(
+        p(args.out, "tray.egg"),
+        tray_meshes(),
+        {"wood": TEX + "wood.png"},
+        "tray",
+        "gin3d deck tray 0.8 x 1.05",
+    )
     for fn in ("card.egg", "table.egg", "scorepad.egg", "tray.egg"):
         print("wrote", fn)
 

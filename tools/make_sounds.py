@@ -15,7 +15,7 @@ import wave
 import numpy as np
 
 SR = 44100
-PEAK = 10 ** (-1.0 / 20)      # -1 dBFS
+PEAK = 10 ** (-1.0 / 20)  # -1 dBFS
 
 
 def _t(dur: float) -> np.ndarray:
@@ -37,7 +37,7 @@ def band_noise(rng, dur, lo, hi, tilt=0.0) -> np.ndarray:
 def place(buf: np.ndarray, snd: np.ndarray, at: float, gain: float = 1.0) -> None:
     i = int(round(at * SR))
     j = min(len(buf), i + len(snd))
-    buf[i:j] += gain * snd[:j - i]
+    buf[i:j] += gain * snd[: j - i]
 
 
 def damped(freq, dur, decay, phase=0.0) -> np.ndarray:
@@ -48,8 +48,13 @@ def damped(freq, dur, decay, phase=0.0) -> np.ndarray:
 def bell(freq, dur, decay=0.5, bright=1.0) -> np.ndarray:
     t = _t(dur)
     out = np.zeros_like(t)
-    for mult, amp, dmul in ((1.0, 1.0, 1.0), (2.0, 0.5 * bright, 0.6), (3.01, 0.25 * bright, 0.4),
-                            (4.17, 0.18 * bright, 0.25), (5.43, 0.1 * bright, 0.15)):
+    for mult, amp, dmul in (
+        (1.0, 1.0, 1.0),
+        (2.0, 0.5 * bright, 0.6),
+        (3.01, 0.25 * bright, 0.4),
+        (4.17, 0.18 * bright, 0.25),
+        (5.43, 0.1 * bright, 0.15),
+    ):
         out += amp * np.sin(2 * np.pi * freq * mult * t) * np.exp(-t / (decay * dmul))
     return out * (1 - np.exp(-t / 0.002))
 
@@ -68,7 +73,7 @@ def brass(freq, dur, attack=0.04, release=0.12) -> np.ndarray:
     phase = 2 * np.pi * freq * np.cumsum(vib) / SR
     out = np.zeros_like(t)
     for k in range(1, 9):
-        out += np.sin(k * phase) / k ** 1.3
+        out += np.sin(k * phase) / k**1.3
     env = np.clip(t / attack, 0, 1) * np.clip((dur - t) / release, 0, 1)
     return out * env
 
@@ -83,13 +88,26 @@ def finish(x: np.ndarray, fade_in=0.003, fade_out=0.012) -> np.ndarray:
     x = x - x.mean()
     n_in, n_out = int(fade_in * SR), int(fade_out * SR)
     x[:n_in] *= np.linspace(0, 1, n_in) ** 2
-    x[len(x) - n_out:] *= np.linspace(1, 0, n_out) ** 2
+    x[len(x) - n_out :] *= np.linspace(1, 0, n_out) ** 2
     return x * (PEAK / (np.abs(x).max() + 1e-12))
 
 
-NOTE = {"C4": 261.63, "Eb4": 311.13, "E4": 329.63, "G4": 392.0, "Ab4": 415.3, "C5": 523.25,
-        "D5": 587.33, "Eb5": 622.25, "E5": 659.26, "G5": 783.99, "C6": 1046.5, "E6": 1318.5,
-        "G6": 1568.0, "C7": 2093.0}
+NOTE = {
+    "C4": 261.63,
+    "Eb4": 311.13,
+    "E4": 329.63,
+    "G4": 392.0,
+    "Ab4": 415.3,
+    "C5": 523.25,
+    "D5": 587.33,
+    "Eb5": 622.25,
+    "E5": 659.26,
+    "G5": 783.99,
+    "C6": 1046.5,
+    "E6": 1318.5,
+    "G6": 1568.0,
+    "C7": 2093.0,
+}
 
 
 def s_shuffle():
@@ -153,7 +171,7 @@ def s_flip():
     t = _t(dur)
     n = band_noise(rng, dur, 1200, 7000)
     env = np.sin(np.pi * np.clip(t / 0.09, 0, 1)) ** 2
-    buf = n * env * (0.6 + 0.4 * np.sin(2 * np.pi * 45 * t))   # flutter of the card
+    buf = n * env * (0.6 + 0.4 * np.sin(2 * np.pi * 45 * t))  # flutter of the card
     place(buf, click_burst(rng, 0.005, 700, 6000), 0.095, 0.9)
     return finish(buf)
 
@@ -162,8 +180,12 @@ def s_knock():
     rng = np.random.default_rng(606)
     buf = np.zeros(len(_t(0.5)))
     for at, g in ((0.0, 1.0), (0.17, 0.85)):
-        thump = (damped(118, 0.25, 0.05) + 0.6 * damped(205, 0.25, 0.03, 0.4)
-                 + 0.35 * damped(430, 0.25, 0.015, 1.0) + 0.25 * damped(900, 0.25, 0.006))
+        thump = (
+            damped(118, 0.25, 0.05)
+            + 0.6 * damped(205, 0.25, 0.03, 0.4)
+            + 0.35 * damped(430, 0.25, 0.015, 1.0)
+            + 0.25 * damped(900, 0.25, 0.006)
+        )
         hit = band_noise(rng, 0.03, 200, 3000) * np.exp(-_t(0.03) / 0.004)
         place(buf, thump, at, g)
         place(buf, hit, at, 0.5 * g)
@@ -207,8 +229,14 @@ def s_hand_lost():
 
 def s_game_won():
     buf = np.zeros(len(_t(2.5)))
-    seq = [("G4", 0.0, 0.14), ("C5", 0.15, 0.14), ("E5", 0.3, 0.14), ("G5", 0.45, 0.3),
-           ("E5", 0.78, 0.14), ("G5", 0.93, 0.14)]
+    seq = [
+        ("G4", 0.0, 0.14),
+        ("C5", 0.15, 0.14),
+        ("E5", 0.3, 0.14),
+        ("G5", 0.45, 0.3),
+        ("E5", 0.78, 0.14),
+        ("G5", 0.93, 0.14),
+    ]
     for nm, at, d in seq:
         place(buf, brass(NOTE[nm], d), at, 0.8)
     for nm in ("C5", "E5", "G5", "C6"):
@@ -218,9 +246,19 @@ def s_game_won():
     return finish(buf, fade_out=0.2)
 
 
-SOUNDS = {"shuffle": s_shuffle, "deal": s_deal, "draw": s_draw, "place": s_place,
-          "flip": s_flip, "knock": s_knock, "gin": s_gin, "click": s_click,
-          "hand_won": s_hand_won, "hand_lost": s_hand_lost, "game_won": s_game_won}
+SOUNDS = {
+    "shuffle": s_shuffle,
+    "deal": s_deal,
+    "draw": s_draw,
+    "place": s_place,
+    "flip": s_flip,
+    "knock": s_knock,
+    "gin": s_gin,
+    "click": s_click,
+    "hand_won": s_hand_won,
+    "hand_lost": s_hand_lost,
+    "game_won": s_game_won,
+}
 
 
 def write_wav(path: str, x: np.ndarray) -> None:

@@ -47,9 +47,9 @@ def wood(n=512) -> np.ndarray:
     warp = periodic_noise(rng, n, 2.0, fx=3.0, fy=1.0)
     fine = periodic_noise(rng, n, 0.9, fx=12.0, fy=1.0)
     y = np.arange(n)[:, None] / n
-    rings = 14.0 * y + 0.45 * warp + 0.05 * fine      # 14 grain lines per tile (tileable)
+    rings = 14.0 * y + 0.45 * warp + 0.05 * fine  # 14 grain lines per tile (tileable)
     t = rings - np.floor(rings)
-    band = np.clip(np.abs(t - 0.5) * 2, 0, 1) ** 3     # sharp late-wood lines
+    band = np.clip(np.abs(t - 0.5) * 2, 0, 1) ** 3  # sharp late-wood lines
     dark = np.array(hex_rgb("5c3018"))
     light = np.array(hex_rgb("a8683a"))
     mix = np.clip(0.25 + 0.55 * band + 0.08 * fine, 0, 1)[..., None]
@@ -99,17 +99,25 @@ def warp_into(dst: np.ndarray, src: np.ndarray, cx, cy, angle_deg, scale):
     def at(yi, xi):
         return pad[np.clip(yi + 1, 0, sh + 1), np.clip(xi + 1, 0, sw + 1)]
 
-    out = (at(y0, x0) * (1 - fx) * (1 - fy) + at(y0, x0 + 1) * fx * (1 - fy)
-           + at(y0 + 1, x0) * (1 - fx) * fy + at(y0 + 1, x0 + 1) * fx * fy)
-    dst *= (1 - out[..., 3:4])
+    out = (
+        at(y0, x0) * (1 - fx) * (1 - fy)
+        + at(y0, x0 + 1) * fx * (1 - fy)
+        + at(y0 + 1, x0) * (1 - fx) * fy
+        + at(y0 + 1, x0 + 1) * fx * fy
+    )
+    dst *= 1 - out[..., 3:4]
     dst += out
 
 
 def icon(n=256) -> np.ndarray:
     cv = Canvas(n, n)
     bg = Shape([roundrect_poly(6, 6, n - 6, n - 6, 40, 12)])
-    cv.draw(bg, hex_rgb("1f6b3f"), flip_y=False,
-            layers=[(hex_rgb("5a3418"), 0.0, None), (hex_rgb("1f6b3f"), -9.0, None)])
+    cv.draw(
+        bg,
+        hex_rgb("1f6b3f"),
+        flip_y=False,
+        layers=[(hex_rgb("5a3418"), 0.0, None), (hex_rgb("1f6b3f"), -9.0, None)],
+    )
     st = mc.STYLES["classic"]
     cards = [mc.draw_face(13 * 1 + 12, st).rgba, mc.draw_face(0, st).rgba]  # KH, AS
     shadow = [c.copy() for c in cards]
@@ -127,8 +135,12 @@ def main(argv=None) -> None:
     ap.add_argument("--out", default="textures")
     args = ap.parse_args(argv)
     os.makedirs(args.out, exist_ok=True)
-    for name, fn in (("felt.png", felt), ("wood.png", wood), ("scorepad.png", scorepad),
-                     ("icon.png", icon)):
+    for name, fn in (
+        ("felt.png", felt),
+        ("wood.png", wood),
+        ("scorepad.png", scorepad),
+        ("icon.png", icon),
+    ):
         save_png(os.path.join(args.out, name), fn())
         print("wrote", name)
 

@@ -38,9 +38,12 @@ def main(argv: list[str] | None = None) -> int:
 
     from panda3d.core import loadPrcFileData
 
-    loadPrcFileData("shots", f"window-type offscreen\naudio-library-name null\nwin-size {w} {h}"
-                             "\nsync-video 0\nnotify-level-display error\n"
-                             "notify-level-device fatal\n")
+    loadPrcFileData(
+        "shots",
+        f"window-type offscreen\naudio-library-name null\nwin-size {w} {h}"
+        "\nsync-video 0\nnotify-level-display error\n"
+        "notify-level-device fatal\n",
+    )
     from gin3d.app import GinApp, Settings
     from gin3d.engine import RuleSet
     from gin3d.net.api import NetEvent, NetService
@@ -50,8 +53,14 @@ def main(argv: list[str] | None = None) -> int:
     from gin3d.scene.autoplay import InputDriver
     from gin3d.scene.lobby import NetConfig
 
-    config = NetConfig(name="Ann", listen="127.0.0.1", port=0, discovery=False, upnp=False,
-                       save_dir=str(Path(home) / "net"))
+    config = NetConfig(
+        name="Ann",
+        listen="127.0.0.1",
+        port=0,
+        discovery=False,
+        upnp=False,
+        save_dir=str(Path(home) / "net"),
+    )
     app = GinApp(Settings(speed=0.0, sound=False, detail=args.detail), seed=1, net=config)
     saved: list[str] = []
 
@@ -74,16 +83,42 @@ def main(argv: list[str] | None = None) -> int:
     bob_saves.mkdir()
     bob = NetService("Bob", save_dir=str(bob_saves)).start()
     try:
-        info = bob.host(rules, "Bob's table", player=GreedyPlayer(), lan=False,
-                        listen="127.0.0.1", port=0).result(20)
+        info = bob.host(
+            rules, "Bob's table", player=GreedyPlayer(), lan=False, listen="127.0.0.1", port=0
+        ).result(20)
         # 1. the LAN list
         app.request("Lan")
-        tables = [Table("bob", "Bob's table", "127.0.0.1", info.port, PROTOCOL_VERSION,
-                        bob.match.identity.fingerprint, False, rules),
-                  Table("kitchen", "Kitchen table", "127.0.0.1", 47470, PROTOCOL_VERSION,
-                        "1" * 64, True, RuleSet.preset("oklahoma", last_chance=True)),
-                  Table("attic", "Attic (old build)", "127.0.0.1", 47471, PROTOCOL_VERSION + 1,
-                        "2" * 64, True)]
+        tables = [
+            Table(
+                "bob",
+                "Bob's table",
+                "127.0.0.1",
+                info.port,
+                PROTOCOL_VERSION,
+                bob.match.identity.fingerprint,
+                False,
+                rules,
+            ),
+            Table(
+                "kitchen",
+                "Kitchen table",
+                "127.0.0.1",
+                47470,
+                PROTOCOL_VERSION,
+                "1" * 64,
+                True,
+                RuleSet.preset("oklahoma", last_chance=True),
+            ),
+            Table(
+                "attic",
+                "Attic (old build)",
+                "127.0.0.1",
+                47471,
+                PROTOCOL_VERSION + 1,
+                "2" * 64,
+                True,
+            ),
+        ]
         app.net_hub.local.put(NetEvent("tables", {"tables": tables}))
         frames(lambda: len(app.screens.table_rows) == 9, "the LAN list")
         shot("1_lan_list")
@@ -135,8 +170,10 @@ def main(argv: list[str] | None = None) -> int:
         session.handle(NetEvent("status", {"text": "connected"}))
         # 6. finish the hand, then Esc: the pause menu offers Save and leave
         for _ in range(200):
-            frames(lambda: ctl.waiting_for_human() or app.screens.state == "HandResult",
-                   "our turn or the result")
+            frames(
+                lambda: ctl.waiting_for_human() or app.screens.state == "HandResult",
+                "our turn or the result",
+            )
             if app.screens.state == "HandResult":
                 break
             driver.play_turn()

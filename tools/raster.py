@@ -38,8 +38,12 @@ def rect_poly(x0, y0, x1, y1) -> np.ndarray:
 
 def roundrect_poly(x0, y0, x1, y1, r, n=10) -> np.ndarray:
     pts = []
-    for cx, cy, a in ((x1 - r, y0 + r, -90), (x1 - r, y1 - r, 0), (x0 + r, y1 - r, 90),
-                      (x0 + r, y0 + r, 180)):
+    for cx, cy, a in (
+        (x1 - r, y0 + r, -90),
+        (x1 - r, y1 - r, 0),
+        (x0 + r, y1 - r, 90),
+        (x0 + r, y0 + r, 180),
+    ):
         pts.append(ellipse_arc(cx, cy, r, r, a, a + 90, n))
     return np.concatenate(pts)
 
@@ -118,9 +122,20 @@ class Canvas:
         self.w, self.h = w, h
         self.rgba = np.zeros((h, w, 4), np.float64)
 
-    def draw(self, shape: Shape, color, cx=0.0, cy=0.0, scale=1.0, rot_deg=0.0,
-             outline: float | None = None, flip_y=True, grow: float = 0.0, layers=None,
-             cache: bool = False):
+    def draw(
+        self,
+        shape: Shape,
+        color,
+        cx=0.0,
+        cy=0.0,
+        scale=1.0,
+        rot_deg=0.0,
+        outline: float | None = None,
+        flip_y=True,
+        grow: float = 0.0,
+        layers=None,
+        cache: bool = False,
+    ):
         """Draw shape in local coords (y up if flip_y) at pixel centre (cx, cy).
 
         outline: if given, draw only a ring of that pixel width centred on the edge.
@@ -131,8 +146,7 @@ class Canvas:
         if layers is None:
             layers = [(color, grow, outline)]
         ix, iy = math.floor(cx), math.floor(cy)
-        key = (shape, scale, rot_deg, cx - ix, cy - iy, flip_y, tuple(
-            (g, o) for _, g, o in layers))
+        key = (shape, scale, rot_deg, cx - ix, cy - iy, flip_y, tuple((g, o) for _, g, o in layers))
         hit = _COV_CACHE.get(key) if cache else None
         if hit is None:
             hit = self._coverage(shape, cx - ix, cy - iy, scale, rot_deg, flip_y, layers)
@@ -155,8 +169,8 @@ class Canvas:
         y0 = int(math.floor(ppy.min() - pad))
         y1 = int(math.ceil(ppy.max() + pad))
         yy, xx = np.mgrid[y0:y1, x0:x1]
-        gx = (xx.ravel() + 0.5 - cx)
-        gy = (yy.ravel() + 0.5 - cy)
+        gx = xx.ravel() + 0.5 - cx
+        gy = yy.ravel() + 0.5 - cy
         lxx = (c * gx + s * gy) / scale
         lyy = (-s * gx + c * gy) / scale * fy
         d0 = shape.sdf(lxx, lyy) * scale
@@ -177,7 +191,7 @@ class Canvas:
         cx1, cy1 = min(x0 + w, self.w), min(y0 + h, self.h)
         if cx0 >= cx1 or cy0 >= cy1:
             return
-        cov = cov[cy0 - y0:cy1 - y0, cx0 - x0:cx1 - x0]
+        cov = cov[cy0 - y0 : cy1 - y0, cx0 - x0 : cx1 - x0]
         a = cov * col[3]
         dst = self.rgba[cy0:cy1, cx0:cx1]
         src = np.empty(dst.shape)
@@ -189,7 +203,7 @@ class Canvas:
     def over(self, other: Canvas, x0=0, y0=0):
         src = other.rgba
         h, w = src.shape[:2]
-        dst = self.rgba[y0:y0 + h, x0:x0 + w]
+        dst = self.rgba[y0 : y0 + h, x0 : x0 + w]
         dst *= (1.0 - src[..., 3])[..., None]
         dst += src
 
@@ -210,7 +224,7 @@ def to_rgba8(rgba: np.ndarray, bleed_rgb=(0.6, 0.6, 0.6)) -> np.ndarray:
 
 def hex_rgb(h: str):
     h = h.lstrip("#")
-    return tuple(int(h[i:i + 2], 16) / 255.0 for i in (0, 2, 4))
+    return tuple(int(h[i : i + 2], 16) / 255.0 for i in (0, 2, 4))
 
 
 def save_png(path: str, img: np.ndarray) -> None:

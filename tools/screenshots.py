@@ -21,9 +21,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("out", nargs="?", default="out")
     parser.add_argument("--size", default="1280x720")
     parser.add_argument("--seed", type=int, default=245)
-    parser.add_argument("--detail", default="full", choices=("auto", "full", "light"),
-                        help="full: textured table model (what a GPU shows); light: the "
-                             "software-renderer path")
+    parser.add_argument(
+        "--detail",
+        default="full",
+        choices=("auto", "full", "light"),
+        help="full: textured table model (what a GPU shows); light: the software-renderer path",
+    )
     args = parser.parse_args(argv)
     w, h = (int(v) for v in args.size.lower().split("x"))
     out = Path(args.out)
@@ -31,9 +34,12 @@ def main(argv: list[str] | None = None) -> int:
 
     from panda3d.core import loadPrcFileData
 
-    loadPrcFileData("shots", f"window-type offscreen\naudio-library-name null\nwin-size {w} {h}"
-                             "\nsync-video 0\nnotify-level-display error\n"
-                             "notify-level-device fatal\n")
+    loadPrcFileData(
+        "shots",
+        f"window-type offscreen\naudio-library-name null\nwin-size {w} {h}"
+        "\nsync-video 0\nnotify-level-display error\n"
+        "notify-level-device fatal\n",
+    )
     from gin3d.app import GinApp, Settings
     from gin3d.engine import Knocked, RuleSet, best_melds
     from gin3d.players import GreedyPlayer
@@ -85,7 +91,8 @@ def main(argv: list[str] | None = None) -> int:
     app.request("Table")
     knocked: list = []
     ctl.on_applied.append(
-        lambda action, events: knocked.extend(e for e in events if isinstance(e, Knocked)))
+        lambda action, events: knocked.extend(e for e in events if isinstance(e, Knocked))
+    )
     for _ in range(400):
         if ctl.game.hand.over:
             if knocked:

@@ -36,8 +36,12 @@ def make_history(games: int) -> None:
         players = (computer_player("simple"), computer_player(level))
         limit = None if g < games else 2  # the last game: stop early in its third hand
         while not game.over:
-            if limit is not None and len(game.hands) > limit and not game.hand.over \
-                    and len(game.hand.actions) > 9:
+            if (
+                limit is not None
+                and len(game.hands) > limit
+                and not game.hand.over
+                and len(game.hand.actions) > 9
+            ):
                 break
             legal = game.legal_actions()
             if game.hand.over:
@@ -62,15 +66,19 @@ def main(argv: list[str] | None = None) -> int:
 
     from panda3d.core import loadPrcFileData
 
-    loadPrcFileData("shots", f"window-type offscreen\naudio-library-name null\nwin-size {w} {h}"
-                             "\nsync-video 0\nnotify-level-display error\n"
-                             "notify-level-device fatal\n")
+    loadPrcFileData(
+        "shots",
+        f"window-type offscreen\naudio-library-name null\nwin-size {w} {h}"
+        "\nsync-video 0\nnotify-level-display error\n"
+        "notify-level-device fatal\n",
+    )
     from gin3d import settings as settings_mod
     from gin3d.app import GinApp
     from gin3d.history import read_hands
 
-    user = settings_mod.Settings(player_name="Ada", card_style="four_colour",
-                                 undo_enabled=True, animation_speed=0.0)
+    user = settings_mod.Settings(
+        player_name="Ada", card_style="four_colour", undo_enabled=True, animation_speed=0.0
+    )
     app = GinApp(seed=1, user_settings=user)
     saved: list[str] = []
 

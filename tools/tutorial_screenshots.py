@@ -15,10 +15,23 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 # chapter number: (step index shown, mode)
-STEPS = {1: (4, "watch"), 2: (1, "watch"), 3: (4, "watch"), 4: (2, "watch"), 5: (3, "play"),
-         6: (2, "watch"), 7: (3, "watch"), 8: (3, "watch"), 9: (3, "watch"), 10: (3, "watch"),
-         11: (2, "watch"), 12: (4, "watch"), 13: (0, "watch"), 14: (1, "watch"),
-         15: (1, "play")}
+STEPS = {
+    1: (4, "watch"),
+    2: (1, "watch"),
+    3: (4, "watch"),
+    4: (2, "watch"),
+    5: (3, "play"),
+    6: (2, "watch"),
+    7: (3, "watch"),
+    8: (3, "watch"),
+    9: (3, "watch"),
+    10: (3, "watch"),
+    11: (2, "watch"),
+    12: (4, "watch"),
+    13: (0, "watch"),
+    14: (1, "watch"),
+    15: (1, "play"),
+}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -33,9 +46,12 @@ def main(argv: list[str] | None = None) -> int:
 
     from panda3d.core import loadPrcFileData
 
-    loadPrcFileData("shots", f"window-type offscreen\naudio-library-name null\nwin-size {w} {h}"
-                             "\nsync-video 0\nnotify-level-display error\n"
-                             "notify-level-device fatal\n")
+    loadPrcFileData(
+        "shots",
+        f"window-type offscreen\naudio-library-name null\nwin-size {w} {h}"
+        "\nsync-video 0\nnotify-level-display error\n"
+        "notify-level-device fatal\n",
+    )
     from gin3d.app import GinApp, Settings
     from gin3d.engine import parse_action
     from gin3d.scene.tutorial_view import TutorialDriver

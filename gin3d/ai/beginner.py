@@ -62,8 +62,7 @@ class BeginnerPlayer(ComputerPlayer):
             top = view.top
             if DRAW_DISCARD in view.legal and top is not None:
                 with_top = mask | (1 << top)
-                melds = (self._deadwood(with_top, blind) < self._deadwood(mask, blind)
-                         + VALUES[top])
+                melds = self._deadwood(with_top, blind) < self._deadwood(mask, blind) + VALUES[top]
                 pairs = any(c % 13 == top % 13 for c in view.hand)
                 if melds or (pairs and rng.random() < GRAB_PAIR):
                     return DRAW_DISCARD
@@ -79,8 +78,11 @@ class BeginnerPlayer(ComputerPlayer):
             return BigGin()
         knocks = [a.card for a in view.legal if type(a) is Knock]
         discards = [a.card for a in view.legal if type(a) is Discard]
-        if knocks and (not discards or rng.random() < NOTICE_KNOCK
-                       or any(deadwood_of_mask(mask & ~(1 << c)) == 0 for c in knocks)):
+        if knocks and (
+            not discards
+            or rng.random() < NOTICE_KNOCK
+            or any(deadwood_of_mask(mask & ~(1 << c)) == 0 for c in knocks)
+        ):
             return Knock(min(knocks, key=lambda c: deadwood_of_mask(mask & ~(1 << c))))
         scored = [(self._deadwood(mask & ~(1 << c), blind), c) for c in discards]
         least = min(s for s, _ in scored)

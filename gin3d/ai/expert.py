@@ -55,8 +55,14 @@ class ExpertWeights(Weights):
 class Deals:
     """Opponent hands consistent with the view, as 52-bit masks with a weight each."""
 
-    def __init__(self, know: Knowledge, n: int, rng: np.random.Generator,
-                 knocked_weight: float, odd_discard_weight: float = 1.0) -> None:
+    def __init__(
+        self,
+        know: Knowledge,
+        n: int,
+        rng: np.random.Generator,
+        knocked_weight: float,
+        odd_discard_weight: float = 1.0,
+    ) -> None:
         view = know.view
         unseen = np.fromiter(know.unseen, dtype=np.int64, count=len(know.unseen))
         self.masks: list[int] = []
@@ -70,8 +76,7 @@ class Deals:
         else:
             chosen = np.zeros((n, 0), dtype=np.int64)
         played = any(s == 1 - view.seat for s, _ in view.discards)
-        last = view.discards[-1][1] if view.discards and view.discards[-1][0] != view.seat \
-            else None
+        last = view.discards[-1][1] if view.discards and view.discards[-1][0] != view.seat else None
         limit = view.knock_limit
         for row in chosen:
             m = know.opp_known
@@ -100,7 +105,8 @@ class ExpertPlayer(HardPlayer):
     def __init__(self, seed: int | str | None = None, name: str | None = None) -> None:
         super().__init__(seed=seed, name=name)
         self.np_rng = np.random.default_rng(
-            zlib.crc32(f"expert:{seed}".encode()) if seed is not None else None)
+            zlib.crc32(f"expert:{seed}".encode()) if seed is not None else None
+        )
 
     def decide(self, view: PlayerView) -> Action:
         self._deals = None
@@ -109,8 +115,9 @@ class ExpertPlayer(HardPlayer):
     def deals(self, know: Knowledge) -> Deals:
         if self._deals is None:
             w = self.weights
-            self._deals = Deals(know, w.samples, self.np_rng, w.knocked_weight,
-                                w.odd_discard_weight)
+            self._deals = Deals(
+                know, w.samples, self.np_rng, w.knocked_weight, w.odd_discard_weight
+            )
         return self._deals
 
     # -- discards weigh deadwood by the opponent's threat -------------------------------
@@ -123,16 +130,19 @@ class ExpertPlayer(HardPlayer):
         close = np.array([d <= reach for d in deals.deadwood], dtype=np.float64)
         return float((close * deals.norm).sum())
 
-    def score_discards(self, mask: int, know: Knowledge, cards: list[int],
-                       with_danger: bool = True) -> list[DiscardScore]:
+    def score_discards(
+        self, mask: int, know: Knowledge, cards: list[int], with_danger: bool = True
+    ) -> list[DiscardScore]:
         scores = super().score_discards(mask, know, cards, with_danger)
         if not with_danger:
             return scores
         extra = self.weights.threat * self.threat(know)
         if extra <= 0:
             return scores
-        out = [DiscardScore(s.card, s.deadwood, s.potential, s.danger,
-                            s.score + extra * s.deadwood) for s in scores]
+        out = [
+            DiscardScore(s.card, s.deadwood, s.potential, s.danger, s.score + extra * s.deadwood)
+            for s in scores
+        ]
         out.sort(key=lambda s: (s.score, s.deadwood, -VALUES[s.card], s.card))
         return out
 
@@ -144,8 +154,9 @@ class ExpertPlayer(HardPlayer):
         if least == 0:
             return min((c for c in knocks if left[c] == 0), key=lambda c: (-VALUES[c], c))
         # among knock cards leaving the least (or nearly), the one the deals pay most for
-        options = sorted((c for c in knocks if left[c] <= least + 2),
-                         key=lambda c: (left[c], -VALUES[c], c))[:3]
+        options = sorted(
+            (c for c in knocks if left[c] <= least + 2), key=lambda c: (left[c], -VALUES[c], c)
+        )[:3]
         values = [(self.knock_value(view, know, mask & ~(1 << c), left[c]), c) for c in options]
         knock_ev, card = max(values, key=lambda v: (v[0], -left[v[1]]))
         if not any(type(a) is Discard for a in view.legal):
@@ -175,8 +186,9 @@ class ExpertPlayer(HardPlayer):
                 break
         return total / weight if weight else 0.0
 
-    def wait_value(self, view: PlayerView, know: Knowledge, knock_ev: float
-                   ) -> tuple[float, int | None]:
+    def wait_value(
+        self, view: PlayerView, know: Knowledge, knock_ev: float
+    ) -> tuple[float, int | None]:
         """Expected points of discarding instead and knocking (or going gin) next turn."""
         discards = [a.card for a in view.legal if type(a) is Discard]
         best = self.score_discards(know.mine, know, discards)[0]
@@ -228,4 +240,3 @@ class ExpertPlayer(HardPlayer):
             if time.perf_counter() - start > self.weights.budget_s / 2:
                 break
         return (total / weight if weight else -math.inf), best.card
-

@@ -76,8 +76,9 @@ class HardPlayer(ComputerPlayer):
         return self.discard(view, know)
 
     # -- scoring ------------------------------------------------------------------------
-    def score_discards(self, mask: int, know: Knowledge, cards: list[int],
-                       with_danger: bool = True) -> list[DiscardScore]:
+    def score_discards(
+        self, mask: int, know: Knowledge, cards: list[int], with_danger: bool = True
+    ) -> list[DiscardScore]:
         """Score throwing each of ``cards`` from the 11-card hand ``mask`` (best first)."""
         w = self.weights
         left = sorted((deadwood_of_mask(mask & ~(1 << c)), c) for c in cards)
@@ -89,8 +90,9 @@ class HardPlayer(ComputerPlayer):
                 break
             pot = potential(mask & ~(1 << c), know.p_draw, know.unseen, dw)
             danger = know.danger(c) if with_danger else 0.0
-            out.append(DiscardScore(c, dw, pot, danger,
-                                    dw_w * dw - w.potential * pot + w.danger * danger))
+            out.append(
+                DiscardScore(c, dw, pot, danger, dw_w * dw - w.potential * pot + w.danger * danger)
+            )
         out.sort(key=lambda s: (s.score, s.deadwood, -VALUES[s.card], s.card))
         return out
 
@@ -145,7 +147,10 @@ class HardPlayer(ComputerPlayer):
         card = min(knocks, key=lambda c: (deadwood_of_mask(mask & ~(1 << c)), -VALUES[c], c))
         d = deadwood_of_mask(mask & ~(1 << card))
         w = self.weights
-        if (0 < d <= w.wait_deadwood and view.stock_count >= w.wait_stock
-                and any(type(a) is Discard for a in view.legal)):
+        if (
+            0 < d <= w.wait_deadwood
+            and view.stock_count >= w.wait_stock
+            and any(type(a) is Discard for a in view.legal)
+        ):
             return None
         return card

@@ -105,8 +105,9 @@ class Knowledge:
             p_stock[idx] = 1.0 - p_opp[idx]
         total = p_stock.sum()
         p_draw = p_stock / total if total > 0 else p_stock
-        return cls(view, mine, unseen, unseen_mask, opp_known, hidden, discards, declined,
-                   p_opp, p_draw)
+        return cls(
+            view, mine, unseen, unseen_mask, opp_known, hidden, discards, declined, p_opp, p_draw
+        )
 
     def danger(self, card: int) -> float:
         """Chance the opponent holds two cards that make a meld with ``card`` (so wants it)."""
@@ -146,8 +147,13 @@ def _opponent_signals(view: PlayerView, opp: int) -> tuple[tuple[int, ...], tupl
     return tuple(discards), tuple(declined)
 
 
-def _opponent_model(unseen: tuple[int, ...], known: int, hidden: int, discards: tuple[int, ...],
-                    declined: tuple[int, ...]) -> np.ndarray:
+def _opponent_model(
+    unseen: tuple[int, ...],
+    known: int,
+    hidden: int,
+    discards: tuple[int, ...],
+    declined: tuple[int, ...],
+) -> np.ndarray:
     """Probability the opponent holds each card.
 
     Unseen cards start equal; cards that would meld with what the opponent threw or passed up

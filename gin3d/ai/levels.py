@@ -18,28 +18,36 @@ class Personality:
 
 LEVELS: dict[str, Personality] = {
     "beginner": Personality(
-        "beginner", "Rosie", "Rosie (beginner)",
+        "beginner",
+        "Rosie",
+        "Rosie (beginner)",
         "Rosie learned gin last summer on the porch and still counts her cards twice. She "
         "likes her kings and queens too much to let them go, sometimes looks straight past a "
         "run, and knocks when she remembers to. Friendly, chatty and very beatable.",
         (1.0, 2.2),
     ),
     "simple": Personality(
-        "simple", "Walt", "Walt (steady)",
+        "simple",
+        "Walt",
+        "Walt (steady)",
         "Walt plays by the book he learned from: he picks up a discard only when it makes a "
         "meld, throws his highest loose card, and knocks the moment he is allowed. He never "
         "bluffs and never waits for gin, which makes him solid but predictable.",
         (0.7, 1.5),
     ),
     "hard": Personality(
-        "hard", "Margo", "Margo (sharp)",
+        "hard",
+        "Margo",
+        "Margo (sharp)",
         "Margo keeps track of every card that has gone by. She knows which of your pairs are "
         "still live, will not hand you the card you have been fishing for, and keeps her "
         "hand flexible until she can knock with room to spare.",
         (0.8, 1.8),
     ),
     "expert": Personality(
-        "expert", "Professor Vance", "Professor Vance (expert)",
+        "expert",
+        "Professor Vance",
+        "Professor Vance (expert)",
         "The Professor deals out the hands you might be holding, dozens of times over, and "
         "plays the move that does best across all of them. She reads your pickups and your "
         "discards, keeps her deadwood low and waits for gin or for you to knock into an undercut.",
@@ -55,8 +63,12 @@ def make_player(level: str, seed: int | str | None = None, name: str | None = No
     from .hard import HardPlayer
     from .simple import SimplePlayer
 
-    classes = {"beginner": BeginnerPlayer, "simple": SimplePlayer, "hard": HardPlayer,
-               "expert": ExpertPlayer}
+    classes = {
+        "beginner": BeginnerPlayer,
+        "simple": SimplePlayer,
+        "hard": HardPlayer,
+        "expert": ExpertPlayer,
+    }
     if level not in classes:
         raise ValueError(f"unknown level {level!r} (choose from {', '.join(classes)})")
     return classes[level](seed=seed, name=name)

@@ -69,7 +69,8 @@ class SimplePlayer(ComputerPlayer):
             mask |= 1 << c
         knocks = [a.card for a in view.legal if type(a) is Knock]
         pool = knocks or [a.card for a in view.legal if type(a) is Discard]
-        scored = [(deadwood_of_mask(mask & ~(1 << c)), -VALUES[c], self.rng.random(), c)
-                  for c in pool]
+        scored = [
+            (deadwood_of_mask(mask & ~(1 << c)), -VALUES[c], self.rng.random(), c) for c in pool
+        ]
         card = min(scored)[3]
         return Knock(card) if knocks else Discard(card)

@@ -90,9 +90,7 @@ Action = (
     DrawStock | DrawDiscard | Pass | Discard | Knock | BigGin | LayOff | FinishLayoff | NextHand
 )
 
-_PLAIN = {
-    str(a()): a() for a in (DrawStock, DrawDiscard, Pass, BigGin, FinishLayoff, NextHand)
-}
+_PLAIN = {str(a()): a() for a in (DrawStock, DrawDiscard, Pass, BigGin, FinishLayoff, NextHand)}
 
 
 def parse_action(text: str) -> Action:
@@ -115,7 +113,12 @@ def parse_action(text: str) -> Action:
 
 # shared instances: actions are immutable values, so the engine hands out the same objects
 DRAW_STOCK, DRAW_DISCARD, PASS, BIG_GIN, FINISH_LAYOFF, NEXT_HAND = (
-    DrawStock(), DrawDiscard(), Pass(), BigGin(), FinishLayoff(), NextHand(),
+    DrawStock(),
+    DrawDiscard(),
+    Pass(),
+    BigGin(),
+    FinishLayoff(),
+    NextHand(),
 )
 DISCARDS = tuple(Discard(c) for c in CARDS)
 KNOCKS = tuple(Knock(c) for c in CARDS)

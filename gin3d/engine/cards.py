@@ -13,8 +13,19 @@ RANKS = "A23456789TJQK"
 SUITS = "SHDC"
 SUIT_SYMBOLS = "\u2660\u2665\u2666\u2663"
 RANK_NAMES = (
-    "ace", "two", "three", "four", "five", "six", "seven",
-    "eight", "nine", "ten", "jack", "queen", "king",
+    "ace",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "jack",
+    "queen",
+    "king",
 )
 SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
 DECK_SIZE = 52
@@ -100,8 +111,9 @@ def card(token: str | int) -> Card:
     return CARDS[token]
 
 
-def parse_cards(text: str | Iterable[str | int], *, hand: bool = False,
-                max_cards: int | None = None) -> list[Card]:
+def parse_cards(
+    text: str | Iterable[str | int], *, hand: bool = False, max_cards: int | None = None
+) -> list[Card]:
     """Parse ``"AS 2S 3S"`` (or a list of tokens/indices) into cards.
 
     With ``hand=True`` a repeated card is an error; ``max_cards`` bounds the count. Every error

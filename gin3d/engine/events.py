@@ -105,8 +105,19 @@ class GameOver:
 
 
 Event = (
-    HandStarted | CardDealt | UpcardTurned | Passed | CardDrawn | Discarded | Knocked | LaidOff
-    | HandRevealed | HandScored | HandDrawn | DealerChosen | GameOver
+    HandStarted
+    | CardDealt
+    | UpcardTurned
+    | Passed
+    | CardDrawn
+    | Discarded
+    | Knocked
+    | LaidOff
+    | HandRevealed
+    | HandScored
+    | HandDrawn
+    | DealerChosen
+    | GameOver
 )
 
 

@@ -29,8 +29,13 @@ def cut_for_deal(seed: int | str) -> tuple[int, tuple[Card, Card]]:
 class Game:
     """Hands until someone reaches the target; then the bonuses. Seat 0 and 1 are fixed."""
 
-    def __init__(self, rules: RuleSet | None = None, seed: int | str = 0,
-                 first_dealer: int | None = None, decks: list[list[int]] | None = None) -> None:
+    def __init__(
+        self,
+        rules: RuleSet | None = None,
+        seed: int | str = 0,
+        first_dealer: int | None = None,
+        decks: list[list[int]] | None = None,
+    ) -> None:
         self.rules = rules or RuleSet()
         self.seed = seed
         self.score: GameScore | HollywoodScore = (
@@ -135,8 +140,12 @@ class Game:
     def replay(self) -> Game:
         """A fresh game rebuilt from the seed and the action list."""
         first = self.events[0].dealer if isinstance(self.events[0], DealerChosen) else None
-        copy = Game(self.rules, self.seed, first_dealer=None if first is not None else
-                    self.hands[0].dealer, decks=self._decks)
+        copy = Game(
+            self.rules,
+            self.seed,
+            first_dealer=None if first is not None else self.hands[0].dealer,
+            decks=self._decks,
+        )
         for a in self.actions:
             copy.apply(a)
         return copy

@@ -50,7 +50,12 @@ from .rules import RuleSet
 from .scoring import HandResult, knock_layout, settle
 
 UPCARD, DRAW, DISCARD, LAYOFF, LAST_CHANCE, OVER = (
-    "upcard", "draw", "discard", "layoff", "last_chance", "over",
+    "upcard",
+    "draw",
+    "discard",
+    "layoff",
+    "last_chance",
+    "over",
 )
 STOCK_END = 2  # the hand is drawn when a discard leaves this many cards in the stock
 
@@ -125,8 +130,15 @@ class Hand:
         "winner",
     )
 
-    def __init__(self, rules: RuleSet, dealer: int, deck: Sequence[int],
-                 hand_number: int = 0, *, _checked: bool = False) -> None:
+    def __init__(
+        self,
+        rules: RuleSet,
+        dealer: int,
+        deck: Sequence[int],
+        hand_number: int = 0,
+        *,
+        _checked: bool = False,
+    ) -> None:
         if dealer not in (0, 1):
             raise ValueError(f"dealer must be seat 0 or 1, got {dealer!r}")
         if not _checked:  # a deck from shuffled_deck is already 52 distinct Cards
@@ -175,14 +187,19 @@ class Hand:
 
     # -- construction ---------------------------------------------------------------------
     @classmethod
-    def deal(cls, rules: RuleSet | None = None, dealer: int = 0, seed: int | str | None = None,
-             deck: Sequence[int] | None = None, hand_number: int = 0) -> Hand:
+    def deal(
+        cls,
+        rules: RuleSet | None = None,
+        dealer: int = 0,
+        seed: int | str | None = None,
+        deck: Sequence[int] | None = None,
+        hand_number: int = 0,
+    ) -> Hand:
         """Deal a hand from a seed or an explicit deck order (first card dealt first)."""
         if (seed is None) == (deck is None):
             raise ValueError("give exactly one of seed or deck")
         if deck is None:
-            return cls(rules or RuleSet(), dealer, shuffled_deck(seed), hand_number,
-                       _checked=True)
+            return cls(rules or RuleSet(), dealer, shuffled_deck(seed), hand_number, _checked=True)
         return cls(rules or RuleSet(), dealer, deck, hand_number)
 
     def _deal(self) -> None:
@@ -214,7 +231,7 @@ class Hand:
             ev.append(UpcardTurned(self.upcard, self.knock_limit))
         if rules.straight_gin:
             self.knock_limit = 0
-        self.stock = list(deck[:dealt - 1:-1])
+        self.stock = list(deck[: dealt - 1 : -1])
         self.events.extend(ev)
 
     # -- queries ------------------------------------------------------------------------
@@ -238,9 +255,12 @@ class Hand:
 
     def can_big_gin(self, seat: int | None = None) -> bool:
         seat = self.turn if seat is None else seat
-        return (self.rules.big_gin_allowed and len(self.hands[seat]) == 11
-                and isolated_value(self.masks[seat]) == 0
-                and deadwood_of_mask(self.masks[seat]) == 0)
+        return (
+            self.rules.big_gin_allowed
+            and len(self.hands[seat]) == 11
+            and isolated_value(self.masks[seat]) == 0
+            and deadwood_of_mask(self.masks[seat]) == 0
+        )
 
     def _could_knock_with(self, seat: int, card: Card) -> bool:
         """Whether taking ``card`` would let ``seat`` knock (or go Big Gin) this turn."""
@@ -248,8 +268,10 @@ class Hand:
         if self.rules.big_gin_allowed and deadwood_of_mask(mask) == 0:
             return True
         throw_back = self.rules.allow_throw_back
-        return any(d <= self.knock_limit and (c != card or throw_back)
-                   for c, d in deadwood_after_discards(mask).items())
+        return any(
+            d <= self.knock_limit and (c != card or throw_back)
+            for c, d in deadwood_after_discards(mask).items()
+        )
 
     def _may_take_pile(self, seat: int) -> bool:
         if not self.pile:
@@ -288,7 +310,8 @@ class Hand:
             acts = [
                 LayOff(c, i)
                 for c in sorted(self.hands[seat])
-                for i, m in enumerate(self.table_melds) if MeldShape.of(m).fits(c)
+                for i, m in enumerate(self.table_melds)
+                if MeldShape.of(m).fits(c)
             ]
             acts.append(FINISH_LAYOFF)
             return acts
@@ -319,12 +342,14 @@ class Hand:
                 return False
             if t is Discard:
                 return not self.must_knock
-            return (deadwood_of_mask(self.masks[seat] & ~(1 << action.card))
-                    <= self.knock_limit)
+            return deadwood_of_mask(self.masks[seat] & ~(1 << action.card)) <= self.knock_limit
         if phase == LAYOFF and t is LayOff:
-            return (action.card in self.hands[seat] and type(action.meld) is int
-                    and 0 <= action.meld < len(self.table_melds)
-                    and MeldShape.of(self.table_melds[action.meld]).fits(action.card))
+            return (
+                action.card in self.hands[seat]
+                and type(action.meld) is int
+                and 0 <= action.meld < len(self.table_melds)
+                and MeldShape.of(self.table_melds[action.meld]).fits(action.card)
+            )
         return action in self.legal_actions()
 
     # -- changes ------------------------------------------------------------------------
@@ -337,8 +362,11 @@ class Hand:
         if t is DrawStock and self.phase == DRAW:
             return self._draw_stock(action)
         if t is DrawDiscard and self.phase == DRAW:
-            if self.stock_only or not self.pile or (
-                    self.barred is not None and not self._may_take_pile(self.turn)):
+            if (
+                self.stock_only
+                or not self.pile
+                or (self.barred is not None and not self._may_take_pile(self.turn))
+            ):
                 raise IllegalAction(self._why_illegal(action))
             self.actions.append(action)
             return [self._take_pile(self.turn)]
@@ -430,8 +458,12 @@ class Hand:
         seat = self.turn
         card = action.card
         taken = self.taken
-        if (self.phase != DISCARD or self.must_knock or type(card) is not Card
-                or (taken is not None and card == taken and not self.rules.allow_throw_back)):
+        if (
+            self.phase != DISCARD
+            or self.must_knock
+            or type(card) is not Card
+            or (taken is not None and card == taken and not self.rules.allow_throw_back)
+        ):
             raise IllegalAction(self._why_illegal(action))
         self._remove(seat, card)
         self.actions.append(action)
@@ -441,8 +473,12 @@ class Hand:
         # throw-back: the player who first threw this card may not simply take it back
         if self.barred is not None and self.barred[0] == seat:
             self.barred = None
-        if taken is not None and card == taken and len(discards) >= 2 and (
-                discards[-2] == (1 - seat, card)):
+        if (
+            taken is not None
+            and card == taken
+            and len(discards) >= 2
+            and (discards[-2] == (1 - seat, card))
+        ):
             self.barred = (1 - seat, card)
         event = _new(Discarded)
         event.seat, event.card = seat, card
@@ -486,8 +522,15 @@ class Hand:
     def _score(self) -> None:
         knocker = self.knocker
         other = 1 - knocker
-        result = settle(self.knock_kind, self.knocker_melds, self.knocker_deadwood,
-                        self.hands[other], self.layoffs, self.rules, self.upcard)
+        result = settle(
+            self.knock_kind,
+            self.knocker_melds,
+            self.knocker_deadwood,
+            self.hands[other],
+            self.layoffs,
+            self.rules,
+            self.upcard,
+        )
         self.result = result
         self.winner = knocker if result.winner == "knocker" else other
         self.phase = OVER
@@ -523,5 +566,10 @@ class Hand:
 
     def card_count(self) -> int:
         """Every card accounted for: hands + stock + pile + laid-off cards."""
-        return len(self.hands[0]) + len(self.hands[1]) + len(self.stock) + len(self.pile) + len(
-            self.layoffs)
+        return (
+            len(self.hands[0])
+            + len(self.hands[1])
+            + len(self.stock)
+            + len(self.pile)
+            + len(self.layoffs)
+        )

@@ -77,8 +77,9 @@ def _alternatives(shape: MeldShape, index: int, held: int) -> list[list[tuple[in
     return groups
 
 
-def best_layoff(knocker_melds: Sequence[Sequence[int]], other_cards: Iterable[int]
-                ) -> tuple[int, list[Layoff]]:
+def best_layoff(
+    knocker_melds: Sequence[Sequence[int]], other_cards: Iterable[int]
+) -> tuple[int, list[Layoff]]:
     """(least deadwood the other player can reach, the layoffs that reach it).
 
     Ties go to the plan with the fewest layoffs, then to the first in meld order.

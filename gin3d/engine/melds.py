@@ -56,7 +56,7 @@ def _build_set_table() -> list[list[tuple[Meld, ...]]]:
             if len(held) == 4:
                 melds.append((sum(1 << (13 * s + rank) for s in held), 4 * value))
             if len(held) >= 3:
-                for drop in (held if len(held) == 4 else [None]):
+                for drop in held if len(held) == 4 else [None]:
                     chosen = [s for s in held if s != drop]
                     melds.append((sum(1 << (13 * s + rank) for s in chosen), 3 * value))
             per_pattern.append(tuple(melds))
@@ -75,8 +75,12 @@ OFF_RUN_VALUE = tuple(SUIT_VALUE[p] for p in OFF_RUN)
 
 def mask_value(mask: int) -> int:
     """Sum of the card values in a mask."""
-    return (SUIT_VALUE[mask & SUIT_BITS] + SUIT_VALUE[mask >> 13 & SUIT_BITS]
-            + SUIT_VALUE[mask >> 26 & SUIT_BITS] + SUIT_VALUE[mask >> 39 & SUIT_BITS])
+    return (
+        SUIT_VALUE[mask & SUIT_BITS]
+        + SUIT_VALUE[mask >> 13 & SUIT_BITS]
+        + SUIT_VALUE[mask >> 26 & SUIT_BITS]
+        + SUIT_VALUE[mask >> 39 & SUIT_BITS]
+    )
 
 
 def isolated_value(mask: int) -> int:
@@ -89,8 +93,12 @@ def isolated_value(mask: int) -> int:
     if not three:
         return OFF_RUN_VALUE[s0] + OFF_RUN_VALUE[s1] + OFF_RUN_VALUE[s2] + OFF_RUN_VALUE[s3]
     keep = ~three
-    return (SUIT_VALUE[OFF_RUN[s0] & keep] + SUIT_VALUE[OFF_RUN[s1] & keep]
-            + SUIT_VALUE[OFF_RUN[s2] & keep] + SUIT_VALUE[OFF_RUN[s3] & keep])
+    return (
+        SUIT_VALUE[OFF_RUN[s0] & keep]
+        + SUIT_VALUE[OFF_RUN[s1] & keep]
+        + SUIT_VALUE[OFF_RUN[s2] & keep]
+        + SUIT_VALUE[OFF_RUN[s3] & keep]
+    )
 
 
 def melds_in(mask: int) -> list[Meld]:

@@ -62,7 +62,8 @@ class RuleSet:
         if self.next_dealer not in DEALER_RULES:
             raise ValueError(f"next_dealer must be one of {DEALER_RULES}, got {self.next_dealer!r}")
         upcard_rules = [
-            n for n in ("knock_limit_from_upcard", "ace_upcard_gin_only", "spade_upcard_doubles")
+            n
+            for n in ("knock_limit_from_upcard", "ace_upcard_gin_only", "spade_upcard_doubles")
             if getattr(self, n)
         ]
         if self.no_upcard and upcard_rules:
@@ -167,19 +168,24 @@ class RuleSet:
         if self.straight_gin:
             knock = "Straight gin: no knocking; a hand ends only with gin (no deadwood at all)"
         elif self.knock_limit_from_upcard:
-            knock = ("Knock limit: the first upcard's value (pictures 10"
-                     + ("; an ace: gin only" if self.ace_upcard_gin_only else "")
-                     + "); knock with that much deadwood or less")
+            knock = (
+                "Knock limit: the first upcard's value (pictures 10"
+                + ("; an ace: gin only" if self.ace_upcard_gin_only else "")
+                + "); knock with that much deadwood or less"
+            )
         else:
-            knock = (f"Knock with {self.knock_limit} or less deadwood: after drawing, end the "
-                     f"hand when your unmelded cards count {self.knock_limit} or less")
+            knock = (
+                f"Knock with {self.knock_limit} or less deadwood: after drawing, end the "
+                f"hand when your unmelded cards count {self.knock_limit} or less"
+            )
         lines = [
             knock,
             f"Gin bonus: {self.gin_bonus}, on top of the other player's whole deadwood, when "
             "you go out with none",
             f"Big Gin bonus: {self.big_gin_bonus}, when all 11 cards meld after your draw (you "
-            "lay them all out, no discard)" if self.big_gin_allowed else
-            "No Big Gin: with 11 cards melded you still discard one and go gin",
+            "lay them all out, no discard)"
+            if self.big_gin_allowed
+            else "No Big Gin: with 11 cards melded you still discard one and go gin",
             f"Undercut bonus: {self.undercut_bonus}, to the other player when the knocker's "
             "deadwood is not lower than theirs",
             f"Box bonus: {self.box_bonus} for every hand you won, added at the end (it does "
@@ -188,20 +194,23 @@ class RuleSet:
             f"of {self.game_bonus}",
             {
                 "double_hands": "Shutout (the loser won no hand, none was drawn): the "
-                                "winner's hand points are doubled",
+                "winner's hand points are doubled",
                 "double_game_bonus": "Shutout (the loser scored nothing): the game bonus is "
-                                     "doubled",
+                "doubled",
                 "none": "No shutout bonus",
             }[self.shutout],
             {
                 "winner": "Next dealer: the winner of a hand deals the next one",
                 "loser": "Next dealer: the loser of a hand deals the next one",
                 "alternate": "Next dealer: the players take turns to deal",
-            }[self.next_dealer] + " (after a drawn hand, the same dealer again)",
+            }[self.next_dealer]
+            + " (after a drawn hand, the same dealer again)",
         ]
         if self.spade_upcard_doubles:
-            lines.append("A spade upcard doubles the hand: when the first upcard is a spade, "
-                         "that hand's points count twice")
+            lines.append(
+                "A spade upcard doubles the hand: when the first upcard is a spade, "
+                "that hand's points count twice"
+            )
         for key, note in OPTION_NOTES.items():
             if getattr(self, key) and key != "straight_gin":
                 lines.append(note)
@@ -212,17 +221,17 @@ class RuleSet:
 
 PRESET_NOTES: dict[str, str] = {  # one line each, for the setup screens
     "classic": "Classic: knock at 10; gin 25, Big Gin 31, undercut 25, 25 a hand won; "
-               "a shutout doubles the hand points",
+    "a shutout doubles the hand points",
     "pagat": "Pagat (pagat.com): knock at 10; gin 20, no Big Gin, undercut 10, 20 a hand "
-             "won; a shutout doubles the game bonus",
+    "won; a shutout doubles the game bonus",
     "oklahoma": "Oklahoma: the first upcard sets the knock limit (an ace: gin only), a spade "
-                "upcard doubles the hand; game to 150",
+    "upcard doubles the hand; game to 150",
 }
 OPTION_NOTES: dict[str, str] = {
     "last_chance": "Last chance: when the stock runs out, the other player may take the last "
-                   "discard and knock with it",
+    "discard and knock with it",
     "allow_throw_back": "Throw-back: a card taken from the pile may be thrown straight back "
-                        "(its first owner then takes it only to knock)",
+    "(its first owner then takes it only to knock)",
     "straight_gin": "Straight gin: no knocking; a hand ends only with gin",
     "no_upcard": "No upcard: the non-dealer gets 11 cards and starts by discarding",
 }
@@ -232,13 +241,23 @@ TARGET_NOTE = "the first to this many points wins the game; the bonuses are adde
 PRESETS: dict[str, dict[str, Any]] = {
     "classic": {"name": "classic"},
     "pagat": {
-        "name": "pagat", "gin_bonus": 20, "big_gin_bonus": 0, "undercut_bonus": 10,
-        "box_bonus": 20, "shutout": "double_game_bonus",
+        "name": "pagat",
+        "gin_bonus": 20,
+        "big_gin_bonus": 0,
+        "undercut_bonus": 10,
+        "box_bonus": 20,
+        "shutout": "double_game_bonus",
     },
     "oklahoma": {
-        "name": "oklahoma", "knock_limit_from_upcard": True, "ace_upcard_gin_only": True,
-        "spade_upcard_doubles": True, "gin_bonus": 20, "big_gin_bonus": 0,
-        "undercut_bonus": 10, "box_bonus": 20, "game_target": 150,
+        "name": "oklahoma",
+        "knock_limit_from_upcard": True,
+        "ace_upcard_gin_only": True,
+        "spade_upcard_doubles": True,
+        "gin_bonus": 20,
+        "big_gin_bonus": 0,
+        "undercut_bonus": 10,
+        "box_bonus": 20,
+        "game_target": 150,
         "shutout": "double_game_bonus",
     },
 }

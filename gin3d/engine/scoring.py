@@ -46,9 +46,15 @@ class HandResult:
         return text
 
 
-def settle(kind: str, knocker_melds: Sequence[Sequence[Card]], knocker_dead: Sequence[Card],
-           other_remaining: Sequence[Card], layoffs: Sequence[Layoff], rules: RuleSet,
-           upcard: int | None = None) -> HandResult:
+def settle(
+    kind: str,
+    knocker_melds: Sequence[Sequence[Card]],
+    knocker_dead: Sequence[Card],
+    other_remaining: Sequence[Card],
+    layoffs: Sequence[Layoff],
+    rules: RuleSet,
+    upcard: int | None = None,
+) -> HandResult:
     """Score a hand once the knocker's layout and the other player's layoffs are fixed.
 
     The other player's remaining cards are melded the best way they can be.
@@ -68,10 +74,17 @@ def settle(kind: str, knocker_melds: Sequence[Sequence[Card]], knocker_dead: Seq
     else:
         kind, bonus, base, winner = "undercut", rules.undercut_bonus, kd - od, "other"
     return HandResult(
-        kind=kind, winner=winner, points=(base + bonus) * multiplier,
-        knocker_deadwood=kd, other_deadwood=od, layoffs=list(layoffs),
-        knocker_melds=[list(m) for m in knocker_melds], knocker_deadwood_cards=list(knocker_dead),
-        other_melds=other.melds, other_deadwood_cards=other.deadwood, bonus=bonus,
+        kind=kind,
+        winner=winner,
+        points=(base + bonus) * multiplier,
+        knocker_deadwood=kd,
+        other_deadwood=od,
+        layoffs=list(layoffs),
+        knocker_melds=[list(m) for m in knocker_melds],
+        knocker_deadwood_cards=list(knocker_dead),
+        other_melds=other.melds,
+        other_deadwood_cards=other.deadwood,
+        bonus=bonus,
         multiplier=multiplier,
     )
 
@@ -85,8 +98,12 @@ def knock_layout(knocker_cards: Sequence[Card], other_cards: Sequence[Card] | No
     return max(options, key=lambda a: best_layoff(a.melds, other_cards)[0])
 
 
-def score_knock(knocker_cards: Iterable[Card | str] | str, other_cards: Iterable[Card | str] | str,
-                rules: RuleSet | None = None, upcard: int | None = None) -> HandResult:
+def score_knock(
+    knocker_cards: Iterable[Card | str] | str,
+    other_cards: Iterable[Card | str] | str,
+    rules: RuleSet | None = None,
+    upcard: int | None = None,
+) -> HandResult:
     """Score a knock from the knocker's 10 cards (11 for Big Gin) and the other player's 10,
     with the other player's best layoffs."""
     rules = rules or RuleSet()
@@ -272,6 +289,12 @@ class MatchScore:
 
 
 __all__ = [
-    "GameScore", "HandResult", "HollywoodScore", "MatchScore", "knock_layout", "mask_value",
-    "score_knock", "settle",
+    "GameScore",
+    "HandResult",
+    "HollywoodScore",
+    "MatchScore",
+    "knock_layout",
+    "mask_value",
+    "score_knock",
+    "settle",
 ]

@@ -40,28 +40,43 @@ class PlayerView:
     hand_number: int
 
     @classmethod
-    def of(cls, hand, seat: int, scores: tuple[int, int] = (0, 0),
-           target: int | None = None) -> PlayerView:
+    def of(
+        cls, hand, seat: int, scores: tuple[int, int] = (0, 0), target: int | None = None
+    ) -> PlayerView:
         """Snapshot what ``seat`` may know of ``hand`` (a ``Hand``)."""
         if seat not in (0, 1):
             raise ValueError(f"seat must be 0 or 1, got {seat!r}")
         other = 1 - seat
         revealed = None
         if hand.knocker is not None and (hand.knocker == other or hand.over):
-            revealed = tuple(hand.hands[other]) if hand.knocker != other else tuple(
-                c for m in hand.knocker_melds for c in m) + tuple(hand.knocker_deadwood)
+            revealed = (
+                tuple(hand.hands[other])
+                if hand.knocker != other
+                else tuple(c for m in hand.knocker_melds for c in m) + tuple(hand.knocker_deadwood)
+            )
         return cls(
-            seat=seat, rules=hand.rules, phase=hand.phase, turn=hand.turn, dealer=hand.dealer,
-            hand=tuple(hand.hands[seat]), pile=tuple(hand.pile), stock_count=len(hand.stock),
+            seat=seat,
+            rules=hand.rules,
+            phase=hand.phase,
+            turn=hand.turn,
+            dealer=hand.dealer,
+            hand=tuple(hand.hands[seat]),
+            pile=tuple(hand.pile),
+            stock_count=len(hand.stock),
             opponent_count=len(hand.hands[other]),
             opponent_known=tuple(hand.seen_taken[other]),
-            discards=tuple(hand.discards), upcard=hand.upcard, knock_limit=hand.knock_limit,
+            discards=tuple(hand.discards),
+            upcard=hand.upcard,
+            knock_limit=hand.knock_limit,
             taken=hand.taken if hand.turn == seat else None,
             legal=tuple(hand.legal_actions()) if hand.turn == seat else (),
-            table_melds=tuple(tuple(m) for m in hand.table_melds), knocker=hand.knocker,
-            opponent_revealed=revealed, scores=tuple(scores),
+            table_melds=tuple(tuple(m) for m in hand.table_melds),
+            knocker=hand.knocker,
+            opponent_revealed=revealed,
+            scores=tuple(scores),
             target=hand.rules.game_target if target is None else target,
-            history=tuple(redact(e, seat) for e in hand.events), hand_number=hand.hand_number,
+            history=tuple(redact(e, seat) for e in hand.events),
+            hand_number=hand.hand_number,
         )
 
     @property

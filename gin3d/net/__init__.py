@@ -7,6 +7,13 @@ from .protocol import PROTOCOL_VERSION
 from .session import CHEATED, CONNECTED, GONE, WAITING, Callbacks, MatchEnded, MatchSession, Timing
 
 __all__ = [
-    "CHEATED", "CONNECTED", "GONE", "PROTOCOL_VERSION", "WAITING", "Callbacks", "MatchEnded",
-    "MatchSession", "Timing",
+    "CHEATED",
+    "CONNECTED",
+    "GONE",
+    "PROTOCOL_VERSION",
+    "WAITING",
+    "Callbacks",
+    "MatchEnded",
+    "MatchSession",
+    "Timing",
 ]

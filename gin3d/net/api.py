@@ -91,9 +91,15 @@ class HumanSeat:
 class NetService:
     """Network play for the app: lobby (LAN list, host, join) and the match (moves, chat)."""
 
-    def __init__(self, name: str = "", relay: tuple[str, int] | str | None = None,
-                 timing: Timing | None = None, evidence_dir: str | None = None,
-                 save_dir: str | None = None, confirm_rules: bool = False) -> None:
+    def __init__(
+        self,
+        name: str = "",
+        relay: tuple[str, int] | str | None = None,
+        timing: Timing | None = None,
+        evidence_dir: str | None = None,
+        save_dir: str | None = None,
+        confirm_rules: bool = False,
+    ) -> None:
         self.name = name
         self.kind = ""  # what the app calls the match ("lan" / "online"), kept in its saves
         # a guest asks the app before playing the host's rules ("offer" / answer_offer)
@@ -168,8 +174,9 @@ class NetService:
 
     async def _browse(self, interfaces) -> None:
         if self.browser is None:
-            self.browser = TableBrowser(lambda tables: self._emit("tables", tables=tables),
-                                        interfaces)
+            self.browser = TableBrowser(
+                lambda tables: self._emit("tables", tables=tables), interfaces
+            )
             await self.browser.start()
 
     def stop_browsing(self) -> concurrent.futures.Future:
@@ -180,14 +187,34 @@ class NetService:
             await self.browser.close()
             self.browser = None
 
-    def host(self, rules: RuleSet | None = None, table_name: str = "", player=None,
-             lan: bool = True, open_table: bool = True, listen: str = "0.0.0.0",
-             port: int = DEFAULT_PORT, upnp: bool = False,
-             lan_interfaces: list[str] | None = None,
-             advertise: list[str] | None = None) -> concurrent.futures.Future:
+    def host(
+        self,
+        rules: RuleSet | None = None,
+        table_name: str = "",
+        player=None,
+        lan: bool = True,
+        open_table: bool = True,
+        listen: str = "0.0.0.0",
+        port: int = DEFAULT_PORT,
+        upnp: bool = False,
+        lan_interfaces: list[str] | None = None,
+        advertise: list[str] | None = None,
+    ) -> concurrent.futures.Future:
         """Open a table. Its Future gives a ``HostInfo`` (join code, port, addresses)."""
-        return self._call(self._host(rules, table_name, player, lan, open_table, listen, port,
-                                     upnp, lan_interfaces, advertise))
+        return self._call(
+            self._host(
+                rules,
+                table_name,
+                player,
+                lan,
+                open_table,
+                listen,
+                port,
+                upnp,
+                lan_interfaces,
+                advertise,
+            )
+        )
 
     def _options(self) -> MatchOptions:
         emit = self._emit
@@ -197,21 +224,33 @@ class NetService:
             on_chat=lambda seat, text: emit("chat", seat=seat, text=text),
             on_emote=lambda seat, name: emit("emote", seat=seat, name=name),
             on_refused=lambda reason, by_peer: emit("refused", reason=reason, by_peer=by_peer),
-            on_hand_over=lambda hand, totals: emit("hand_over", hand=hand, totals=totals,
-                                                   game_number=self._game_number(),
-                                                   match=self._match_id()),
-            on_game_over=lambda game: emit("game_over", totals=game.totals(),
-                                           winner=game.winner),
+            on_hand_over=lambda hand, totals: emit(
+                "hand_over",
+                hand=hand,
+                totals=totals,
+                game_number=self._game_number(),
+                match=self._match_id(),
+            ),
+            on_game_over=lambda game: emit("game_over", totals=game.totals(), winner=game.winner),
             on_cheat=lambda message, path: emit("cheat", message=message, evidence=path),
-            on_save_error=lambda why: emit("error", message=f"not saved: {why} (the last "
-                                           "good save is kept; play goes on)"),
+            on_save_error=lambda why: emit(
+                "error", message=f"not saved: {why} (the last good save is kept; play goes on)"
+            ),
             rematch=self._ask_rematch,
             accept_rules=self._ask_rules if self.confirm_rules else None,
-            on_resumed=lambda game: emit("resumed", hands=list(game.hands) if game else [],
-                                         game_number=self._game_number()))
-        return MatchOptions(callbacks=cb, timing=self.timing, evidence_dir=self.evidence_dir,
-                            name=self.name, relay=self.relay, save_dir=self.save_dir,
-                            save_info={"kind": self.kind})
+            on_resumed=lambda game: emit(
+                "resumed", hands=list(game.hands) if game else [], game_number=self._game_number()
+            ),
+        )
+        return MatchOptions(
+            callbacks=cb,
+            timing=self.timing,
+            evidence_dir=self.evidence_dir,
+            name=self.name,
+            relay=self.relay,
+            save_dir=self.save_dir,
+            save_info={"kind": self.kind},
+        )
 
     def _game_number(self) -> int:
         m = self.match
@@ -228,19 +267,42 @@ class NetService:
         self.human = None
         return player
 
-    async def _host(self, rules, table_name, player, lan, open_table, listen, port, upnp,
-                    lan_interfaces, advertise) -> HostInfo:
+    async def _host(
+        self,
+        rules,
+        table_name,
+        player,
+        lan,
+        open_table,
+        listen,
+        port,
+        upnp,
+        lan_interfaces,
+        advertise,
+    ) -> HostInfo:
         if self.match is not None and not self.match.done:
             raise RuntimeError("a match is already open; leave it first")
-        match = HostedMatch(self._seat(player), rules, listen=listen, port=port,
-                            options=self._options(), open_table=lan and open_table)
+        match = HostedMatch(
+            self._seat(player),
+            rules,
+            listen=listen,
+            port=port,
+            options=self._options(),
+            open_table=lan and open_table,
+        )
         await match.start()
         self.match = match
         addresses = advertise or reachable_at(listen)
         if lan:
-            self.advertiser = TableAdvertiser(table_name or self.name or "gin3d table",
-                                              match.port, match.identity.fingerprint, addresses,
-                                              open_table, lan_interfaces, rules=match.rules)
+            self.advertiser = TableAdvertiser(
+                table_name or self.name or "gin3d table",
+                match.port,
+                match.identity.fingerprint,
+                addresses,
+                open_table,
+                lan_interfaces,
+                rules=match.rules,
+            )
             await self.advertiser.start()
         upnp_text = "not tried"
         if upnp:
@@ -252,8 +314,9 @@ class NetService:
         asyncio.ensure_future(self._watch(match))
         return info
 
-    def join_code(self, code: str, address: str | None = None,
-                  player=None) -> concurrent.futures.Future:
+    def join_code(
+        self, code: str, address: str | None = None, player=None
+    ) -> concurrent.futures.Future:
         """Join by code: directly at ``address`` ("host:port") if given, else/then the relay."""
         direct = parse_address(address, DEFAULT_PORT) if address else None
         return self._call(self._join(code, direct, player, None))
@@ -273,12 +336,14 @@ class NetService:
             raise ValueError("no save folder is set")
         return await s.save_and_leave(path)
 
-    def join_table(self, table: Table, player=None,
-                   code: str | None = None) -> concurrent.futures.Future:
+    def join_table(
+        self, table: Table, player=None, code: str | None = None
+    ) -> concurrent.futures.Future:
         """Join a table from the LAN list (an open table needs no code)."""
         fp = table.fingerprint if table.open else None
-        return self._call(self._join(code or "", (table.address, table.port), player, fp,
-                                     table.rules))
+        return self._call(
+            self._join(code or "", (table.address, table.port), player, fp, table.rules)
+        )
 
     async def _join(self, code, direct, player, open_fp, expect_rules=None) -> str:
         if self.match is not None and not self.match.done:
@@ -286,8 +351,14 @@ class NetService:
         options = self._options()
         if direct is None and options.relay is None:
             raise ValueError("no address and no relay configured")
-        match = JoinedMatch(self._seat(player), code, direct=direct, options=options,
-                            open_fingerprint=open_fp, expect_rules=expect_rules)
+        match = JoinedMatch(
+            self._seat(player),
+            code,
+            direct=direct,
+            options=options,
+            open_fingerprint=open_fp,
+            expect_rules=expect_rules,
+        )
         self._emit("status", text="connecting…")
         try:
             await match.start()
@@ -296,20 +367,28 @@ class NetService:
             self._emit("status", text="not connected")
             raise
         self.match = match
-        self._emit("connected", route=match.route, opponent=match.peer_name,
-                   safety_code=match.safety_code)
+        self._emit(
+            "connected", route=match.route, opponent=match.peer_name, safety_code=match.safety_code
+        )
         asyncio.ensure_future(self._watch(match))
         return match.route
 
-    def resume(self, path: str | Path, address: str | None = None, player=None,
-               listen: str = "0.0.0.0", port: int = DEFAULT_PORT,
-               lan_interfaces: list[str] | None = None) -> concurrent.futures.Future:
+    def resume(
+        self,
+        path: str | Path,
+        address: str | None = None,
+        player=None,
+        listen: str = "0.0.0.0",
+        port: int = DEFAULT_PORT,
+        lan_interfaces: list[str] | None = None,
+    ) -> concurrent.futures.Future:
         """Finish a saved match: the host's save hosts again (same code; a LAN match is
         advertised for its opponent only), the guest's joins: at ``address`` if given, else
         (a LAN match) wherever the host is heard on the LAN now, else the address it had,
         and/or the relay. Play goes on from the last hand both finished."""
-        return self._call(self._resume_saved(Path(path), address, player, listen, port,
-                                             lan_interfaces))
+        return self._call(
+            self._resume_saved(Path(path), address, player, listen, port, lan_interfaces)
+        )
 
     async def _resume_saved(self, path, address, player, listen, port, lan_interfaces):
         from .savelist import read_save
@@ -321,16 +400,23 @@ class NetService:
             raise RuntimeError("a match is already open; leave it first")
         self.kind = saved.get("kind", self.kind)
         if saved.get("role") == "host":
-            match = HostedMatch(self._seat(player), listen=listen, port=port,
-                                options=self._options(), saved=saved)
+            match = HostedMatch(
+                self._seat(player), listen=listen, port=port, options=self._options(), saved=saved
+            )
             await match.start()
             self.match = match
             addresses = reachable_at(listen)
             if self.kind == "lan":  # the opponent's app finds this table by its fingerprint
                 advertiser = TableAdvertiser(
-                    saved.get("name") or self.name or "gin3d table", match.port,
-                    match.identity.fingerprint, addresses, open_table=False,
-                    interfaces=lan_interfaces, rules=match.rules, resume=True)
+                    saved.get("name") or self.name or "gin3d table",
+                    match.port,
+                    match.identity.fingerprint,
+                    addresses,
+                    open_table=False,
+                    interfaces=lan_interfaces,
+                    rules=match.rules,
+                    resume=True,
+                )
                 try:
                     await advertiser.start()
                     self.advertiser = advertiser
@@ -360,11 +446,14 @@ class NetService:
             await match.start()
         except (ConnectionError, ProtocolError) as exc:
             self._emit("status", text="not connected")
-            raise ConnectionError(f"{exc}. Your opponent must choose Resume on this same "
-                                  "match (in their Saved matches list) first") from None
+            raise ConnectionError(
+                f"{exc}. Your opponent must choose Resume on this same "
+                "match (in their Saved matches list) first"
+            ) from None
         self.match = match
-        self._emit("connected", route=match.route, opponent=match.peer_name,
-                   safety_code=match.safety_code)
+        self._emit(
+            "connected", route=match.route, opponent=match.peer_name, safety_code=match.safety_code
+        )
         asyncio.ensure_future(self._watch(match))
         return match.route
 
@@ -378,8 +467,12 @@ class NetService:
     async def _follow(self, match) -> None:
         await match.ready.wait()
         if isinstance(match, HostedMatch):
-            self._emit("connected", route=match.route, opponent=match.peer_name,
-                       safety_code=match.safety_code)
+            self._emit(
+                "connected",
+                route=match.route,
+                opponent=match.peer_name,
+                safety_code=match.safety_code,
+            )
             if self.advertiser is not None:  # the table is taken
                 await self.advertiser.close()
                 self.advertiser = None
@@ -399,6 +492,7 @@ class NetService:
         def change() -> None:
             if isinstance(self.match, JoinedMatch):
                 self.match.direct = direct
+
         if self.loop is not None:
             self.loop.call_soon_threadsafe(change)
 
@@ -448,10 +542,12 @@ class NetService:
 
     def _answer(self, question: str, yes: bool) -> None:
         """Settle the pending question (``_offer`` / ``_rematch``) on the network loop."""
+
         def answer() -> None:
             pending = getattr(self, question)
             if pending is not None and not pending.done():
                 pending.set_result(bool(yes))
+
         if self.loop is not None:
             self.loop.call_soon_threadsafe(answer)
 
@@ -465,8 +561,11 @@ class NetService:
             "opponent": m.peer_name if m is not None else "",
             "fingerprint": m.peer_fingerprint if m is not None else None,
             "safety_code": m.safety_code if m is not None else "",
-            "round_trip_ms": (round(1000 * s.draw_round_trips[-1], 1)
-                              if s is not None and s.draw_round_trips else None),
+            "round_trip_ms": (
+                round(1000 * s.draw_round_trips[-1], 1)
+                if s is not None and s.draw_round_trips
+                else None
+            ),
             # seconds until claim() is allowed against an opponent who owes us a step (0:
             # now), None when it owes none; stall_s is the whole wait (Timing.stall)
             "claim_in": s.claim_in() if s is not None else None,

@@ -26,10 +26,18 @@ from .transport import parse_address
 def _options(args) -> MatchOptions:
     relay = parse_address(args.relay, 47471) if args.relay else None
     timing = Timing(args.heartbeat, args.dead_after, args.grace)
-    cb = Callbacks(on_status=lambda s: print(f"STATUS {s}", flush=True),
-                   on_refused=lambda r, by_peer: print(f"REFUSED {r}", flush=True))
-    return MatchOptions(callbacks=cb, timing=timing, relay=relay, retry=args.retry,
-                        evidence_dir=args.evidence, name=args.name)
+    cb = Callbacks(
+        on_status=lambda s: print(f"STATUS {s}", flush=True),
+        on_refused=lambda r, by_peer: print(f"REFUSED {r}", flush=True),
+    )
+    return MatchOptions(
+        callbacks=cb,
+        timing=timing,
+        relay=relay,
+        retry=args.retry,
+        evidence_dir=args.evidence,
+        name=args.name,
+    )
 
 
 async def _run(args) -> int:
@@ -37,8 +45,9 @@ async def _run(args) -> int:
     player = GreedyPlayer()
     if args.role == "host":
         rules = RuleSet.preset(args.rules)
-        match = HostedMatch(player, rules, code=args.code, listen=args.listen,
-                            port=args.port, options=opts)
+        match = HostedMatch(
+            player, rules, code=args.code, listen=args.listen, port=args.port, options=opts
+        )
         await match.start()
         print(f"LISTENING {match.port} {match.code}", flush=True)
     else:
@@ -48,10 +57,16 @@ async def _run(args) -> int:
     ended = await match.wait()
     s = match.session
     result = {
-        "ended": ended.reason, "detail": ended.detail,
-        "totals": [g.totals() for g in s.games], "hands": sum(len(g.hands) for g in s.games),
-        "log_head": s.log.head, "moves": s.log.lines(), "refusals": s.refusals,
-        "failures": match.failures, "log_ok": s.log.verify(), "route": match.route,
+        "ended": ended.reason,
+        "detail": ended.detail,
+        "totals": [g.totals() for g in s.games],
+        "hands": sum(len(g.hands) for g in s.games),
+        "log_head": s.log.head,
+        "moves": s.log.lines(),
+        "refusals": s.refusals,
+        "failures": match.failures,
+        "log_ok": s.log.verify(),
+        "route": match.route,
         "chat": s.chat,
     }
     if args.out:

@@ -53,8 +53,9 @@ def _zeroconf_mod():
         import zeroconf
         import zeroconf.asyncio
     except ImportError as exc:  # pragma: no cover - depends on the install
-        raise RuntimeError("LAN discovery needs the 'zeroconf' package (pip install zeroconf)"
-                           ) from exc
+        raise RuntimeError(
+            "LAN discovery needs the 'zeroconf' package (pip install zeroconf)"
+        ) from exc
     return zeroconf
 
 
@@ -76,8 +77,17 @@ def table_from_info(info) -> Table | None:
             rules = rules_from_token(props["rules"]) if props.get("rules") else None
         except ValueError:
             rules = None  # listed, but its rules are not shown (nor trusted)
-        return Table(info.name, _clean_name(props.get("name", "")), addresses[0], int(info.port),
-                     version, fp, props.get("open") == "1", rules, props.get("resume") == "1")
+        return Table(
+            info.name,
+            _clean_name(props.get("name", "")),
+            addresses[0],
+            int(info.port),
+            version,
+            fp,
+            props.get("open") == "1",
+            rules,
+            props.get("resume") == "1",
+        )
     except (ValueError, UnicodeDecodeError, AttributeError, TypeError):
         return None
 
@@ -85,10 +95,18 @@ def table_from_info(info) -> Table | None:
 class TableAdvertiser:
     """Announce a hosted table on the LAN until ``close``."""
 
-    def __init__(self, name: str, port: int, fingerprint: str, addresses: Sequence[str],
-                 open_table: bool = True, interfaces: Sequence[str] | None = None,
-                 version: int = PROTOCOL_VERSION, rules: RuleSet | None = None,
-                 resume: bool = False) -> None:
+    def __init__(
+        self,
+        name: str,
+        port: int,
+        fingerprint: str,
+        addresses: Sequence[str],
+        open_table: bool = True,
+        interfaces: Sequence[str] | None = None,
+        version: int = PROTOCOL_VERSION,
+        rules: RuleSet | None = None,
+        resume: bool = False,
+    ) -> None:
         if not addresses:
             raise ValueError("advertise at least one address")
         self.name = _clean_name(name)
@@ -109,15 +127,23 @@ class TableAdvertiser:
 
         instance = re.sub(r"[^A-Za-z0-9 _-]", "", self.name)[:30] or "gin3d"
         self.info = AsyncServiceInfo(
-            SERVICE, f"{instance} {self.fingerprint[:8]}.{SERVICE}",
-            addresses=[socket.inet_aton(a) for a in self.addresses], port=self.port,
-            properties={"name": self.name, "v": str(self.version), "fp": self.fingerprint,
-                        "open": "1" if self.open_table else "0",
-                        **({"rules": rules_token(self.rules)} if self.rules else {}),
-                        **({"resume": "1"} if self.resume else {})},
-            server=f"gin3d-{self.fingerprint[:12]}.local.")
-        self.azc = AsyncZeroconf(interfaces=self.interfaces or zc.InterfaceChoice.All,
-                                 ip_version=zc.IPVersion.V4Only)
+            SERVICE,
+            f"{instance} {self.fingerprint[:8]}.{SERVICE}",
+            addresses=[socket.inet_aton(a) for a in self.addresses],
+            port=self.port,
+            properties={
+                "name": self.name,
+                "v": str(self.version),
+                "fp": self.fingerprint,
+                "open": "1" if self.open_table else "0",
+                **({"rules": rules_token(self.rules)} if self.rules else {}),
+                **({"resume": "1"} if self.resume else {}),
+            },
+            server=f"gin3d-{self.fingerprint[:12]}.local.",
+        )
+        self.azc = AsyncZeroconf(
+            interfaces=self.interfaces or zc.InterfaceChoice.All, ip_version=zc.IPVersion.V4Only
+        )
         # the first await registers; the task it returns finishes the announcements
         await (await self.azc.async_register_service(self.info))
 
@@ -132,8 +158,11 @@ class TableAdvertiser:
 class TableBrowser:
     """A live list of tables on the LAN; ``on_change(tables)`` fires on every change."""
 
-    def __init__(self, on_change: Callable[[list[Table]], None] | None = None,
-                 interfaces: Sequence[str] | None = None) -> None:
+    def __init__(
+        self,
+        on_change: Callable[[list[Table]], None] | None = None,
+        interfaces: Sequence[str] | None = None,
+    ) -> None:
         self.on_change = on_change
         self.interfaces = list(interfaces) if interfaces else None
         self.tables: dict[str, Table] = {}
@@ -146,10 +175,10 @@ class TableBrowser:
         zc = _zeroconf_mod()
         from zeroconf.asyncio import AsyncServiceBrowser, AsyncZeroconf
 
-        self.azc = AsyncZeroconf(interfaces=self.interfaces or zc.InterfaceChoice.All,
-                                 ip_version=zc.IPVersion.V4Only)
-        self.browser = AsyncServiceBrowser(self.azc.zeroconf, SERVICE,
-                                           handlers=[self._on_service])
+        self.azc = AsyncZeroconf(
+            interfaces=self.interfaces or zc.InterfaceChoice.All, ip_version=zc.IPVersion.V4Only
+        )
+        self.browser = AsyncServiceBrowser(self.azc.zeroconf, SERVICE, handlers=[self._on_service])
 
     def _on_service(self, zeroconf, service_type: str, name: str, state_change) -> None:
         from zeroconf import ServiceStateChange
@@ -191,8 +220,9 @@ class TableBrowser:
             self.azc = None
 
 
-async def find_table(fingerprint: str, interfaces: Sequence[str] | None = None,
-                     timeout: float = 4.0) -> Table | None:
+async def find_table(
+    fingerprint: str, interfaces: Sequence[str] | None = None, timeout: float = 4.0
+) -> Table | None:
     """The table advertised on the LAN by the host with this certificate fingerprint, or
     None if none is heard within ``timeout`` seconds."""
     browser = TableBrowser(interfaces=interfaces)

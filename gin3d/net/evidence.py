@@ -29,18 +29,24 @@ def evidence_folder(configured: str | None = None) -> Path:
     return Path(configured) if configured else data_dir() / EVIDENCE_DIR
 
 
-def write_evidence(session, why: str, peer: dict | None, message: dict | None = None,
-                   deal=None) -> Path:
+def write_evidence(
+    session, why: str, peer: dict | None, message: dict | None = None, deal=None
+) -> Path:
     """Write the evidence for ``session``'s current hand; return the file's path."""
     from .session import CHEATED, _clip
 
     folder = evidence_folder(session.evidence_dir)
-    path = folder / (f"gin3d-evidence-{session.match_id[:12]}-seat{session.seat}-"
-                     f"{int(time.time())}-{secrets.token_hex(4)}.json")
+    path = folder / (
+        f"gin3d-evidence-{session.match_id[:12]}-seat{session.seat}-"
+        f"{int(time.time())}-{secrets.token_hex(4)}.json"
+    )
     deal = deal if deal is not None else session.deal
     tracker = session.tracker
     data = {
-        "verdict": CHEATED, "reason": why, "match": session.match_id, "seat": session.seat,
+        "verdict": CHEATED,
+        "reason": why,
+        "match": session.match_id,
+        "seat": session.seat,
         "rules": session.rules.to_dict() if session.rules else None,
         "hand": None if tracker is None else tracker.hand_number,
         "actions": [] if tracker is None else [str(a) for a in tracker.actions],
@@ -50,14 +56,23 @@ def write_evidence(session, why: str, peer: dict | None, message: dict | None = 
         "commits": [] if deal is None else [[x.hex() for x in c] for c in deal.commits],
         "proofs": [] if deal is None else [list(p) for p in deal.proofs],
         "refused_message": message,
-        "my_secrets": None if deal is None else {
-            "master": key_hex(deal.mine.master), "perm": list(deal.mine.perm),
-            "keys": [key_hex(k) for k in deal.mine.slot_keys]},
-        "peer_published_keys": {} if deal is None else {
-            str(s): key_hex(k) for s, k in deal.peer_keys.items()},
-        "peer_reveal": None if peer is None else {
-            "master": key_hex(peer["master"]), "perm": peer["perm"],
-            "keys": [key_hex(k) for k in peer["keys"]]},
+        "my_secrets": None
+        if deal is None
+        else {
+            "master": key_hex(deal.mine.master),
+            "perm": list(deal.mine.perm),
+            "keys": [key_hex(k) for k in deal.mine.slot_keys],
+        },
+        "peer_published_keys": {}
+        if deal is None
+        else {str(s): key_hex(k) for s, k in deal.peer_keys.items()},
+        "peer_reveal": None
+        if peer is None
+        else {
+            "master": key_hex(peer["master"]),
+            "perm": peer["perm"],
+            "keys": [key_hex(k) for k in peer["keys"]],
+        },
         "last_message": _clip(session._current),  # the peer's message that was being handled
         "refused": list(session.incidents),  # every refused message, oldest first
         "move_log": session.log.entries,

@@ -130,13 +130,17 @@ def card_points(seed: bytes) -> list[bytes]:
     for card in range(DECK):
         counter = 0
         while True:
-            h = hashlib.sha512(b"gin3d-card/2|" + seed + bytes([card])
-                               + counter.to_bytes(4, "big")).digest()
+            h = hashlib.sha512(
+                b"gin3d-card/2|" + seed + bytes([card]) + counter.to_bytes(4, "big")
+            ).digest()
             counter += 1
-            p = _nb.crypto_core_ed25519_add(_nb.crypto_core_ed25519_from_uniform(h[:32]),
-                                            _nb.crypto_core_ed25519_from_uniform(h[32:]))
-            if (unsigned(p) not in {unsigned(q) for q in points}
-                    and _nb.crypto_core_ed25519_is_valid_point(p)):
+            p = _nb.crypto_core_ed25519_add(
+                _nb.crypto_core_ed25519_from_uniform(h[:32]),
+                _nb.crypto_core_ed25519_from_uniform(h[32:]),
+            )
+            if unsigned(p) not in {
+                unsigned(q) for q in points
+            } and _nb.crypto_core_ed25519_is_valid_point(p):
                 points.append(p)
                 break
     return points
@@ -179,8 +183,9 @@ def check_permutation(perm: Sequence[int]) -> None:
 
 # -- parallel work -------------------------------------------------------------------------
 # libsodium calls through cffi release the GIL: proof rounds run on all cores at once.
-_POOL = ThreadPoolExecutor(max_workers=max(2, min(4, os.cpu_count() or 2)),
-                           thread_name_prefix="gin3d-proof")
+_POOL = ThreadPoolExecutor(
+    max_workers=max(2, min(4, os.cpu_count() or 2)), thread_name_prefix="gin3d-proof"
+)
 
 
 def _map(fn: Callable, items: Sequence) -> list:
@@ -253,8 +258,14 @@ def _us(deck: Sequence[bytes]) -> list[bytes]:
     return _map(_mont, deck)
 
 
-def prove_shuffle(x: int, perm: Sequence[int], deck_in: Sequence[bytes],
-                  deck_out: Sequence[bytes], context: bytes, step: int) -> list[str]:
+def prove_shuffle(
+    x: int,
+    perm: Sequence[int],
+    deck_in: Sequence[bytes],
+    deck_out: Sequence[bytes],
+    context: bytes,
+    step: int,
+) -> list[str]:
     """Proof that ``deck_out[i] == x * deck_in[perm[i]]`` and the commitment is ``x*G``."""
     ctx = _shuffle_ctx(context, step, deck_in, deck_out, base(x))
     u_in = _us(deck_in)
@@ -291,15 +302,21 @@ def _openings(proof) -> list[tuple[int, list[int], int]]:
         if not isinstance(text, str) or len(text) != OPENING_HEX:
             raise ProofError("a shuffle-proof opening has the wrong length")
         raw = bytes.fromhex(text)
-        bit, perm, s = raw[0], list(raw[1:1 + DECK]), int.from_bytes(raw[1 + DECK:], "little")
+        bit, perm, s = raw[0], list(raw[1 : 1 + DECK]), int.from_bytes(raw[1 + DECK :], "little")
         if bit not in (0, 1) or sorted(perm) != list(range(DECK)) or not 0 < s < ORDER:
             raise ProofError("a shuffle-proof opening is malformed")
         out.append((bit, perm, s))
     return out
 
 
-def verify_shuffle(deck_in: Sequence[bytes], deck_out: Sequence[bytes], commit: bytes,
-                   proof, context: bytes, step: int) -> None:
+def verify_shuffle(
+    deck_in: Sequence[bytes],
+    deck_out: Sequence[bytes],
+    commit: bytes,
+    proof,
+    context: bytes,
+    step: int,
+) -> None:
     """ProofError unless ``proof`` shows ``deck_out`` is a shuffle of ``x*deck_in``, X = x*G
     (each card up to its sign, which no card's identity depends on: see ``Deal.by_point``).
 
@@ -329,13 +346,20 @@ def verify_shuffle(deck_in: Sequence[bytes], deck_out: Sequence[bytes], commit: 
 
 
 def _rekey_ctx(context, step, commit, deck_in, deck_out, locks) -> bytes:
-    return _transcript(b"rekey", context, step, commit, b"".join(deck_in), b"".join(deck_out),
-                       b"".join(locks))
+    return _transcript(
+        b"rekey", context, step, commit, b"".join(deck_in), b"".join(deck_out), b"".join(locks)
+    )
 
 
-def prove_rekey(x: int, keys: Sequence[int], deck_in: Sequence[bytes],
-                deck_out: Sequence[bytes], locks: Sequence[bytes], context: bytes,
-                step: int) -> list[str]:
+def prove_rekey(
+    x: int,
+    keys: Sequence[int],
+    deck_in: Sequence[bytes],
+    deck_out: Sequence[bytes],
+    locks: Sequence[bytes],
+    context: bytes,
+    step: int,
+) -> list[str]:
     """Chaum-Pedersen for every slot: ``log_X(locks[i]) == log_{in[i]}(out[i]) == keys[i]/x``."""
     commit = base(x)
     w = [k * inverse(x) % ORDER for k in keys]
@@ -345,11 +369,21 @@ def prove_rekey(x: int, keys: Sequence[int], deck_in: Sequence[bytes],
     return [_sc(c).hex()] + [_sc((rs[i] + c * w[i]) % ORDER).hex() for i in range(DECK)]
 
 
-def verify_rekey(commit: bytes, deck_in: Sequence[bytes], deck_out: Sequence[bytes],
-                 locks: Sequence[bytes], proof, context: bytes, step: int) -> None:
+def verify_rekey(
+    commit: bytes,
+    deck_in: Sequence[bytes],
+    deck_out: Sequence[bytes],
+    locks: Sequence[bytes],
+    proof,
+    context: bytes,
+    step: int,
+) -> None:
     """ProofError unless every ``out[i] == (x_i/x)*in[i]`` with ``locks[i] == x_i*G``."""
-    if not isinstance(proof, list) or len(proof) != DECK + 1 or not all(
-            isinstance(z, str) and len(z) == 64 for z in proof):
+    if (
+        not isinstance(proof, list)
+        or len(proof) != DECK + 1
+        or not all(isinstance(z, str) and len(z) == 64 for z in proof)
+    ):
         raise ProofError(f"a re-key proof has {DECK + 1} scalars")
     c, *zs = (int.from_bytes(bytes.fromhex(z), "little") for z in proof)
     if not all(0 <= z < ORDER for z in (c, *zs)) or c == 0:
@@ -360,8 +394,9 @@ def verify_rekey(commit: bytes, deck_in: Sequence[bytes], deck_out: Sequence[byt
         try:
             if z == 0:
                 return b""
-            return (_sub(mul(z, commit), mul(c, locks[i]))
-                    + _sub(mul(z, deck_in[i]), mul(c, deck_out[i])))
+            return _sub(mul(z, commit), mul(c, locks[i])) + _sub(
+                mul(z, deck_in[i]), mul(c, deck_out[i])
+            )
         except (DealError, _CryptoError):
             return b""
 
@@ -468,8 +503,15 @@ class Deal:
                 raise DealError(f"a re-key step carries {DECK} locks")
             for p in commits:
                 check_point(p)
-            verify_rekey(self.commits[step - 3][0], self._input(step), cards, commits, proof,
-                         self.context, step)
+            verify_rekey(
+                self.commits[step - 3][0],
+                self._input(step),
+                cards,
+                commits,
+                proof,
+                self.context,
+                step,
+            )
 
     def accept(self, step: int, msg: dict) -> None:
         self.check(step, msg)

@@ -14,8 +14,9 @@ from .protocol import decode, encode, read_frame
 
 
 class StreamLink:
-    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
-                 peer_fingerprint: str = "") -> None:
+    def __init__(
+        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, peer_fingerprint: str = ""
+    ) -> None:
         self.reader = reader
         self.writer = writer
         self.peer_fingerprint = peer_fingerprint

@@ -26,8 +26,13 @@ class MoveLog:
         return self._heads[-1]
 
     def append(self, game: int, hand: int, seat: int, action: str) -> str:
-        entry = {"n": len(self.entries) + 1, "game": game, "hand": hand, "seat": seat,
-                 "action": action}
+        entry = {
+            "n": len(self.entries) + 1,
+            "game": game,
+            "hand": hand,
+            "seat": seat,
+            "action": action,
+        }
         record = json.dumps(entry, sort_keys=True, separators=(",", ":")).encode()
         head = hashlib.sha256(bytes.fromhex(self.head) + record).hexdigest()
         self.entries.append({**entry, "hash": head})
@@ -36,8 +41,10 @@ class MoveLog:
 
     def lines(self) -> list[str]:
         """One line per move: ``n game hand seat action hash``."""
-        return [f"{e['n']} g{e['game']} h{e['hand']} s{e['seat']} {e['action']} {e['hash'][:16]}"
-                for e in self.entries]
+        return [
+            f"{e['n']} g{e['game']} h{e['hand']} s{e['seat']} {e['action']} {e['hash'][:16]}"
+            for e in self.entries
+        ]
 
     def verify(self) -> bool:
         """Recompute the chain from the entries."""
@@ -49,8 +56,7 @@ class MoveLog:
     def save(self, path: str | Path) -> None:
         from gin3d.paths import write_atomic
 
-        write_atomic(path, json.dumps({"match": self.match_id, "moves": self.entries},
-                                      indent=1))
+        write_atomic(path, json.dumps({"match": self.match_id, "moves": self.entries}, indent=1))
 
     @classmethod
     def load(cls, path: str | Path) -> MoveLog:

@@ -77,11 +77,17 @@ def rules_label(rules: RuleSet | None) -> str:
     """A short line for lists: ``Oklahoma, game to 150, last chance``."""
     if rules is None:
         return "rules not advertised"
-    extras = [label for key, label in (("last_chance", "last chance"),
-                                       ("allow_throw_back", "throw-back"),
-                                       ("straight_gin", "straight gin"),
-                                       ("no_upcard", "no upcard"), ("hollywood", "Hollywood"))
-              if getattr(rules, key, False)]
+    extras = [
+        label
+        for key, label in (
+            ("last_chance", "last chance"),
+            ("allow_throw_back", "throw-back"),
+            ("straight_gin", "straight gin"),
+            ("no_upcard", "no upcard"),
+            ("hollywood", "Hollywood"),
+        )
+        if getattr(rules, key, False)
+    ]
     return ", ".join([rules.name.title(), f"game to {rules.game_target}", *extras])
 
 

@@ -50,13 +50,17 @@ class MatchOptions:
 
 
 class _Base:
-    def __init__(self, player: Player, options: MatchOptions | None,
-                 saved: dict | None = None) -> None:
+    def __init__(
+        self, player: Player, options: MatchOptions | None, saved: dict | None = None
+    ) -> None:
         self.player = player
         self.options = options or MatchOptions()
         self.saved = saved
-        self.identity = (Identity.from_dict(saved["identity"]) if saved
-                         else Identity.generate(self.options.name or "gin3d"))
+        self.identity = (
+            Identity.from_dict(saved["identity"])
+            if saved
+            else Identity.generate(self.options.name or "gin3d")
+        )
         self.session: MatchSession | None = None
         self.peer_fingerprint: str | None = saved["peer_fingerprint"] if saved else None
         self.peer_name = ""
@@ -81,17 +85,33 @@ class _Base:
     def _new_session(self, seat: int, peer: Peer, rules: RuleSet | None) -> MatchSession:
         o = self.options
         role = "host" if seat == 0 else "guest"
-        autosave = (str(Path(o.save_dir) / f"gin3d-match-{peer.match_id[:12]}-{role}.json")
-                    if o.save_dir else None)
-        session = MatchSession(seat, self.player, peer.match_id, rules=rules,
-                               callbacks=o.callbacks, timing=o.timing,
-                               evidence_dir=o.evidence_dir, autosave=autosave,
-                               expect_rules=self.expect_rules)
+        autosave = (
+            str(Path(o.save_dir) / f"gin3d-match-{peer.match_id[:12]}-{role}.json")
+            if o.save_dir
+            else None
+        )
+        session = MatchSession(
+            seat,
+            self.player,
+            peer.match_id,
+            rules=rules,
+            callbacks=o.callbacks,
+            timing=o.timing,
+            evidence_dir=o.evidence_dir,
+            autosave=autosave,
+            expect_rules=self.expect_rules,
+        )
         direct = getattr(self, "direct", None)
-        session.save_extra = {**o.save_info, "identity": self.identity.to_dict(),
-                              "code": self.code, "peer_fingerprint": peer.peer_fingerprint,
-                              "role": role, "name": o.name, "peer_name": peer.name,
-                              "address": f"{direct[0]}:{direct[1]}" if direct else ""}
+        session.save_extra = {
+            **o.save_info,
+            "identity": self.identity.to_dict(),
+            "code": self.code,
+            "peer_fingerprint": peer.peer_fingerprint,
+            "role": role,
+            "name": o.name,
+            "peer_name": peer.name,
+            "address": f"{direct[0]}:{direct[1]}" if direct else "",
+        }
         if self.saved is not None:
             session.load(self.saved)
         return session
@@ -115,18 +135,28 @@ class _Base:
 class HostedMatch(_Base):
     """Host a table: the guest joins by address or through the relay with the join code."""
 
-    def __init__(self, player: Player, rules: RuleSet | None = None, code: str | None = None,
-                 listen: str = "127.0.0.1", port: int = 0,
-                 options: MatchOptions | None = None, open_table: bool = False,
-                 saved: dict | None = None) -> None:
+    def __init__(
+        self,
+        player: Player,
+        rules: RuleSet | None = None,
+        code: str | None = None,
+        listen: str = "127.0.0.1",
+        port: int = 0,
+        options: MatchOptions | None = None,
+        open_table: bool = False,
+        saved: dict | None = None,
+    ) -> None:
         super().__init__(player, options, saved)
         if saved is not None:
             if saved.get("role") != "host":
                 raise ValueError("this save is from the guest's side: join with it instead")
             rules, code, open_table = RuleSet.from_dict(saved["rules"]), saved["code"], False
         self.rules = rules or RuleSet()
-        self.code = code if code and code.startswith("open:") else (
-            normalize_code(code) if code else make_code())
+        self.code = (
+            code
+            if code and code.startswith("open:")
+            else (normalize_code(code) if code else make_code())
+        )
         if open_table:  # a LAN table anyone may join: the password is public
             from .transport import open_table_code
 
@@ -145,9 +175,15 @@ class HostedMatch(_Base):
     async def _incoming(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
             link, _ = await tls_link(reader, writer, "host", self.identity)
-            peer = await handshake(link, "host", self.identity, self.code,
-                                   expect_peer=self.peer_fingerprint, name=self.options.name,
-                                   version=self.options.version)
+            peer = await handshake(
+                link,
+                "host",
+                self.identity,
+                self.code,
+                expect_peer=self.peer_fingerprint,
+                name=self.options.name,
+                version=self.options.version,
+            )
         except (HandshakeError, ProtocolError, OSError) as exc:
             self._note_failure(str(exc))
             return
@@ -161,9 +197,15 @@ class HostedMatch(_Base):
             try:
                 reader, writer = await relay_connect(host, port, "host", room)
                 link, _ = await tls_link(reader, writer, "host", self.identity)
-                peer = await handshake(link, "host", self.identity, self.code,
-                                       expect_peer=self.peer_fingerprint,
-                                       name=self.options.name, version=self.options.version)
+                peer = await handshake(
+                    link,
+                    "host",
+                    self.identity,
+                    self.code,
+                    expect_peer=self.peer_fingerprint,
+                    name=self.options.name,
+                    version=self.options.version,
+                )
             except (HandshakeError, RelayError, ProtocolError, OSError) as exc:
                 self._note_failure(str(exc))
                 await asyncio.sleep(self.options.retry)
@@ -186,8 +228,13 @@ class HostedMatch(_Base):
                 fresh = False
             try:
                 await self.session.attach(peer.link)
-            except (ProtocolError, ConnectionError, OSError, asyncio.TimeoutError,
-                    asyncio.IncompleteReadError) as exc:
+            except (
+                ProtocolError,
+                ConnectionError,
+                OSError,
+                asyncio.TimeoutError,
+                asyncio.IncompleteReadError,
+            ) as exc:
                 peer.link.close()
                 self._note_failure(f"resume failed: {exc}")
                 if fresh:  # the match never started: the table is open again
@@ -207,9 +254,16 @@ class HostedMatch(_Base):
 class JoinedMatch(_Base):
     """Join a table by address (``direct``) and/or through the relay, with the join code."""
 
-    def __init__(self, player: Player, code: str, direct: tuple[str, int] | None = None,
-                 options: MatchOptions | None = None, open_fingerprint: str | None = None,
-                 saved: dict | None = None, expect_rules: RuleSet | None = None) -> None:
+    def __init__(
+        self,
+        player: Player,
+        code: str,
+        direct: tuple[str, int] | None = None,
+        options: MatchOptions | None = None,
+        open_fingerprint: str | None = None,
+        saved: dict | None = None,
+        expect_rules: RuleSet | None = None,
+    ) -> None:
         super().__init__(player, options, saved)
         self.expect_rules = expect_rules
         if saved is not None:
@@ -233,8 +287,9 @@ class JoinedMatch(_Base):
         o = self.options
         if self.direct is not None:
             try:
-                peer = await connect_direct(*self.direct, self.identity, self.code,
-                                            self.peer_fingerprint, o.name, o.version)
+                peer = await connect_direct(
+                    *self.direct, self.identity, self.code, self.peer_fingerprint, o.name, o.version
+                )
                 self.route = "direct"
                 return peer
             except HandshakeError:
@@ -243,11 +298,20 @@ class JoinedMatch(_Base):
                 errors.append(str(exc))
         if o.relay is not None and not self.code.startswith("open:"):
             try:
-                reader, writer = await relay_connect(*o.relay, "guest", room_id(self.code),
-                                                     timeout=30)
+                reader, writer = await relay_connect(
+                    *o.relay, "guest", room_id(self.code), timeout=30
+                )
                 link, host_fp = await tls_link(reader, writer, "guest", self.identity)
-                peer = await handshake(link, "guest", self.identity, self.code, host_fp,
-                                       self.peer_fingerprint, o.name, o.version)
+                peer = await handshake(
+                    link,
+                    "guest",
+                    self.identity,
+                    self.code,
+                    host_fp,
+                    self.peer_fingerprint,
+                    o.name,
+                    o.version,
+                )
                 self.route = "relay"
                 return peer
             except HandshakeError:
@@ -280,8 +344,13 @@ class JoinedMatch(_Base):
                 try:
                     peer = await self._connect()
                     await s.attach(peer.link)
-                except (ConnectionError, ProtocolError, OSError, asyncio.TimeoutError,
-                        asyncio.IncompleteReadError) as exc:
+                except (
+                    ConnectionError,
+                    ProtocolError,
+                    OSError,
+                    asyncio.TimeoutError,
+                    asyncio.IncompleteReadError,
+                ) as exc:
                     self._note_failure(str(exc))
                     with contextlib.suppress(asyncio.TimeoutError):
                         await asyncio.wait_for(s.done.wait(), self.options.retry)

@@ -45,6 +45,7 @@ def _int_in(lo: int, hi: int) -> Callable[[Any], None]:
     def check(v: Any) -> None:
         if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
             raise ProtocolError(f"expected a whole number in {lo}..{hi}, got {v!r:.40}")
+
     return check
 
 
@@ -54,6 +55,7 @@ def _text(limit: int) -> Callable[[Any], None]:
             raise ProtocolError(f"expected text of at most {limit} characters")
         if any(ord(ch) < 32 for ch in v):
             raise ProtocolError("control characters are not allowed in text")
+
     return check
 
 
@@ -120,8 +122,9 @@ def _slot_keys(v: Any) -> None:
 
 
 def _perm(v: Any) -> None:
-    if not isinstance(v, list) or sorted(x if isinstance(x, int) and not isinstance(x, bool)
-                                         else -1 for x in v) != list(range(DECK)):
+    if not isinstance(v, list) or sorted(
+        x if isinstance(x, int) and not isinstance(x, bool) else -1 for x in v
+    ) != list(range(DECK)):
         raise ProtocolError("expected a permutation of 0..51")
 
 
@@ -177,8 +180,11 @@ def _rules(v: Any) -> None:
             if not isinstance(value, bool):
                 raise ProtocolError(f"rule {name} must be true or false")
         elif kind == "int":
-            if isinstance(value, bool) or not isinstance(value, int) or not (
-                    0 <= value <= RULE_INT_MAX):
+            if (
+                isinstance(value, bool)
+                or not isinstance(value, int)
+                or not (0 <= value <= RULE_INT_MAX)
+            ):
                 raise ProtocolError(f"rule {name} must be a whole number in 0..{RULE_INT_MAX}")
         else:
             try:
@@ -207,8 +213,13 @@ _HANDNO = _int_in(0, 10_000)
 # type -> {field: checker}; "?" prefix = optional
 SCHEMAS: dict[str, dict[str, Callable[[Any], None]]] = {
     # handshake (no sequence numbers)
-    "hello": {"v": _int_in(0, 2**31), "app": _text(20), "role": _role, "?cert": _b64,
-              "?name": _text(40)},
+    "hello": {
+        "v": _int_in(0, 2**31),
+        "app": _text(20),
+        "role": _role,
+        "?cert": _b64,
+        "?name": _text(40),
+    },
     "pake": {"m": _b64},
     "confirm": {"mac": _hex64, "?sig": _b64},
     "error": {"code": _text(40), "text": _text(300)},
@@ -220,8 +231,14 @@ SCHEMAS: dict[str, dict[str, Callable[[Any], None]]] = {
     "setup": {"seq": _SEQ, "rules": _rules, "commit": _hex64},
     "commit": {"seq": _SEQ, "commit": _hex64},
     "open": {"seq": _SEQ, "nonce": _hex64},
-    "deck": {"seq": _SEQ, "hand": _HANDNO, "step": _int_in(1, 4), "cards": _points,
-             "commits": _commits, "proof": _proof},
+    "deck": {
+        "seq": _SEQ,
+        "hand": _HANDNO,
+        "step": _int_in(1, 4),
+        "cards": _points,
+        "commits": _commits,
+        "proof": _proof,
+    },
     "keys": {"seq": _SEQ, "hand": _HANDNO, "keys": _slot_keys},
     "act": {"seq": _SEQ, "hand": _HANDNO, "a": _text(40), "prev": _hex64, "?keys": _slot_keys},
     "reveal": {"seq": _SEQ, "hand": _HANDNO, "master": _scalar, "perm": _perm, "keys": _all_keys},
@@ -229,8 +246,13 @@ SCHEMAS: dict[str, dict[str, Callable[[Any], None]]] = {
     "emote": {"seq": _SEQ, "name": _emote},
     "refused": {"seq": _SEQ, "reason": _text(300)},
     "rematch": {"seq": _SEQ, "yes": _bool},
-    "restore": {"seq": _SEQ, "game": _int_in(0, 10_000), "heads": _heads, "?rules": _hex64,
-                "?hand": _hand_info},
+    "restore": {
+        "seq": _SEQ,
+        "game": _int_in(0, 10_000),
+        "heads": _heads,
+        "?rules": _hex64,
+        "?hand": _hand_info,
+    },
     "bye": {"seq": _SEQ, "reason": _text(300)},
 }
 SEQUENCED = frozenset(t for t, s in SCHEMAS.items() if "seq" in s)
@@ -288,8 +310,13 @@ def decode(body: bytes) -> dict:
         raise ProtocolError("frame too large")
     try:
         text = bytes(body).decode("utf-8")
-        msg = json.loads(text, object_pairs_hook=_no_duplicates, parse_float=_no_float,
-                         parse_constant=_no_float, parse_int=_whole)
+        msg = json.loads(
+            text,
+            object_pairs_hook=_no_duplicates,
+            parse_float=_no_float,
+            parse_constant=_no_float,
+            parse_int=_whole,
+        )
     except ProtocolError:
         raise
     except (ValueError, RecursionError, MemoryError) as exc:  # JSONDecodeError, bad UTF-8

@@ -33,9 +33,15 @@ class RelayError(ConnectionError):
 class Relay:
     """The relay server. ``start()`` listens; ``port`` is the bound port."""
 
-    def __init__(self, host: str = "127.0.0.1", port: int = DEFAULT_PORT,
-                 pair_timeout: float = 600.0, max_rooms: int = 10_000,
-                 observer=None, max_waiting_per_address: int = 16) -> None:
+    def __init__(
+        self,
+        host: str = "127.0.0.1",
+        port: int = DEFAULT_PORT,
+        pair_timeout: float = 600.0,
+        max_rooms: int = 10_000,
+        observer=None,
+        max_waiting_per_address: int = 16,
+    ) -> None:
         self.host = host
         self.port = port
         self.pair_timeout = pair_timeout
@@ -43,8 +49,9 @@ class Relay:
         # one address cannot fill the relay's rooms (and lock everyone else out) by itself
         self.max_waiting_per_address = max_waiting_per_address
         self._waiting_from: Counter[str] = Counter()
-        self.waiting: dict[tuple[str, str], tuple[asyncio.StreamReader, asyncio.StreamWriter,
-                                                  asyncio.Future]] = {}
+        self.waiting: dict[
+            tuple[str, str], tuple[asyncio.StreamReader, asyncio.StreamWriter, asyncio.Future]
+        ] = {}
         self.pairs = 0
         self.bytes_forwarded = 0
         self.server: asyncio.base_events.Server | None = None
@@ -73,8 +80,12 @@ class Relay:
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
             line = await asyncio.wait_for(reader.readuntil(b"\n"), 10)
-        except (asyncio.TimeoutError, asyncio.IncompleteReadError, asyncio.LimitOverrunError,
-                OSError):
+        except (
+            asyncio.TimeoutError,
+            asyncio.IncompleteReadError,
+            asyncio.LimitOverrunError,
+            OSError,
+        ):
             writer.close()
             return
         m = _LINE.match(line[:LINE_LIMIT].decode("ascii", "replace").strip())
@@ -156,16 +167,16 @@ def _address(writer: asyncio.StreamWriter) -> str:
     return str(peer[0]) if isinstance(peer, tuple) and peer else "?"
 
 
-async def relay_connect(relay_host: str, relay_port: int, role: str, room: str,
-                        timeout: float = 600.0) -> tuple[asyncio.StreamReader,
-                                                         asyncio.StreamWriter]:
+async def relay_connect(
+    relay_host: str, relay_port: int, role: str, room: str, timeout: float = 600.0
+) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
     """Open a pairing at the relay; returns the stream once the other peer has arrived."""
     try:
-        reader, writer = await asyncio.wait_for(
-            asyncio.open_connection(relay_host, relay_port), 10)
+        reader, writer = await asyncio.wait_for(asyncio.open_connection(relay_host, relay_port), 10)
     except (OSError, asyncio.TimeoutError) as exc:
-        raise RelayError(f"cannot reach the relay {relay_host}:{relay_port}: "
-                         f"{exc or 'timed out'}") from None
+        raise RelayError(
+            f"cannot reach the relay {relay_host}:{relay_port}: {exc or 'timed out'}"
+        ) from None
     writer.write(f"{MAGIC} {role} {room}\n".encode())
     try:
         answer = await asyncio.wait_for(reader.readuntil(b"\n"), timeout)
@@ -197,12 +208,21 @@ async def relay_connect(relay_host: str, relay_port: int, role: str, room: str,
 def main(argv: list[str] | None = None) -> int:
     """Console entry point: ``gin3d-relay [--host H] [--port P]``."""
     parser = argparse.ArgumentParser(
-        prog="gin3d-relay", description="Pair gin3d players by join code and forward their "
-        "end-to-end encrypted traffic.")
-    parser.add_argument("--host", default="127.0.0.1",
-                        help="address to listen on (0.0.0.0 for everyone; default 127.0.0.1)")
-    parser.add_argument("--port", type=int, default=DEFAULT_PORT,
-                        help=f"TCP port (default {DEFAULT_PORT}; 0 picks a free one)")
+        prog="gin3d-relay",
+        description="Pair gin3d players by join code and forward their "
+        "end-to-end encrypted traffic.",
+    )
+    parser.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="address to listen on (0.0.0.0 for everyone; default 127.0.0.1)",
+    )
+    parser.add_argument(
+        "--port",
+        type=int,
+        default=DEFAULT_PORT,
+        help=f"TCP port (default {DEFAULT_PORT}; 0 picks a free one)",
+    )
     args = parser.parse_args(argv)
 
     async def serve() -> None:

@@ -77,10 +77,16 @@ def load_match(data: dict, match_id: str):
             raise ValueError(f"the save has no moves for hand {i}")
         heads.append(last[-1])
     game = build_game(rules, current["seed"], current["first_dealer"], current["hands"])
-    resume = {"seed": current["seed"], "first_dealer": current["first_dealer"],
-              "hands": current["hands"], "heads": heads, "game": game,
-              "hand": load_hand_state(data.get("hand_state"), number, len(current["hands"]))
-              if game is not None and not game.over else None}
+    resume = {
+        "seed": current["seed"],
+        "first_dealer": current["first_dealer"],
+        "hands": current["hands"],
+        "heads": heads,
+        "game": game,
+        "hand": load_hand_state(data.get("hand_state"), number, len(current["hands"]))
+        if game is not None and not game.over
+        else None,
+    }
     return rules, games, seeds, number, resume, log
 
 
@@ -104,22 +110,38 @@ def hand_state(session) -> dict | None:
     context = session._deal_context(n)
     deal = session.deal if session.deal is not None and session.deal.context == context else None
     replay = session._replay  # resumed, and its deal not yet begun again
-    mine = (deal.mine if deal is not None else session._early_secrets.get(context)
-            or (replay["secrets"] if replay is not None and replay["number"] == n else None))
+    mine = (
+        deal.mine
+        if deal is not None
+        else session._early_secrets.get(context)
+        or (replay["secrets"] if replay is not None and replay["number"] == n else None)
+    )
     if mine is None:
         return None
-    sent = [{k: v for k, v in m.items() if k != "seq"}
-            for m in session.outbox[session._game_out_start:]
-            if m["t"] in HAND_MESSAGES and m["hand"] == n]
+    sent = [
+        {k: v for k, v in m.items() if k != "seq"}
+        for m in session.outbox[session._game_out_start :]
+        if m["t"] in HAND_MESSAGES and m["hand"] == n
+    ]
     opened = bool(deal is not None and deal.peer_keys) or any(
-        m["t"] in ("keys", "reveal") or "keys" in m for m in sent)
+        m["t"] in ("keys", "reveal") or "keys" in m for m in sent
+    )
     wire = mine.to_wire()
-    return {"game": session._game_no, "number": n, "dealer": t.dealer,
-            "secrets": {"master": key_hex(wire["master"]), "perm": wire["perm"],
-                        "keys": [key_hex(k) for k in wire["keys"]]},
-            "steps": [step_digest(d, c) for d, c in zip(deal.decks, deal.commits)]
-            if deal is not None else (replay or {}).get("steps", []),
-            "opened": opened, "sent": sent}
+    return {
+        "game": session._game_no,
+        "number": n,
+        "dealer": t.dealer,
+        "secrets": {
+            "master": key_hex(wire["master"]),
+            "perm": wire["perm"],
+            "keys": [key_hex(k) for k in wire["keys"]],
+        },
+        "steps": [step_digest(d, c) for d, c in zip(deal.decks, deal.commits)]
+        if deal is not None
+        else (replay or {}).get("steps", []),
+        "opened": opened,
+        "sent": sent,
+    }
 
 
 def load_hand_state(state, game_number: int, finished: int) -> dict | None:
@@ -133,8 +155,9 @@ def load_hand_state(state, game_number: int, finished: int) -> dict | None:
         return None  # from another point of the match than the finished hands
     try:
         raw = state["secrets"]
-        secrets = DealerSecrets(key_int(raw["master"]), list(raw["perm"]),
-                                [key_int(k) for k in raw["keys"]])
+        secrets = DealerSecrets(
+            key_int(raw["master"]), list(raw["perm"]), [key_int(k) for k in raw["keys"]]
+        )
         check_scalar(secrets.master)
         check_permutation(secrets.perm)
         if len(secrets.slot_keys) != 52:
@@ -143,13 +166,20 @@ def load_hand_state(state, game_number: int, finished: int) -> dict | None:
             check_scalar(k)
         sent = list(state["sent"])
         for m in sent:
-            if not isinstance(m, dict) or m.get("t") not in HAND_MESSAGES or (
-                    m.get("hand") != finished):
+            if (
+                not isinstance(m, dict)
+                or m.get("t") not in HAND_MESSAGES
+                or (m.get("hand") != finished)
+            ):
                 raise ValueError("a saved message is not one of this hand's")
             validate({**m, "seq": 1})
         steps, dealer, opened = state["steps"], state["dealer"], state["opened"]
-        if (not isinstance(steps, list) or len(steps) > 4 or dealer not in (0, 1)
-                or not isinstance(opened, bool)):
+        if (
+            not isinstance(steps, list)
+            or len(steps) > 4
+            or dealer not in (0, 1)
+            or not isinstance(opened, bool)
+        ):
             raise ValueError("bad fields")
         for h in steps:
             if not isinstance(h, str) or len(h) != 64:
@@ -157,8 +187,14 @@ def load_hand_state(state, game_number: int, finished: int) -> dict | None:
             int(h, 16)
     except (KeyError, TypeError, ValueError, DealError, ProtocolError) as exc:
         raise ValueError(f"the saved hand in progress is malformed: {exc}") from None
-    return {"number": finished, "dealer": dealer, "secrets": secrets, "sent": sent,
-            "steps": steps, "opened": opened}
+    return {
+        "number": finished,
+        "dealer": dealer,
+        "secrets": secrets,
+        "sent": sent,
+        "steps": steps,
+        "opened": opened,
+    }
 
 
 def truncate(session, resume: dict, k: int) -> None:
@@ -167,9 +203,10 @@ def truncate(session, resume: dict, k: int) -> None:
         return
     number = session._game_no
     resume["hands"] = resume["hands"][:k]
-    resume["heads"] = resume["heads"][:k + 1]
-    resume["game"] = build_game(session.rules, resume["seed"], resume["first_dealer"],
-                                resume["hands"])
+    resume["heads"] = resume["heads"][: k + 1]
+    resume["game"] = build_game(
+        session.rules, resume["seed"], resume["first_dealer"], resume["hands"]
+    )
     log = MoveLog(session.match_id)
     for e in session.log.entries:
         if e["game"] < number or e["hand"] < k:
@@ -186,17 +223,30 @@ def snapshot(session) -> dict:
     if session.game is not None and session.game not in games:
         games.append(session.game)
     return {
-        "format": SAVE_FORMAT, "match": session.match_id, "seat": session.seat,
+        "format": SAVE_FORMAT,
+        "match": session.match_id,
+        "seat": session.seat,
         "rules": session.rules.to_dict() if session.rules else None,
-        "games": [{"seed": seed, "first_dealer": g.hands[0].dealer, "over": g.over,
-                   "totals": g.totals(),
-                   "hands": [{"deck": [int(c) for c in h.deck],
-                              "actions": [str(a) for a in h.actions]} for h in g.hands]}
-                  for seed, g in zip(session._seeds, games)],
+        "games": [
+            {
+                "seed": seed,
+                "first_dealer": g.hands[0].dealer,
+                "over": g.over,
+                "totals": g.totals(),
+                "hands": [
+                    {"deck": [int(c) for c in h.deck], "actions": [str(a) for a in h.actions]}
+                    for h in g.hands
+                ],
+            }
+            for seed, g in zip(session._seeds, games)
+        ],
         "game_number": session._game_no,
         "moves": session.log.entries,
-        "current_hand": None if session.tracker is None or session.tracker.over else {
-            "number": session.tracker.hand_number, "dealer": session.tracker.dealer,
+        "current_hand": None
+        if session.tracker is None or session.tracker.over
+        else {
+            "number": session.tracker.hand_number,
+            "dealer": session.tracker.dealer,
             "actions": [str(a) for a in session.tracker.actions],
             "my_cards": [str(c) for c in session.tracker.hand.hands[session.seat]],
         },

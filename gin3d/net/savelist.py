@@ -50,8 +50,10 @@ class SavedMatch:
             return f"{self.path.name}: unreadable ({self.error})"
         game = f" (game {self.game_number + 1})" if self.game_number else ""
         game += " (finished)" if self.finished else ""
-        return (f"vs {self.opponent or 'unknown'}   {self.scores[0]} - {self.scores[1]}{game}"
-                f"   {rules_label(self.rules)}   {self.saved_at.replace('T', ' ')[:16]}")
+        return (
+            f"vs {self.opponent or 'unknown'}   {self.scores[0]} - {self.scores[1]}{game}"
+            f"   {rules_label(self.rules)}   {self.saved_at.replace('T', ' ')[:16]}"
+        )
 
 
 def read_save(path: str | Path) -> dict:
@@ -75,7 +77,8 @@ def read_save(path: str | Path) -> dict:
         if key not in data:
             raise ValueError(f"lacks {key!r}")
     if data["role"] not in ("host", "guest") or data.get("seat") != (
-            1 if data["role"] == "guest" else 0):
+        1 if data["role"] == "guest" else 0
+    ):
         raise ValueError("its role and seat do not agree")
     try:
         load_match(data, data["match"])
@@ -99,14 +102,23 @@ def summarize(path: Path) -> SavedMatch:
             from datetime import datetime, timezone
 
             when = datetime.fromtimestamp(path.stat().st_mtime, timezone.utc).strftime(
-                "%Y-%m-%dT%H:%M:%SZ")
-        return SavedMatch(path, True, role=data["role"], kind=str(data.get("kind", "")),
-                          name=str(data.get("name", "")),
-                          opponent=str(data.get("peer_name", ""))[:40],
-                          scores=(int(totals[seat]), int(totals[1 - seat])),
-                          game_number=len(data["games"]) - 1, hands=len(last["hands"]),
-                          rules=rules, saved_at=when, address=str(data.get("address", "")),
-                          finished=bool(last.get("over")))
+                "%Y-%m-%dT%H:%M:%SZ"
+            )
+        return SavedMatch(
+            path,
+            True,
+            role=data["role"],
+            kind=str(data.get("kind", "")),
+            name=str(data.get("name", "")),
+            opponent=str(data.get("peer_name", ""))[:40],
+            scores=(int(totals[seat]), int(totals[1 - seat])),
+            game_number=len(data["games"]) - 1,
+            hands=len(last["hands"]),
+            rules=rules,
+            saved_at=when,
+            address=str(data.get("address", "")),
+            finished=bool(last.get("over")),
+        )
     except ValueError as exc:
         return SavedMatch(path, False, error=str(exc))
     except Exception as exc:  # a list must show every file, whatever is wrong with it
@@ -128,6 +140,7 @@ def list_saved(folder: str | Path | None) -> list[SavedMatch]:
             return p.stat().st_mtime
         except OSError:
             return 0.0
+
     return [summarize(p) for p in sorted(paths, key=mtime, reverse=True)]
 
 

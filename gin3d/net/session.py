@@ -75,8 +75,9 @@ STALLED = "opponent stopped playing"  # the detail of a match claimed against a 
 CHAT_KEPT = 100  # chat lines kept (and saved): a flood cannot make a save unresumable
 INCIDENTS_KEPT = 50  # refused messages kept for the evidence file
 # game messages: sending one means we took the peer's last step and moved on
-_PROGRESS = frozenset({"setup", "commit", "open", "deck", "keys", "act", "reveal", "rematch",
-                       "restore"})
+_PROGRESS = frozenset(
+    {"setup", "commit", "open", "deck", "keys", "act", "reveal", "rematch", "restore"}
+)
 _HAND_MESSAGES = frozenset({"deck", "keys", "act", "reveal"})  # one hand's, by its number
 
 
@@ -293,16 +294,18 @@ class MatchSession:
                 if kind == "error":
                     self._drop(link, msg["text"])
                     return
-                if kind == "pong" and self._bye_seq is not None and (
-                        msg["n"] == FAREWELL_PING + self._bye_seq):
+                if (
+                    kind == "pong"
+                    and self._bye_seq is not None
+                    and (msg["n"] == FAREWELL_PING + self._bye_seq)
+                ):
                     self._end(self.ended)  # the peer read our bye before this ping
                 continue  # pong / stray resume: nothing to do
             seq = msg["seq"]
             if seq <= self.got:
                 continue  # resent after a reconnect: already have it
             if seq != self.got + 1:
-                await self._refuse(f"message {seq} out of order (expected {self.got + 1})",
-                                   msg=msg)
+                await self._refuse(f"message {seq} out of order (expected {self.got + 1})", msg=msg)
                 continue
             self.got = seq
             self._dispatch(msg)
@@ -351,12 +354,18 @@ class MatchSession:
         if msg["t"] in _PROGRESS:
             self._owed_since = None
         replay = self._replay
-        if (replay is not None and replay["out"] and msg["t"] in _HAND_MESSAGES
-                and msg["hand"] == replay["number"]):
+        if (
+            replay is not None
+            and replay["out"]
+            and msg["t"] in _HAND_MESSAGES
+            and msg["hand"] == replay["number"]
+        ):
             saved = replay["out"].popleft()  # sent again already, at the resume
             if json.dumps(saved, sort_keys=True) != json.dumps(msg, sort_keys=True):
-                await self._saves_differ(f"our saved hand {replay['number'] + 1} does not replay "
-                                         f"(saved {saved['t']}, now {msg['t']})")
+                await self._saves_differ(
+                    f"our saved hand {replay['number'] + 1} does not replay "
+                    f"(saved {saved['t']}, now {msg['t']})"
+                )
             return
         async with self._send_lock:
             self.sent += 1
@@ -373,23 +382,28 @@ class MatchSession:
         sent that the peer may have read (see ``savegame.hand_state``). The rest of a hand's
         messages (deal steps, keys, the reveal) are made again from the saved secrets."""
         t = self.tracker
-        if (self.autosave is None or msg["t"] not in _HAND_MESSAGES or t is None
-                or msg["hand"] != t.hand_number or self._tracker_game != self._game_no
-                or not self.resumable()):  # before any verified hand: nothing to resume
+        if (
+            self.autosave is None
+            or msg["t"] not in _HAND_MESSAGES
+            or t is None
+            or msg["hand"] != t.hand_number
+            or self._tracker_game != self._game_no
+            or not self.resumable()
+        ):  # before any verified hand: nothing to resume
             return
         hand = (self._game_no, msg["hand"])
         if msg["t"] == "act" or self._saved_ahead != hand:
             self._saved_ahead = hand
             self._autosave(quiet=True)
 
-    async def _refuse(self, reason: str, told: str | None = None,
-                      msg: dict | None = None) -> None:
+    async def _refuse(self, reason: str, told: str | None = None, msg: dict | None = None) -> None:
         """Refuse a peer's message: report it, tell the peer (``told``, by default the
         reason), keep it for the evidence, change nothing. Too many end the match."""
         self.refusals.append(reason)
         offending = msg if msg is not None else self._current
-        self.incidents.append({"reason": reason[:300], "at": time.time(),
-                               "message": _clip(offending)})
+        self.incidents.append(
+            {"reason": reason[:300], "at": time.time(), "message": _clip(offending)}
+        )
         del self.incidents[:-INCIDENTS_KEPT]
         self.callbacks.fire("on_refused", reason, False)
         await self._send({"t": "refused", "reason": (told or reason)[:300]})
@@ -472,8 +486,10 @@ class MatchSession:
         left = self.claim_in()
         if left is None or left > 0:
             wait = "" if left is None else f" (in {left:.0f} s if it still does not play)"
-            raise ValueError("the match can be claimed only once the opponent is gone or "
-                             f"has stopped playing{wait}")
+            raise ValueError(
+                "the match can be claimed only once the opponent is gone or "
+                f"has stopped playing{wait}"
+            )
         self._end(MatchEnded("claimed", STALLED))
         self._spawn(self._hang_up(f"claimed the match: {STALLED}"))
 
@@ -530,8 +546,9 @@ class MatchSession:
             raise ValueError("this save is not from this match")
         if data.get("seat") != self.seat:
             raise ValueError("this save is from the other seat")
-        self.rules, self.games, self._seeds, self._game_no, self._resume, self.log = (
-            load_match(data, self.match_id))
+        self.rules, self.games, self._seeds, self._game_no, self._resume, self.log = load_match(
+            data, self.match_id
+        )
         self.chat = [tuple(c) for c in data.get("chat", [])][-CHAT_KEPT:]
 
     def _end(self, ended: MatchEnded) -> None:
@@ -595,8 +612,9 @@ class MatchSession:
             self._current = msg
             if msg["t"] == kind and (hand is None or msg.get("hand") == hand):
                 return msg
-            await self._refuse(f"expected {kind} (hand {hand}), got {msg['t']}"
-                               f" (hand {msg.get('hand')})")
+            await self._refuse(
+                f"expected {kind} (hand {hand}), got {msg['t']} (hand {msg.get('hand')})"
+            )
 
     async def _play_match(self) -> None:
         while True:
@@ -651,12 +669,13 @@ class MatchSession:
         if expected is not None and offered != expected:
             from .offer import rules_label
 
-            detail = (f"the host's rules ({rules_label(offered)}) are not the ones "
-                      f"{'of this match' if self.rules is not None else 'it offered'} "
-                      f"({rules_label(expected)})")
+            detail = (
+                f"the host's rules ({rules_label(offered)}) are not the ones "
+                f"{'of this match' if self.rules is not None else 'it offered'} "
+                f"({rules_label(expected)})"
+            )
             ended = MatchEnded(RULES_REFUSED, detail)
-            await self._farewell({"t": "bye", "reason": f"{RULES_REFUSED}: {detail}"[:300]},
-                                 ended)
+            await self._farewell({"t": "bye", "reason": f"{RULES_REFUSED}: {detail}"[:300]}, ended)
             raise ended
         if self.rules is None and self.callbacks.accept_rules is not None:
             yes = self.callbacks.accept_rules(offered)
@@ -686,18 +705,27 @@ class MatchSession:
         from .savegame import truncate
 
         mine = resume.get("hand")
-        restore = {"t": "restore", "game": self._game_no, "heads": resume["heads"],
-                   "rules": rules_digest(self.rules)}
+        restore = {
+            "t": "restore",
+            "game": self._game_no,
+            "heads": resume["heads"],
+            "rules": rules_digest(self.rules),
+        }
         if mine is not None:
-            restore["hand"] = {"number": mine["number"], "steps": mine["steps"],
-                               "opened": mine["opened"]}
+            restore["hand"] = {
+                "number": mine["number"],
+                "steps": mine["steps"],
+                "opened": mine["opened"],
+            }
         await self._send(restore)
         theirs = await self._expect("restore")
         if "rules" in theirs and theirs["rules"] != rules_digest(self.rules):
             raise MatchEnded("saves differ", "the two saves hold different rules")
         if theirs["game"] != self._game_no:
-            raise MatchEnded("saves differ", f"we are in game {self._game_no}, the other "
-                             f"player in game {theirs['game']}")
+            raise MatchEnded(
+                "saves differ",
+                f"we are in game {self._game_no}, the other player in game {theirs['game']}",
+            )
         k = min(len(theirs["heads"]), len(resume["heads"])) - 1
         if theirs["heads"][k] != resume["heads"][k]:
             raise MatchEnded("saves differ", "the two saved move logs do not agree")
@@ -717,13 +745,17 @@ class MatchSession:
         if mine is not None and theirs is not None:
             n = min(len(mine["steps"]), len(theirs["steps"]))
             if mine["steps"][:n] != theirs["steps"][:n]:
-                raise MatchEnded("saves differ", f"the two saves hold different deals of "
-                                 f"hand {k + 1}")
+                raise MatchEnded(
+                    "saves differ", f"the two saves hold different deals of hand {k + 1}"
+                )
             return mine
         held = mine or theirs
         if held is not None and held["opened"]:
-            raise MatchEnded("saves differ", f"hand {k + 1} was under way (cards were opened) "
-                             "and only one save holds it: it cannot be dealt again")
+            raise MatchEnded(
+                "saves differ",
+                f"hand {k + 1} was under way (cards were opened) "
+                "and only one save holds it: it cannot be dealt again",
+            )
         return None
 
     async def _play_game(self, seed: bytes, resume: dict | None = None) -> None:
@@ -769,8 +801,9 @@ class MatchSession:
             if self._replay is not None:
                 left, self._replay = self._replay["out"], None
                 if left:
-                    await self._saves_differ(f"our saved hand {hand_no + 1} holds messages the "
-                                             "hand never came to")
+                    await self._saves_differ(
+                        f"our saved hand {hand_no + 1} holds messages the hand never came to"
+                    )
             if self.autosave:
                 self._autosave()
             self.callbacks.fire("on_hand_over", full, tuple(self.game.totals()))
@@ -786,8 +819,12 @@ class MatchSession:
         drops nothing: the hand is replayed from its start), then replay it ourselves."""
         if replay["dealer"] != dealer:
             await self._saves_differ(f"the saved hand {replay['number'] + 1} has another dealer")
-        self._replay = {"number": replay["number"], "secrets": replay["secrets"],
-                        "steps": replay["steps"], "out": deque(replay["sent"])}
+        self._replay = {
+            "number": replay["number"],
+            "secrets": replay["secrets"],
+            "steps": replay["steps"],
+            "out": deque(replay["sent"]),
+        }
         self._owed_since = None
         async with self._send_lock:  # all kept at once: a save never holds only a part
             again = []
@@ -821,8 +858,11 @@ class MatchSession:
             mine = DealerSecrets()
             return mine, mine.shuffle_message(points, context, 1)
 
-        prep = {"context": context, "future": asyncio.ensure_future(asyncio.to_thread(work)),
-                "sent": False}
+        prep = {
+            "context": context,
+            "future": asyncio.ensure_future(asyncio.to_thread(work)),
+            "sent": False,
+        }
         self._early_secrets = {}
         self._prepared = prep
         if early:
@@ -835,8 +875,13 @@ class MatchSession:
             return
         t = self.tracker
         # only while the hand before is still on: the guest then has it before this game ends
-        if (self._prepared is prep and self.ended is None and t is not None
-                and t.hand_number == hand_no - 1 and not t.over):
+        if (
+            self._prepared is prep
+            and self.ended is None
+            and t is not None
+            and t.hand_number == hand_no - 1
+            and not t.over
+        ):
             prep["sent"] = True
             self._early_secrets = {prep["context"]: mine}  # a save holds them from now
             await self._send(self._deck_msg(hand_no, 1, step1))
@@ -845,9 +890,16 @@ class MatchSession:
         """Guest: the host's step 1 for the next hand, sent while this one is played: check
         its proof now, and make step 2, in the background (``_shuffle`` takes them up)."""
         t, deal = self.tracker, self.deal
-        if (self.seat != 1 or msg["step"] != 1 or t is None or deal is None or deal.step != 4
-                or msg["hand"] != t.hand_number + 1 or self._points is None
-                or self._early is not None):  # one per hand: a second is not checked ahead
+        if (
+            self.seat != 1
+            or msg["step"] != 1
+            or t is None
+            or deal is None
+            or deal.step != 4
+            or msg["hand"] != t.hand_number + 1
+            or self._points is None
+            or self._early is not None
+        ):  # one per hand: a second is not checked ahead
             return False
         points, context = self._points, self._deal_context(msg["hand"])
 
@@ -862,8 +914,12 @@ class MatchSession:
         self._early = early
 
         def done(fut: asyncio.Future) -> None:  # a false proof: the verdict comes at once
-            if (not fut.cancelled() and isinstance(fut.exception(), ProofError)
-                    and self._early is early and self.ended is None):
+            if (
+                not fut.cancelled()
+                and isinstance(fut.exception(), ProofError)
+                and self._early is early
+                and self.ended is None
+            ):
                 self._spawn(self._caught_early(early, fut.exception(), points, context))
 
         early[2].add_done_callback(done)
@@ -879,15 +935,22 @@ class MatchSession:
 
     @staticmethod
     def _step_msg(msg: dict) -> dict:
-        return {"cards": [bytes.fromhex(x) for x in msg["cards"]],
-                "commits": [bytes.fromhex(x) for x in msg["commits"]], "proof": msg["proof"]}
+        return {
+            "cards": [bytes.fromhex(x) for x in msg["cards"]],
+            "commits": [bytes.fromhex(x) for x in msg["commits"]],
+            "proof": msg["proof"],
+        }
 
     @staticmethod
     def _deck_msg(hand_no: int, step: int, step_msg: dict) -> dict:
-        return {"t": "deck", "hand": hand_no, "step": step,
-                "cards": [x.hex() for x in step_msg["cards"]],
-                "commits": [x.hex() for x in step_msg["commits"]],
-                "proof": list(step_msg["proof"])}
+        return {
+            "t": "deck",
+            "hand": hand_no,
+            "step": step,
+            "cards": [x.hex() for x in step_msg["cards"]],
+            "commits": [x.hex() for x in step_msg["commits"]],
+            "proof": list(step_msg["proof"]),
+        }
 
     async def _recv_deck(self, hand_no: int, step: int, then=None):
         """The peer's deck for ``step``, verified (its proof) the moment it arrives, and, if
@@ -950,7 +1013,8 @@ class MatchSession:
                 deal = self.deal
                 await self._send_deck(hand_no, 2, step2)
                 step4 = await self._recv_deck(
-                    hand_no, 3, lambda d3: deal.mine.rekey_message(d3, context, 4))
+                    hand_no, 3, lambda d3: deal.mine.rekey_message(d3, context, 4)
+                )
                 await self._send_deck(hand_no, 4, step4)
                 return deal
         if self.seat == 0:
@@ -960,16 +1024,15 @@ class MatchSession:
                 deal.add(1, step1)  # sent during the hand before
             else:
                 await self._send_deck(hand_no, 1, step1)
-            step3 = await self._recv_deck(
-                hand_no, 2, lambda d2: mine.rekey_message(d2, context, 3))
+            step3 = await self._recv_deck(hand_no, 2, lambda d2: mine.rekey_message(d2, context, 3))
             await self._send_deck(hand_no, 3, step3)
             await self._recv_deck(hand_no, 4)
         else:
             step2 = await self._recv_deck(
-                hand_no, 1, lambda d1: mine.shuffle_message(d1, context, 2))
+                hand_no, 1, lambda d1: mine.shuffle_message(d1, context, 2)
+            )
             await self._send_deck(hand_no, 2, step2)
-            step4 = await self._recv_deck(
-                hand_no, 3, lambda d3: mine.rekey_message(d3, context, 4))
+            step4 = await self._recv_deck(hand_no, 3, lambda d3: mine.rekey_message(d3, context, 4))
             await self._send_deck(hand_no, 4, step4)
         return deal
 
@@ -988,8 +1051,9 @@ class MatchSession:
                 step_msg = self._step_msg(head)
             else:
                 make = mine.shuffle_message if step <= 2 else mine.rekey_message
-                step_msg = await asyncio.to_thread(make, points if step == 1 else deal.decks[-1],
-                                                   context, step)
+                step_msg = await asyncio.to_thread(
+                    make, points if step == 1 else deal.decks[-1], context, step
+                )
             await self._send_deck(hand_no, step, step_msg)
         return deal
 
@@ -1042,8 +1106,9 @@ class MatchSession:
     async def _deal_keys(self, hand_no: int) -> None:
         t = self.tracker
         up = {t.upcard_slot} if t.upcard_slot is not None else set()
-        await self._send({"t": "keys", "hand": hand_no,
-                          "keys": self._my_keys(set(t.deal_slots(self.peer)) | up)})
+        await self._send(
+            {"t": "keys", "hand": hand_no, "keys": self._my_keys(set(t.deal_slots(self.peer)) | up)}
+        )
         self._opened_by_me |= up
         expected = set(t.deal_slots(self.seat)) | up
         while True:
@@ -1075,8 +1140,10 @@ class MatchSession:
             except ValueError:
                 action = None
             if action is None or action not in view.legal:
-                await self._saves_differ(f"our saved hand {replay['number'] + 1} does not replay "
-                                         f"(our move there was {saved['t']} {saved.get('a')})")
+                await self._saves_differ(
+                    f"our saved hand {replay['number'] + 1} does not replay "
+                    f"(our move there was {saved['t']} {saved.get('a')})"
+                )
             return action
         player = self.player
         if hasattr(player, "choose_async"):
@@ -1138,8 +1205,10 @@ class MatchSession:
                 await self._caught(f"move {msg['a']!r} refused: {exc}", msg)
             except (ValueError, DealError) as exc:
                 self.illegal_moves += 1
-                await self._refuse(f"move {msg['a']!r} refused: {MOVE_REFUSED} ({exc})",
-                                   f"move {msg['a']!r} refused: {MOVE_REFUSED}")
+                await self._refuse(
+                    f"move {msg['a']!r} refused: {MOVE_REFUSED} ({exc})",
+                    f"move {msg['a']!r} refused: {MOVE_REFUSED}",
+                )
                 if self.illegal_moves >= self.max_illegal_moves:
                     self._cheated(f"{self.illegal_moves} illegal moves")
                 continue
@@ -1188,18 +1257,29 @@ class MatchSession:
     # -- end of hand -----------------------------------------------------------------
     async def _reveal(self, hand_no: int) -> list[int]:
         wire = self.deal.mine.to_wire()
-        await self._send({"t": "reveal", "hand": hand_no, "master": key_hex(wire["master"]),
-                          "perm": wire["perm"], "keys": [key_hex(k) for k in wire["keys"]]})
+        await self._send(
+            {
+                "t": "reveal",
+                "hand": hand_no,
+                "master": key_hex(wire["master"]),
+                "perm": wire["perm"],
+                "keys": [key_hex(k) for k in wire["keys"]],
+            }
+        )
         msg = await self._expect("reveal", hand_no)
-        peer = {"master": key_int(msg["master"]), "perm": msg["perm"],
-                "keys": [key_int(k) for k in msg["keys"]]}
+        peer = {
+            "master": key_int(msg["master"]),
+            "perm": msg["perm"],
+            "keys": [key_int(k) for k in msg["keys"]],
+        }
         try:
             return verify_peer(self.deal, peer, self.peer == 0)
         except DealError as exc:
             self._cheated(str(exc), peer)
 
-    def _verify_hand(self, deck: list[int], decks: list[list[int]], seed: bytes,
-                     dealer: int) -> Hand:
+    def _verify_hand(
+        self, deck: list[int], decks: list[list[int]], seed: bytes, dealer: int
+    ) -> Hand:
         """Replay the hand with every card open; it must agree with what was played."""
         t = self.tracker
         for slot, c in t.known.items():
@@ -1212,7 +1292,10 @@ class MatchSession:
         except IllegalAction as exc:
             self._cheated(f"with all cards open the hand is not legal: {exc}")
         if (full.phase, full.winner, full.result and full.result.points) != (
-                t.hand.phase, t.hand.winner, t.hand.result and t.hand.result.points):
+            t.hand.phase,
+            t.hand.winner,
+            t.hand.result and t.hand.result.points,
+        ):
             self._cheated("with all cards open the hand ends differently")
         if self.game is None:
             self.game = Game(self.rules, seed.hex(), first_dealer=dealer, decks=decks)

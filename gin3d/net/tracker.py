@@ -105,8 +105,9 @@ class HandTracker:
                 raise ValueError(f"slot {slot} was {known[slot]}, now claimed as {c}")
             other = next((s for s, k in known.items() if k == c and s != slot), None)
             if other is not None:
-                raise DuplicateCard(f"slot {slot} opened as {CARDS[c]}, a card already "
-                                    f"known in slot {other}")
+                raise DuplicateCard(
+                    f"slot {slot} opened as {CARDS[c]}, a card already known in slot {other}"
+                )
             known[slot] = CARDS[c]
         return self._replay(known, actions)
 
@@ -114,8 +115,9 @@ class HandTracker:
         """Raise IllegalAction (or ValueError) if ``action``, with these opened cards, is wrong."""
         hand = self._checked(cards or {}, self.actions)
         if not hand.is_legal(action):
-            raise IllegalAction(f"{action} is not legal now (phase {hand.phase}, "
-                                f"seat {hand.turn} to act)")
+            raise IllegalAction(
+                f"{action} is not legal now (phase {hand.phase}, seat {hand.turn} to act)"
+            )
 
     def apply(self, action: Action, cards: dict[int, Card] | None = None) -> list:
         """Apply an action (and the cards it opened); nothing changes if it is refused."""

@@ -92,11 +92,16 @@ class Identity:
         key = ec.generate_private_key(ec.SECP256R1())
         subject = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, name[:60] or "gin3d")])
         now = datetime.datetime.now(datetime.timezone.utc)
-        cert = (x509.CertificateBuilder().subject_name(subject).issuer_name(subject)
-                .public_key(key.public_key()).serial_number(x509.random_serial_number())
-                .not_valid_before(now - datetime.timedelta(minutes=5))
-                .not_valid_after(now + datetime.timedelta(days=2))
-                .sign(key, hashes.SHA256()))
+        cert = (
+            x509.CertificateBuilder()
+            .subject_name(subject)
+            .issuer_name(subject)
+            .public_key(key.public_key())
+            .serial_number(x509.random_serial_number())
+            .not_valid_before(now - datetime.timedelta(minutes=5))
+            .not_valid_after(now + datetime.timedelta(days=2))
+            .sign(key, hashes.SHA256())
+        )
         return cls(key, cert.public_bytes(serialization.Encoding.DER))
 
     @property
@@ -105,9 +110,11 @@ class Identity:
 
     def to_dict(self) -> dict:
         """For a save file (so a resumed match keeps its match id and pinned fingerprints)."""
-        key = self.key.private_bytes(serialization.Encoding.PEM,
-                                     serialization.PrivateFormat.PKCS8,
-                                     serialization.NoEncryption())
+        key = self.key.private_bytes(
+            serialization.Encoding.PEM,
+            serialization.PrivateFormat.PKCS8,
+            serialization.NoEncryption(),
+        )
         return {"key": key.decode(), "cert": _b64(self.cert_der)}
 
     @classmethod
@@ -124,11 +131,14 @@ class Identity:
     def server_context(self) -> ssl.SSLContext:
         ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
         ctx.minimum_version = ssl.TLSVersion.TLSv1_3
-        key_pem = self.key.private_bytes(serialization.Encoding.PEM,
-                                         serialization.PrivateFormat.PKCS8,
-                                         serialization.NoEncryption())
+        key_pem = self.key.private_bytes(
+            serialization.Encoding.PEM,
+            serialization.PrivateFormat.PKCS8,
+            serialization.NoEncryption(),
+        )
         cert_pem = x509.load_der_x509_certificate(self.cert_der).public_bytes(
-            serialization.Encoding.PEM)
+            serialization.Encoding.PEM
+        )
         # ssl only loads keys from files: a private temp dir, removed at once
         with tempfile.TemporaryDirectory() as folder:
             path = os.path.join(folder, "id.pem")
@@ -159,9 +169,12 @@ class _TlsStreamProtocol(asyncio.StreamReaderProtocol):
         self.plain = plain
 
 
-async def start_tls(reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
-                    ctx: ssl.SSLContext, server_side: bool
-                    ) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+async def start_tls(
+    reader: asyncio.StreamReader,
+    writer: asyncio.StreamWriter,
+    ctx: ssl.SSLContext,
+    server_side: bool,
+) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
     """Upgrade an open TCP stream (direct or relayed) to TLS, as server or client; returns the
     reader and writer of the TLS stream (the plain ones must not be used after this).
 
@@ -173,9 +186,13 @@ async def start_tls(reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
     tls_reader = asyncio.StreamReader()
     protocol = _TlsStreamProtocol(tls_reader, writer)
     transport = await loop.start_tls(
-        writer.transport, protocol, ctx, server_side=server_side,
+        writer.transport,
+        protocol,
+        ctx,
+        server_side=server_side,
         server_hostname=None if server_side else "gin3d-peer",
-        ssl_handshake_timeout=HANDSHAKE_TIMEOUT)
+        ssl_handshake_timeout=HANDSHAKE_TIMEOUT,
+    )
     protocol.connection_made(transport)  # loop.start_tls does not call it
     return tls_reader, asyncio.StreamWriter(transport, protocol, tls_reader, loop)
 
@@ -210,14 +227,22 @@ def _unb64(text: str) -> bytes:
     return base64.b64decode(text, validate=True)
 
 
-async def handshake(link: StreamLink, role: str, identity: Identity, code: str,
-                    host_fingerprint: str | None = None, expect_peer: str | None = None,
-                    name: str = "", version: int = PROTOCOL_VERSION) -> Peer:
+async def handshake(
+    link: StreamLink,
+    role: str,
+    identity: Identity,
+    code: str,
+    host_fingerprint: str | None = None,
+    expect_peer: str | None = None,
+    name: str = "",
+    version: int = PROTOCOL_VERSION,
+) -> Peer:
     """Authenticate the other end of a TLS link (see the module docstring)."""
     try:
         return await asyncio.wait_for(
             _handshake(link, role, identity, code, host_fingerprint, expect_peer, name, version),
-            HANDSHAKE_TIMEOUT)
+            HANDSHAKE_TIMEOUT,
+        )
     except asyncio.TimeoutError:
         link.close()
         raise HandshakeError("the other side did not complete the handshake in time") from None
@@ -226,8 +251,9 @@ async def handshake(link: StreamLink, role: str, identity: Identity, code: str,
         link.close()
         if isinstance(exc, HandshakeError):
             raise
-        raise HandshakeError(f"the handshake failed: {str(exc)[:200] or type(exc).__name__}"
-                             ) from None
+        raise HandshakeError(
+            f"the handshake failed: {str(exc)[:200] or type(exc).__name__}"
+        ) from None
 
 
 async def _fail(link: StreamLink, code: str, text: str) -> None:
@@ -249,9 +275,16 @@ async def _recv(link: StreamLink, kind: str) -> dict:
     return msg
 
 
-async def _handshake(link: StreamLink, role: str, identity: Identity, code: str,
-                     host_fingerprint: str | None, expect_peer: str | None, name: str,
-                     version: int) -> Peer:
+async def _handshake(
+    link: StreamLink,
+    role: str,
+    identity: Identity,
+    code: str,
+    host_fingerprint: str | None,
+    expect_peer: str | None,
+    name: str,
+    version: int,
+) -> Peer:
     from spake2 import SPAKE2_A, SPAKE2_B
 
     hello = {"t": "hello", "v": version, "app": "gin3d", "role": role, "name": name[:40]}
@@ -262,9 +295,13 @@ async def _handshake(link: StreamLink, role: str, identity: Identity, code: str,
     if theirs["app"] != "gin3d":
         await _fail(link, "app", "the other side is not a gin3d game")
     if theirs["v"] != version:
-        await _fail(link, "version", f"incompatible versions: this game speaks protocol "
-                    f"{version}, the other player's speaks {theirs['v']}; both need the same "
-                    "gin3d version")
+        await _fail(
+            link,
+            "version",
+            f"incompatible versions: this game speaks protocol "
+            f"{version}, the other player's speaks {theirs['v']}; both need the same "
+            "gin3d version",
+        )
     other_role = "guest" if role == "host" else "host"
     if theirs["role"] != other_role:
         await _fail(link, "role", f"both sides claim to be the {role}")
@@ -284,11 +321,15 @@ async def _handshake(link: StreamLink, role: str, identity: Identity, code: str,
         host_fp, guest_fp = host_fingerprint or "", identity.fingerprint
         peer_fp = host_fp
     if expect_peer is not None and peer_fp != expect_peer:
-        await _fail(link, "identity", "this is not the opponent of this match (its certificate "
-                    "fingerprint changed)")
+        await _fail(
+            link,
+            "identity",
+            "this is not the opponent of this match (its certificate fingerprint changed)",
+        )
 
     pake = (SPAKE2_A if role == "host" else SPAKE2_B)(
-        code.encode(), idA=b"gin3d-host", idB=b"gin3d-guest")
+        code.encode(), idA=b"gin3d-host", idB=b"gin3d-guest"
+    )
     await link.send({"t": "pake", "m": _b64(pake.start())})
     try:
         key = pake.finish(_unb64((await _recv(link, "pake"))["m"]))
@@ -303,8 +344,10 @@ async def _handshake(link: StreamLink, role: str, identity: Identity, code: str,
     await link.send(confirm)
     got = await _recv(link, "confirm")
     want = hmac.new(key, other_role.encode() + binding, "sha256").hexdigest()
-    wrong = ("could not authenticate the other player: the join code is wrong, or someone is "
-             "intercepting the connection")
+    wrong = (
+        "could not authenticate the other player: the join code is wrong, or someone is "
+        "intercepting the connection"
+    )
     if not hmac.compare_digest(got["mac"], want):
         link.close()
         raise HandshakeError(wrong)
@@ -320,8 +363,9 @@ async def _handshake(link: StreamLink, role: str, identity: Identity, code: str,
 
 
 # -- making connections --------------------------------------------------------------------
-async def tls_link(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, role: str,
-                   identity: Identity) -> tuple[StreamLink, str | None]:
+async def tls_link(
+    reader: asyncio.StreamReader, writer: asyncio.StreamWriter, role: str, identity: Identity
+) -> tuple[StreamLink, str | None]:
     """TLS over an open stream; returns the link and (for the guest) the host's fingerprint."""
     ctx = identity.server_context() if role == "host" else identity.client_context()
     try:
@@ -339,9 +383,16 @@ async def tls_link(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, r
     return StreamLink(reader, writer), host_fp
 
 
-async def connect_direct(address: str, port: int, identity: Identity, code: str,
-                         expect_peer: str | None = None, name: str = "",
-                         version: int = PROTOCOL_VERSION, timeout: float = 10.0) -> Peer:
+async def connect_direct(
+    address: str,
+    port: int,
+    identity: Identity,
+    code: str,
+    expect_peer: str | None = None,
+    name: str = "",
+    version: int = PROTOCOL_VERSION,
+    timeout: float = 10.0,
+) -> Peer:
     """Join a host at ``address:port``."""
     try:
         reader, writer = await asyncio.wait_for(asyncio.open_connection(address, port), timeout)

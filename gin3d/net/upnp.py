@@ -21,8 +21,10 @@ class PortMapping:
     internal_port: int | None = None
 
 
-NOT_AVAILABLE = ("UPnP not available (the miniupnpc package is not installed): forward the "
-                 "port on your router by hand, or play through the relay")
+NOT_AVAILABLE = (
+    "UPnP not available (the miniupnpc package is not installed): forward the "
+    "port on your router by hand, or play through the relay"
+)
 
 
 def _module():
@@ -49,16 +51,18 @@ def map_port(port: int, description: str = "gin3d", discover_ms: int = 2000) -> 
         upnp = mod.UPnP()
         upnp.discoverdelay = discover_ms
         if upnp.discover() == 0:
-            return PortMapping(False, "no UPnP router answered: use the relay or forward the "
-                               "port by hand")
+            return PortMapping(
+                False, "no UPnP router answered: use the relay or forward the port by hand"
+            )
         step = "choosing the router's internet gateway"
         upnp.selectigd()
         step = "asking for the port mapping"
         upnp.addportmapping(port, "TCP", upnp.lanaddr, port, description, "")
         step = "asking the router for its public address"
         external = upnp.externalipaddress()
-        return PortMapping(True, f"router forwards port {port} to this machine",
-                           external, port, port)
+        return PortMapping(
+            True, f"router forwards port {port} to this machine", external, port, port
+        )
     except Exception as exc:  # miniupnpc raises bare Exceptions with the router's words
         return PortMapping(False, failure_message(step, str(exc), port))
 
@@ -68,8 +72,10 @@ def failure_message(step: str, reason: str, port: int) -> str:
     error 0 ("Success"), which says nothing: then only the step that failed is named."""
     reason = reason.strip()
     if not reason or reason.lower() in ("success", "0", "no error"):
-        return (f"UPnP failed while {step} (the router gave no reason): forward port "
-                f"{port} on your router by hand, or use the relay")
+        return (
+            f"UPnP failed while {step} (the router gave no reason): forward port "
+            f"{port} on your router by hand, or use the relay"
+        )
     return f"UPnP failed while {step}: {reason}; forward port {port} by hand, or use the relay"
 
 

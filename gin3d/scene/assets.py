@@ -26,8 +26,11 @@ def asset_root() -> Path:
         return Path(env)
     if getattr(sys, "frozen", False):  # a packaged build: the files sit in its main folder
         main_dir = ExecutionEnvironment.getEnvironmentVariable("MAIN_DIR")
-        return Path(Filename(main_dir).toOsSpecific()) if main_dir else Path(
-            sys.executable).resolve().parent
+        return (
+            Path(Filename(main_dir).toOsSpecific())
+            if main_dir
+            else Path(sys.executable).resolve().parent
+        )
     package = Path(str(resources.files("gin3d")))
     installed = package / PACKAGED
     if installed.is_dir():

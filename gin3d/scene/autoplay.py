@@ -94,9 +94,11 @@ class InputDriver:
             self.button("done")
         mine = moves_made(ctl)[before:]
         if not mine:
-            raise RuntimeError(f"input for {action} did nothing (prompt: {inp.prompt!r}, legal: "
-                               f"{ctl.legal()}, selected {inp.selected}, "
-                               f"state {self.app.screens.state})")
+            raise RuntimeError(
+                f"input for {action} did nothing (prompt: {inp.prompt!r}, legal: "
+                f"{ctl.legal()}, selected {inp.selected}, "
+                f"state {self.app.screens.state})"
+            )
         self.seen[type(mine[0]).__name__] += 1
 
     def play_hand(self) -> None:

@@ -48,13 +48,27 @@ def _outline(scale: float = 1.0) -> list[tuple[float, float]]:
     """The card's outline: an octagon with cut corners, centred on the origin."""
     w, h = CARD_W * scale / 2, CARD_H * scale / 2
     c = CARD_W * scale * CORNER
-    return [(-w + c, -h), (w - c, -h), (w, -h + c), (w, h - c), (w - c, h), (-w + c, h),
-            (-w, h - c), (-w, -h + c)]
+    return [
+        (-w + c, -h),
+        (w - c, -h),
+        (w, -h + c),
+        (w, h - c),
+        (w - c, h),
+        (-w + c, h),
+        (-w, h - c),
+        (-w, -h + c),
+    ]
 
 
-def _add_side(writers, tris: GeomTriangles, first: int,
-              uv: tuple[float, float, float, float], up: bool, scale: float,
-              colour: tuple[float, float, float, float] | None) -> int:
+def _add_side(
+    writers,
+    tris: GeomTriangles,
+    first: int,
+    uv: tuple[float, float, float, float],
+    up: bool,
+    scale: float,
+    colour: tuple[float, float, float, float] | None,
+) -> int:
     """Write one side of a card (facing +Z when ``up`` else -Z) from vertex ``first`` on;
     returns the next free vertex index."""
     vw, nw, tw, cw = writers
@@ -79,15 +93,20 @@ def _add_side(writers, tris: GeomTriangles, first: int,
     return first + len(outline)
 
 
-def _mesh(name: str, sides: list[tuple[tuple[float, float, float, float], bool]],
-          scale: float = 1.0, colour: tuple[float, float, float, float] | None = None
-          ) -> GeomNode:
+def _mesh(
+    name: str,
+    sides: list[tuple[tuple[float, float, float, float], bool]],
+    scale: float = 1.0,
+    colour: tuple[float, float, float, float] | None = None,
+) -> GeomNode:
     """One Geom holding the given card sides ((uv, up) each): one draw call for all of them,
     which matters on software renderers, where every draw call has a fixed cost."""
     fmt = GeomVertexFormat.getV3n3cpt2() if colour else GeomVertexFormat.getV3n3t2()
     vdata = GeomVertexData(name, fmt, Geom.UHStatic)
-    writers = (*(GeomVertexWriter(vdata, n) for n in ("vertex", "normal", "texcoord")),
-               GeomVertexWriter(vdata, "color") if colour else None)
+    writers = (
+        *(GeomVertexWriter(vdata, n) for n in ("vertex", "normal", "texcoord")),
+        GeomVertexWriter(vdata, "color") if colour else None,
+    )
     tris = GeomTriangles(Geom.UHStatic)
     first = 0
     for uv, up in sides:
@@ -99,8 +118,13 @@ def _mesh(name: str, sides: list[tuple[tuple[float, float, float, float], bool]]
     return node
 
 
-def _quad(name: str, uv: tuple[float, float, float, float], up: bool, scale: float = 1.0,
-          colour: tuple[float, float, float, float] | None = None) -> GeomNode:
+def _quad(
+    name: str,
+    uv: tuple[float, float, float, float],
+    up: bool,
+    scale: float = 1.0,
+    colour: tuple[float, float, float, float] | None = None,
+) -> GeomNode:
     """A card-shaped octagon (cut corners) with atlas UVs; faces +Z when ``up`` else -Z."""
     return _mesh(name, [(uv, up)], scale, colour)
 
@@ -129,8 +153,12 @@ class Atlas:
             tex.setMinfilter(SamplerState.FT_linear_mipmap_nearest)
         tex.setWrapU(SamplerState.WM_clamp)
         tex.setWrapV(SamplerState.WM_clamp)
-        return cls(tex, {k: tuple(v) for k, v in meta["cards"].items()},
-                   {k: tuple(v) for k, v in meta["backs"].items()}, str(image))
+        return cls(
+            tex,
+            {k: tuple(v) for k, v in meta["cards"].items()},
+            {k: tuple(v) for k, v in meta["backs"].items()},
+            str(image),
+        )
 
     image_path: str = ""
 
@@ -153,7 +181,7 @@ class Atlas:
         out = []
         for suit in range(4):
             u0, v0, u1, v1 = self.suit_icon_uv(suit)
-            part = rgba[int(v0 * h):int(v1 * h), int(u0 * w):int(u1 * w), :3] / 255.0
+            part = rgba[int(v0 * h) : int(v1 * h), int(u0 * w) : int(u1 * w), :3] / 255.0
             ink = 1.0 - part.min(axis=2)  # the card's white ground is 0, any pip colour ~1
             solid = ink > 0.6
             pip = part[solid].mean(axis=0) if solid.any() else np.zeros(3)
@@ -167,8 +195,9 @@ class Atlas:
                 icon[..., i] = int(c * 255)
             icon[..., 3] = np.clip(ink * 1.4 * 255, 0, 255).astype(np.uint8)
             tex = Texture(f"suit-{suit}")
-            tex.setup2dTexture(icon.shape[1], icon.shape[0], Texture.T_unsigned_byte,
-                               Texture.F_rgba8)
+            tex.setup2dTexture(
+                icon.shape[1], icon.shape[0], Texture.T_unsigned_byte, Texture.F_rgba8
+            )
             tex.setRamImageAs(np.ascontiguousarray(icon).tobytes(), "RGBA")
             tex.setMinfilter(SamplerState.FT_linear_mipmap_linear)
             out.append(tex)
@@ -179,16 +208,18 @@ class CardFactory:
     """Makes card nodes sharing one geometry per face (instanced) and one atlas texture.
     Each face's geometry holds the front and the back together: one draw call a card."""
 
-    def __init__(self, loader, back: str = "back_blue", style: str = "classic",
-                 detail: str = "full") -> None:
+    def __init__(
+        self, loader, back: str = "back_blue", style: str = "classic", detail: str = "full"
+    ) -> None:
         self.atlas = Atlas.load(loader, style, detail)
         self.style = style
         self.back_name = back
         self.fronts: dict[int | None, NodePath] = {}
         back_uv = self.atlas.backs[back]
         for c in CARDS:
-            self.fronts[int(c)] = NodePath(_mesh(f"card-{c}", [(self.atlas.cards[str(c)], True),
-                                                               (back_uv, False)]))
+            self.fronts[int(c)] = NodePath(
+                _mesh(f"card-{c}", [(self.atlas.cards[str(c)], True), (back_uv, False)])
+            )
         self.fronts[None] = NodePath(_mesh("card-unknown", [(back_uv, True), (back_uv, False)]))
         self.glow = NodePath(_quad("glow", (0, 0, 0, 0), True, 1.13, (1.0, 0.85, 0.25, 0.9)))
         self.glow.setTextureOff(1)
@@ -217,12 +248,14 @@ class CardNode:
         self.glow_np = factory.glow.copyTo(self.body)  # own node: shown/tinted per card
         self.glow_np.hide()
         w, h = CARD_W / 2, CARD_H / 2
-        solid = CollisionPolygon(Point3(-w, -h, 0), Point3(w, -h, 0), Point3(w, h, 0),
-                                 Point3(-w, h, 0))
+        solid = CollisionPolygon(
+            Point3(-w, -h, 0), Point3(w, -h, 0), Point3(w, h, 0), Point3(-w, h, 0)
+        )
         cnode = CollisionNode(f"pick-{slot}")
         cnode.addSolid(solid)
-        cback = CollisionPolygon(Point3(-w, h, 0), Point3(w, h, 0), Point3(w, -h, 0),
-                                 Point3(-w, -h, 0))
+        cback = CollisionPolygon(
+            Point3(-w, h, 0), Point3(w, h, 0), Point3(w, -h, 0), Point3(-w, -h, 0)
+        )
         cnode.addSolid(cback)
         cnode.setIntoCollideMask(PICK_MASK)
         cnode.setFromCollideMask(BitMask32.allOff())
@@ -240,7 +273,8 @@ class CardNode:
         self.card = None if card is None else CARDS[int(card)]
         self.face_np.removeNode()
         self.face_np = self.factory.fronts[None if card is None else int(card)].instanceTo(
-            self.body)
+            self.body
+        )
 
     def set_glow(self, on: bool, colour: tuple[float, float, float, float] | None = None) -> None:
         self.glowing = on
@@ -275,8 +309,9 @@ class ZonePad:
         self.body = self.np
         w, h = CARD_W / 2, CARD_H / 2
         cnode = CollisionNode(f"pick-pad-{zone}")
-        cnode.addSolid(CollisionPolygon(Point3(-w, -h, 0), Point3(w, -h, 0), Point3(w, h, 0),
-                                        Point3(-w, h, 0)))
+        cnode.addSolid(
+            CollisionPolygon(Point3(-w, -h, 0), Point3(w, -h, 0), Point3(w, h, 0), Point3(-w, h, 0))
+        )
         cnode.setIntoCollideMask(PICK_MASK)
         cnode.setFromCollideMask(BitMask32.allOff())
         pick = self.np.attachNewNode(cnode)

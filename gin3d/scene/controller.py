@@ -29,9 +29,15 @@ from ..engine.actions import Action
 class TableController:
     """Runs one game on a ``TableScene``; ``on_change`` fires whenever input state may change."""
 
-    def __init__(self, base, scene, game: Game, players: list,
-                 think: tuple[float, float] = (0.6, 1.2),
-                 names: tuple[str, str] = ("You", "Computer")) -> None:
+    def __init__(
+        self,
+        base,
+        scene,
+        game: Game,
+        players: list,
+        think: tuple[float, float] = (0.6, 1.2),
+        names: tuple[str, str] = ("You", "Computer"),
+    ) -> None:
         if len(players) != 2:
             raise ValueError("a table has two seats")
         self.base = base
@@ -69,8 +75,13 @@ class TableController:
     def waiting_for_human(self) -> bool:
         """Whether the game waits for local input right now (and no animation plays)."""
         g = self.game
-        return (not self.queue.busy and not self.paused and not g.hand.over
-                and g.turn >= 0 and self.players[g.turn] is None)
+        return (
+            not self.queue.busy
+            and not self.paused
+            and not g.hand.over
+            and g.turn >= 0
+            and self.players[g.turn] is None
+        )
 
     def legal(self) -> list[Action]:
         return self.game.legal_actions() if self.waiting_for_human() else []
@@ -192,13 +203,19 @@ class TableController:
         if isinstance(e, Passed):
             text = f"{name[e.seat]} passed" + (" the upcard" if e.what == "upcard" else "")
         elif isinstance(e, CardDrawn) and e.seat != 0:
-            text = (f"{name[e.seat]} drew from the stock" if e.source == "stock"
-                    else f"{name[e.seat]} took the {e.card.pretty}")
+            text = (
+                f"{name[e.seat]} drew from the stock"
+                if e.source == "stock"
+                else f"{name[e.seat]} took the {e.card.pretty}"
+            )
         elif isinstance(e, Discarded) and e.seat != 0:
             text = f"{name[e.seat]} discarded the {e.card.pretty}"
         elif isinstance(e, Knocked):
-            text = {"knock": f"{name[e.seat]} knocked!", "gin": f"{name[e.seat]} went gin!",
-                    "big_gin": f"{name[e.seat]} went Big Gin!"}[e.kind]
+            text = {
+                "knock": f"{name[e.seat]} knocked!",
+                "gin": f"{name[e.seat]} went gin!",
+                "big_gin": f"{name[e.seat]} went Big Gin!",
+            }[e.kind]
         elif isinstance(e, HandScored):
             text = f"{name[e.winner]} won the hand: {e.result.breakdown()}"
         elif isinstance(e, HandDrawn):

@@ -79,8 +79,11 @@ def install_exit_after_first_frame(base) -> bool:
         renderer = gsg.getDriverRenderer() if gsg is not None else "no renderer"
         if shot:
             base.win.saveScreenshot(Filename.fromOsSpecific(shot))
-        print(f"gin3d: first frame rendered ({renderer}, "
-              f"{base.win.getXSize()}x{base.win.getYSize()})", flush=True)
+        print(
+            f"gin3d: first frame rendered ({renderer}, "
+            f"{base.win.getXSize()}x{base.win.getYSize()})",
+            flush=True,
+        )
         print(f"gin3d: version {version()}", flush=True)
         print(f"gin3d: data found: {_data_report()}", flush=True)
         print(f"gin3d: network: {_network_report()}", flush=True)

@@ -44,8 +44,11 @@ class FrameCap:
             pointer = (watcher.getMouseX(), watcher.getMouseY())
             if pointer != self.pointer:
                 self.pointer, self.pointer_moved = pointer, now
-        return (app.queue.busy or ivalMgr.getNumIntervals() > 0
-                or now - self.pointer_moved < POINTER_GRACE)
+        return (
+            app.queue.busy
+            or ivalMgr.getNumIntervals() > 0
+            or now - self.pointer_moved < POINTER_GRACE
+        )
 
     def _tick(self, task):
         self._set(BUSY_FPS if self.busy() else IDLE_FPS)

@@ -15,33 +15,75 @@ from .tableinput import KEYS
 OPEN_KEYS = ("f1", "shift-/", "?")  # "?" is shift-/ on most layouts
 KEY_NAMES = {"arrow_left": "Left", "arrow_right": "Right", "enter": "Enter", "space": "Space"}
 COMMANDS = (  # the table's commands in the order the help lists them
-    ("stock", "draw from the stock"), ("take", "take the pile's top card"),
-    ("pass", "pass the upcard"), ("left", "choose a card"), ("right", None),
+    ("stock", "draw from the stock"),
+    ("take", "take the pile's top card"),
+    ("pass", "pass the upcard"),
+    ("left", "choose a card"),
+    ("right", None),
     ("confirm", "discard the chosen card (or lay it off)"),
-    ("moveleft", "move the chosen card left / right in the hand"), ("moveright", None),
-    ("knock", "knock"), ("gin", "go gin"), ("bestlayoff", "best layoff"),
-    ("done", "done laying off"), ("sort:melds", "sort by melds / rank / suit"),
-    ("sort:rank", None), ("sort:suit", None), ("hint", "hint"), ("next", "next hand"),
+    ("moveleft", "move the chosen card left / right in the hand"),
+    ("moveright", None),
+    ("knock", "knock"),
+    ("gin", "go gin"),
+    ("bestlayoff", "best layoff"),
+    ("done", "done laying off"),
+    ("sort:melds", "sort by melds / rank / suit"),
+    ("sort:rank", None),
+    ("sort:suit", None),
+    ("hint", "hint"),
+    ("next", "next hand"),
 )
 GENERAL = [("F1 or ?", "this help (again, or Esc, to close it)")]
 SCREENS: dict[str, tuple[str, list[tuple[str, str]]]] = {
     "Menu": ("Main menu", [("Mouse", "choose an entry")]),
-    "Setup": ("New game", [("Click", "next choice"), ("Right-click", "the choice before"),
-                           ("< / >", "the choice before / after"), ("Esc", "back to the menu")]),
-    "HostSetup": ("Host a table", [("Click", "next choice"), ("Right-click", "the choice before"),
-                                   ("< / >", "the choice before / after"), ("Esc", "back")]),
+    "Setup": (
+        "New game",
+        [
+            ("Click", "next choice"),
+            ("Right-click", "the choice before"),
+            ("< / >", "the choice before / after"),
+            ("Esc", "back to the menu"),
+        ],
+    ),
+    "HostSetup": (
+        "Host a table",
+        [
+            ("Click", "next choice"),
+            ("Right-click", "the choice before"),
+            ("< / >", "the choice before / after"),
+            ("Esc", "back"),
+        ],
+    ),
     "HandResult": ("Hand result", [("Enter or n", "next hand"), ("Esc", "pause menu")]),
     "GameOver": ("Game over", [("Esc", "main menu")]),
     "Pause": ("Paused", [("Esc", "back to the table")]),
-    "Lan": ("LAN play", [("Click a field", "type in it; Enter or the button beside it"),
-                         ("Esc", "back to the menu")]),
-    "Online": ("Online play", [("Click a field", "type in it; Enter or the button beside it"),
-                               ("Esc", "back to the menu")]),
+    "Lan": (
+        "LAN play",
+        [
+            ("Click a field", "type in it; Enter or the button beside it"),
+            ("Esc", "back to the menu"),
+        ],
+    ),
+    "Online": (
+        "Online play",
+        [
+            ("Click a field", "type in it; Enter or the button beside it"),
+            ("Esc", "back to the menu"),
+        ],
+    ),
     "Hosting": ("Hosting", [("Esc", "close the table and go back")]),
-    "Replay": ("Replay", [("Left / Right", "step back / on"), ("Home / End", "start / end"),
-                          ("Esc", "close")]),
-    "Tutorial": ("Tutorial", [("Space", "next step"), ("Backspace", "the step before"),
-                              ("Esc", "the chapter list (from it: the main menu)")]),
+    "Replay": (
+        "Replay",
+        [("Left / Right", "step back / on"), ("Home / End", "start / end"), ("Esc", "close")],
+    ),
+    "Tutorial": (
+        "Tutorial",
+        [
+            ("Space", "next step"),
+            ("Backspace", "the step before"),
+            ("Esc", "the chapter list (from it: the main menu)"),
+        ],
+    ),
 }
 
 
@@ -66,9 +108,18 @@ def sections(state: str, table: bool) -> list[tuple[str, list[tuple[str, str]]]]
     if state in SCREENS:
         out.append(SCREENS[state])
     if state == "Table" or table:
-        out.append(("At the table", [*table_keys(), ("Esc", "pause menu (the match goes on "
-                                                            "online)" if state == "Table"
-                                                    else "back")]))
+        out.append(
+            (
+                "At the table",
+                [
+                    *table_keys(),
+                    (
+                        "Esc",
+                        "pause menu (the match goes on online)" if state == "Table" else "back",
+                    ),
+                ],
+            )
+        )
     out.append(("Everywhere", GENERAL))
     return out
 
@@ -84,9 +135,15 @@ class HelpOverlay:
         for key in OPEN_KEYS:
             app.accept(key, self.toggle, [key])
         # always in the corner, so the help can be found at all
-        self.tip = OnscreenText(parent=app.a2dBottomLeft, text="F1 or ?: keys", pos=(0.03, 0.03),
-                                scale=0.032, fg=(1, 1, 1, 0.55), align=TextNode.ALeft,
-                                shadow=(0, 0, 0, 0.6))
+        self.tip = OnscreenText(
+            parent=app.a2dBottomLeft,
+            text="F1 or ?: keys",
+            pos=(0.03, 0.03),
+            scale=0.032,
+            fg=(1, 1, 1, 0.55),
+            align=TextNode.ALeft,
+            shadow=(0, 0, 0, 0.6),
+        )
 
     @property
     def is_open(self) -> bool:
@@ -102,16 +159,16 @@ class HelpOverlay:
 
     def _typing(self) -> bool:
         """Whether a text field (name, code, chat) has the keyboard now."""
-        return any(np.node().getFocus()
-                   for np in self.app.aspect2d.findAllMatches("**/+PGEntry"))
+        return any(np.node().getFocus() for np in self.app.aspect2d.findAllMatches("**/+PGEntry"))
 
     def _screen(self) -> tuple[str, bool]:
         """The screen showing now, and whether the table's keys act on it."""
         screens = self.app.screens
         state = screens.state or "Menu"
         tutorial = getattr(screens, "tutorial", None)
-        table = bool(tutorial is not None and tutorial.view is not None
-                     and tutorial.view.input is not None)
+        table = bool(
+            tutorial is not None and tutorial.view is not None and tutorial.view.input is not None
+        )
         return state, table
 
     def open(self) -> None:
@@ -123,25 +180,52 @@ class HelpOverlay:
             rows += [(k, w, False) for k, w in keys]
         step = min(0.066, 1.6 / max(1, len(rows)))
         half = 0.5 * step * len(rows) + 0.16
-        self.frame = DirectFrame(parent=self.app.aspect2d, frameColor=(0.03, 0.05, 0.04, 0.95),
-                                 relief=DGG.FLAT, frameSize=(-1.0, 1.0, -half, half),
-                                 state=DGG.NORMAL, sortOrder=100)  # over every panel
+        self.frame = DirectFrame(
+            parent=self.app.aspect2d,
+            frameColor=(0.03, 0.05, 0.04, 0.95),
+            relief=DGG.FLAT,
+            frameSize=(-1.0, 1.0, -half, half),
+            state=DGG.NORMAL,
+            sortOrder=100,
+        )  # over every panel
         self.frame.setBin("gui-popup", 100)
-        OnscreenText(parent=self.frame, text="Keys", pos=(0, half - 0.1), scale=0.065,
-                     fg=(1, 0.92, 0.6, 1))
+        OnscreenText(
+            parent=self.frame, text="Keys", pos=(0, half - 0.1), scale=0.065, fg=(1, 0.92, 0.6, 1)
+        )
         y = half - 0.2
         for left, right, heading in rows:
             if heading:
-                self.lines.append(OnscreenText(parent=self.frame, text=left, pos=(-0.9, y),
-                                               scale=0.046, fg=(1, 0.92, 0.6, 1),
-                                               align=TextNode.ALeft))
+                self.lines.append(
+                    OnscreenText(
+                        parent=self.frame,
+                        text=left,
+                        pos=(-0.9, y),
+                        scale=0.046,
+                        fg=(1, 0.92, 0.6, 1),
+                        align=TextNode.ALeft,
+                    )
+                )
             else:
-                self.lines.append(OnscreenText(parent=self.frame, text=left, pos=(-0.3, y),
-                                               scale=0.04, fg=(1, 1, 0.85, 1),
-                                               align=TextNode.ARight))
-                self.lines.append(OnscreenText(parent=self.frame, text=right, pos=(-0.22, y),
-                                               scale=0.04, fg=(1, 1, 1, 1),
-                                               align=TextNode.ALeft))
+                self.lines.append(
+                    OnscreenText(
+                        parent=self.frame,
+                        text=left,
+                        pos=(-0.3, y),
+                        scale=0.04,
+                        fg=(1, 1, 0.85, 1),
+                        align=TextNode.ARight,
+                    )
+                )
+                self.lines.append(
+                    OnscreenText(
+                        parent=self.frame,
+                        text=right,
+                        pos=(-0.22, y),
+                        scale=0.04,
+                        fg=(1, 1, 1, 1),
+                        align=TextNode.ALeft,
+                    )
+                )
             y -= step
         # the help owns Esc while it is open; the screen's own target comes back after
         self.saved_escape = self._escape_handler()

@@ -22,7 +22,12 @@ from panda3d.core import (
 
 SUIT_CHARS = "\u2660\u2665\u2666\u2663"
 PROMPT_SCALE, MESSAGE_SCALE, SCORES_SCALE, TARGET_SCALE, DEADWOOD_SCALE = (
-    0.055, 0.042, 0.048, 0.04, 0.05)
+    0.055,
+    0.042,
+    0.048,
+    0.04,
+    0.05,
+)
 # what is drawn over the table and lays itself out for the window's shape (the HUDs, the
 # tutorial's narration): the app calls ``fit()`` on each after every resize
 FITTED: weakref.WeakSet = weakref.WeakSet()
@@ -33,7 +38,10 @@ _props_registered = False
 
 BUTTON_STYLE = dict(
     frameColor=((0.95, 0.9, 0.75, 0.95), (1, 0.95, 0.6, 1), (1, 1, 0.85, 1), (0.5, 0.5, 0.5, 0.5)),
-    text_fg=(0.12, 0.08, 0.04, 1), relief=DGG.FLAT, pad=(0.6, 0.35), text_scale=0.8,
+    text_fg=(0.12, 0.08, 0.04, 1),
+    relief=DGG.FLAT,
+    pad=(0.6, 0.35),
+    text_scale=0.8,
 )
 
 
@@ -79,64 +87,130 @@ def suitify(text: str) -> str:
 def button(parent, text: str, command: Callable, pos, scale: float = 0.05, **kw) -> DirectButton:
     style = dict(BUTTON_STYLE)
     style.update(kw)
-    return DirectButton(parent=parent, text=suitify(text), command=command, pos=pos, scale=scale,
-                        **style)
+    return DirectButton(
+        parent=parent, text=suitify(text), command=command, pos=pos, scale=scale, **style
+    )
 
 
 class Hud:
     """Everything drawn over the table while a game is on."""
 
     ACTIONS = (
-        ("take", "Take"), ("pass", "Pass"), ("knock", "Knock"), ("gin", "Gin!"),
-        ("bestlayoff", "Best layoff"), ("done", "Done"), ("hint", "Hint (h)"),
+        ("take", "Take"),
+        ("pass", "Pass"),
+        ("knock", "Knock"),
+        ("gin", "Gin!"),
+        ("bestlayoff", "Best layoff"),
+        ("done", "Done"),
+        ("hint", "Hint (h)"),
     )
 
-    def __init__(self, base, on_action: Callable[[str], None], on_menu: Callable[[], None],
-                 menu_label: str = "Menu (Esc)") -> None:
+    def __init__(
+        self,
+        base,
+        on_action: Callable[[str], None],
+        on_menu: Callable[[], None],
+        menu_label: str = "Menu (Esc)",
+    ) -> None:
         FITTED.add(self)
         register_text_properties()
         self.base = base
         self.turn: int | None = None  # the seat lit in the scores (None: nobody to move)
         self.root = DirectFrame(parent=base.aspect2d, frameColor=(0, 0, 0, 0))
-        self.top = DirectFrame(parent=base.a2dTopCenter, frameColor=(0, 0, 0, 0.45),
-                               frameSize=(-1.0, 1.0, -0.17, 0.0))
-        self.prompt = OnscreenText(parent=self.top, text="", pos=(0, -0.075),
-                                   scale=PROMPT_SCALE, fg=(1, 1, 0.92, 1),
-                                   shadow=(0, 0, 0, 0.8), mayChange=True)
-        self.message = OnscreenText(parent=self.top, text="", pos=(0, -0.14),
-                                    scale=MESSAGE_SCALE, fg=(0.85, 0.95, 0.85, 1),
-                                    mayChange=True)
-        self.scores = OnscreenText(parent=base.a2dTopLeft, text="", pos=(0.04, -0.08),
-                                   scale=SCORES_SCALE, fg=(1, 1, 1, 1), shadow=(0, 0, 0, 0.9),
-                                   align=TextNode.ALeft, mayChange=True)
-        self.target = OnscreenText(parent=base.a2dTopLeft, text="", pos=(0.04, -0.2),
-                                   scale=TARGET_SCALE, fg=(0.9, 0.9, 0.75, 1),
-                                   shadow=(0, 0, 0, 0.9), align=TextNode.ALeft, mayChange=True)
-        self.deadwood = OnscreenText(parent=base.a2dTopRight, text="", pos=(-0.06, -0.2),
-                                     scale=DEADWOOD_SCALE, fg=(1, 1, 0.85, 1),
-                                     shadow=(0, 0, 0, 0.9), align=TextNode.ARight,
-                                     mayChange=True)
+        self.top = DirectFrame(
+            parent=base.a2dTopCenter, frameColor=(0, 0, 0, 0.45), frameSize=(-1.0, 1.0, -0.17, 0.0)
+        )
+        self.prompt = OnscreenText(
+            parent=self.top,
+            text="",
+            pos=(0, -0.075),
+            scale=PROMPT_SCALE,
+            fg=(1, 1, 0.92, 1),
+            shadow=(0, 0, 0, 0.8),
+            mayChange=True,
+        )
+        self.message = OnscreenText(
+            parent=self.top,
+            text="",
+            pos=(0, -0.14),
+            scale=MESSAGE_SCALE,
+            fg=(0.85, 0.95, 0.85, 1),
+            mayChange=True,
+        )
+        self.scores = OnscreenText(
+            parent=base.a2dTopLeft,
+            text="",
+            pos=(0.04, -0.08),
+            scale=SCORES_SCALE,
+            fg=(1, 1, 1, 1),
+            shadow=(0, 0, 0, 0.9),
+            align=TextNode.ALeft,
+            mayChange=True,
+        )
+        self.target = OnscreenText(
+            parent=base.a2dTopLeft,
+            text="",
+            pos=(0.04, -0.2),
+            scale=TARGET_SCALE,
+            fg=(0.9, 0.9, 0.75, 1),
+            shadow=(0, 0, 0, 0.9),
+            align=TextNode.ALeft,
+            mayChange=True,
+        )
+        self.deadwood = OnscreenText(
+            parent=base.a2dTopRight,
+            text="",
+            pos=(-0.06, -0.2),
+            scale=DEADWOOD_SCALE,
+            fg=(1, 1, 0.85, 1),
+            shadow=(0, 0, 0, 0.9),
+            align=TextNode.ARight,
+            mayChange=True,
+        )
         self.buttons: dict[str, DirectButton] = {}
         for i, (name, label) in enumerate(self.ACTIONS):
-            self.buttons[name] = button(base.a2dRightCenter, label,
-                                        lambda n=name: on_action(n), (-0.22, 0, 0.33 - i * 0.12),
-                                        scale=0.055)
+            self.buttons[name] = button(
+                base.a2dRightCenter,
+                label,
+                lambda n=name: on_action(n),
+                (-0.22, 0, 0.33 - i * 0.12),
+                scale=0.055,
+            )
         self.sort_buttons: dict[str, DirectButton] = {}
-        self.sort_label = OnscreenText(parent=base.a2dTopLeft, text="Sort", pos=(0.04, -0.31),
-                                       scale=0.04, fg=(1, 1, 1, 0.8), align=TextNode.ALeft)
-        for i, (mode, label) in enumerate((("melds", "Melds"), ("rank", "Rank"),
-                                           ("suit", "Suit"))):
-            self.sort_buttons[mode] = button(base.a2dTopLeft, label,
-                                             lambda m=mode: on_action(f"sort:{m}"),
-                                             (0.2 + i * 0.17, 0, -0.31), scale=0.042,
-                                             frameSize=(-1.7, 1.7, -0.55, 1.05))
-        self.menu_button = button(base.a2dTopRight, menu_label, on_menu, (-0.2, 0, -0.08),
-                                  scale=0.045)
+        self.sort_label = OnscreenText(
+            parent=base.a2dTopLeft,
+            text="Sort",
+            pos=(0.04, -0.31),
+            scale=0.04,
+            fg=(1, 1, 1, 0.8),
+            align=TextNode.ALeft,
+        )
+        for i, (mode, label) in enumerate((("melds", "Melds"), ("rank", "Rank"), ("suit", "Suit"))):
+            self.sort_buttons[mode] = button(
+                base.a2dTopLeft,
+                label,
+                lambda m=mode: on_action(f"sort:{m}"),
+                (0.2 + i * 0.17, 0, -0.31),
+                scale=0.042,
+                frameSize=(-1.7, 1.7, -0.55, 1.05),
+            )
+        self.menu_button = button(
+            base.a2dTopRight, menu_label, on_menu, (-0.2, 0, -0.08), scale=0.045
+        )
         # its right edge where "Menu (Esc)" has it, whatever the label's length
         self.menu_button.setX(-0.082 - self.menu_button.getBounds()[1] * 0.045)
         self.extra: list = []
-        self.all = [self.root, self.top, self.scores, self.target, self.deadwood, self.sort_label,
-                    *self.buttons.values(), *self.sort_buttons.values(), self.menu_button]
+        self.all = [
+            self.root,
+            self.top,
+            self.scores,
+            self.target,
+            self.deadwood,
+            self.sort_label,
+            *self.buttons.values(),
+            *self.sort_buttons.values(),
+            self.menu_button,
+        ]
 
     def set_prompt(self, text: str) -> None:
         self.prompt.setText(suitify(text))
@@ -153,10 +227,14 @@ class Hud:
         a narrow window the prompt and the message wrap onto a second line each (the band
         grows down between them), and only text too long even for that is drawn smaller."""
         right = getattr(self.base, "a2dRight", 1.0)
-        left_reach = 0.04 + max(self.scores.textNode.getWidth() * SCORES_SCALE,
-                                self.target.textNode.getWidth() * TARGET_SCALE)
-        right_reach = max(-self.menu_button.getX() - self.menu_button.getBounds()[0] * 0.045,
-                          0.06 + self.deadwood.textNode.getWidth() * DEADWOOD_SCALE)
+        left_reach = 0.04 + max(
+            self.scores.textNode.getWidth() * SCORES_SCALE,
+            self.target.textNode.getWidth() * TARGET_SCALE,
+        )
+        right_reach = max(
+            -self.menu_button.getX() - self.menu_button.getBounds()[0] * 0.045,
+            0.06 + self.deadwood.textNode.getWidth() * DEADWOOD_SCALE,
+        )
         gap = (-right + left_reach + 0.02, right - right_reach - 0.02)  # free, left to right
         if not all(map(math.isfinite, gap)):  # a text with no glyphs laid out yet: no bounds
             return
@@ -201,8 +279,15 @@ class Hud:
             shrink *= 2 / rows
         return rows
 
-    def set_scores(self, names, scores, target: int, dealer: int | None = None,
-                   knock_limit: int | None = None, turn: int | None = None) -> None:
+    def set_scores(
+        self,
+        names,
+        scores,
+        target: int,
+        dealer: int | None = None,
+        knock_limit: int | None = None,
+        turn: int | None = None,
+    ) -> None:
         """Both seats in seat order (the local one first); the seat to move is lit and
         marked "to play", so whose turn it is shows without reading the prompt."""
         self.turn = turn if turn in (0, 1) else None
@@ -238,11 +323,19 @@ class Hud:
 
     def set_sort(self, mode: str) -> None:
         for m, b in self.sort_buttons.items():
-            b["frameColor"] = ((1, 0.85, 0.4, 1) if m == mode else (0.95, 0.9, 0.75, 0.95))
+            b["frameColor"] = (1, 0.85, 0.4, 1) if m == mode else (0.95, 0.9, 0.75, 0.95)
 
     def show(self) -> None:
-        for w in (self.root, self.top, self.scores, self.target, self.deadwood, self.menu_button,
-                  self.sort_label, *self.sort_buttons.values()):
+        for w in (
+            self.root,
+            self.top,
+            self.scores,
+            self.target,
+            self.deadwood,
+            self.menu_button,
+            self.sort_label,
+            *self.sort_buttons.values(),
+        ):
             w.show()
 
     def hide(self) -> None:

@@ -48,8 +48,9 @@ def group_xs(sizes: Sequence[int], step: float, gap: float) -> list[float]:
     return [v - mid for v in xs]
 
 
-def hand_poses(sizes: Sequence[int], step: float = HAND_STEP, gap: float = HAND_GAP
-               ) -> list[tuple[tuple[float, float, float], tuple[float, float, float]]]:
+def hand_poses(
+    sizes: Sequence[int], step: float = HAND_STEP, gap: float = HAND_GAP
+) -> list[tuple[tuple[float, float, float], tuple[float, float, float]]]:
     """(pos, hpr) for the local hand: a gentle fan, left to right, later cards on top."""
     xs = group_xs(sizes, step, gap)
     n = len(xs)
@@ -63,8 +64,10 @@ def hand_poses(sizes: Sequence[int], step: float = HAND_STEP, gap: float = HAND_
 def opponent_poses(n: int) -> list[tuple[tuple[float, float, float], tuple[float, float, float]]]:
     """(pos, hpr) for the opponent's face-down hand, fanned towards the opponent."""
     xs = group_xs([n], OPP_STEP, 0)
-    return [((x, -abs(x) * 0.04, i * THICK * 1.5), (180.0 - x * 0.9, 0.0, 180.0))
-            for i, x in enumerate(xs)]
+    return [
+        ((x, -abs(x) * 0.04, i * THICK * 1.5), (180.0 - x * 0.9, 0.0, 180.0))
+        for i, x in enumerate(xs)
+    ]
 
 
 def stock_pose(i: int) -> tuple[tuple[float, float, float], tuple[float, float, float]]:
@@ -73,16 +76,18 @@ def stock_pose(i: int) -> tuple[tuple[float, float, float], tuple[float, float, 
     return (jitter, -jitter, (i + 0.5) * THICK), (jitter * 8, 0.0, 180.0)
 
 
-def pile_pose(i: int, face_up: bool = True
-              ) -> tuple[tuple[float, float, float], tuple[float, float, float]]:
+def pile_pose(
+    i: int, face_up: bool = True
+) -> tuple[tuple[float, float, float], tuple[float, float, float]]:
     """The i-th card of the discard pile: slightly untidy, every card a little turned."""
     a = ((i * 2654435761) % 1000) / 1000.0 - 0.5
     b = ((i * 40503 + 17) % 1000) / 1000.0 - 0.5
     return (a * 0.9, b * 0.7, (i + 0.5) * THICK * 1.2), (a * 16.0, 0.0, 0.0 if face_up else 180.0)
 
 
-def spread_poses(groups: Sequence[int], seat: int, deadwood_last: bool = False
-                 ) -> list[tuple[tuple[float, float, float], tuple[float, float, float]]]:
+def spread_poses(
+    groups: Sequence[int], seat: int, deadwood_last: bool = False
+) -> list[tuple[tuple[float, float, float], tuple[float, float, float]]]:
     """(pos, hpr) for a laid-out hand: melds in a row, all face up; with ``deadwood_last``
     the last group (the deadwood) sits a little apart, lower and askew."""
     xs = group_xs(groups, SPREAD_STEP, SPREAD_GAP + CARD_W - SPREAD_STEP)

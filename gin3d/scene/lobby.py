@@ -113,9 +113,14 @@ class NetHub:
                     Path(c.save_dir).mkdir(parents=True, exist_ok=True)
                 except OSError:
                     pass  # the match still plays; only its save cannot be written
-            self.service = NetService(c.name, relay=c.relay, timing=c.timing,
-                                      evidence_dir=c.evidence_dir, save_dir=c.save_dir,
-                                      confirm_rules=True).start()
+            self.service = NetService(
+                c.name,
+                relay=c.relay,
+                timing=c.timing,
+                evidence_dir=c.evidence_dir,
+                save_dir=c.save_dir,
+                confirm_rules=True,
+            ).start()
             self.base.taskMgr.add(self._poll, "net-poll")
         return self.service
 
@@ -128,10 +133,12 @@ class NetHub:
 
     def watch(self, fut, what: str) -> None:
         """Report a failed request (a Future of the service) as an ``error`` event."""
+
         def done(f) -> None:
             exc = f.exception()
             if exc is not None:
                 self.tell(net_event("error", message=f"{what}: {exc}"))
+
         fut.add_done_callback(done)
 
     def _poll(self, task):
@@ -159,13 +166,29 @@ class NetHub:
             threading.Thread(target=service.stop, name="gin3d-net-stop", daemon=True).start()
 
 
-def entry(panel, key: str, text: str, pos: tuple[float, float], width: float = 14,
-          scale: float = 0.045, command=None) -> DirectEntry:
+def entry(
+    panel,
+    key: str,
+    text: str,
+    pos: tuple[float, float],
+    width: float = 14,
+    scale: float = 0.045,
+    command=None,
+) -> DirectEntry:
     """A one-line text field on a panel (kept in ``panel.entries[key]``)."""
-    e = DirectEntry(parent=panel.frame, initialText=text, scale=scale, width=width,
-                    pos=(pos[0], 0, pos[1]), numLines=1, focus=0, cursorKeys=1,
-                    frameColor=(0.95, 0.93, 0.86, 1), text_fg=(0.1, 0.08, 0.05, 1),
-                    command=command)
+    e = DirectEntry(
+        parent=panel.frame,
+        initialText=text,
+        scale=scale,
+        width=width,
+        pos=(pos[0], 0, pos[1]),
+        numLines=1,
+        focus=0,
+        cursorKeys=1,
+        frameColor=(0.95, 0.93, 0.86, 1),
+        text_fg=(0.1, 0.08, 0.05, 1),
+        command=command,
+    )
     if not hasattr(panel, "entries"):
         panel.entries = {}
     panel.entries[key] = e
@@ -200,8 +223,14 @@ class LobbyScreens:
 
     def _name_row(self, p, y: float) -> None:
         p.text("Your name", y, 0.045, x=-1.1, align=TextNode.ALeft)
-        entry(p, "name", self.hub.config.name, (-0.6, y), width=12,
-              command=lambda text: self._set_name(text))
+        entry(
+            p,
+            "name",
+            self.hub.config.name,
+            (-0.6, y),
+            width=12,
+            command=lambda text: self._set_name(text),
+        )
 
     def _set_name(self, text: str | None = None) -> str:
         p = self.panel
@@ -224,8 +253,11 @@ class LobbyScreens:
                 self._show_tables()
         elif kind == "hosting" and self.state == "Hosting":
             self._show_hosting(data["info"])
-        elif kind == "status" and data["text"] != "not connected" and not (
-                self.state == "Hosting" and data["text"].startswith("waiting")):
+        elif (
+            kind == "status"
+            and data["text"] != "not connected"
+            and not (self.state == "Hosting" and data["text"].startswith("waiting"))
+        ):
             # "not connected" follows an error that says why; hosting says it is waiting
             self._say(data["text"], error=data["text"].startswith("connection failed"))
         elif kind == "error":
@@ -234,9 +266,13 @@ class LobbyScreens:
             self.early_events = [*getattr(self, "early_events", []), ev]
         elif kind == "connected":
             seat = 0 if self.hub.role == "host" else 1
-            session = self.app.start_net_game(self.hub, seat, data.get("opponent", ""),
-                                              data.get("route", ""),
-                                              data.get("safety_code", ""))
+            session = self.app.start_net_game(
+                self.hub,
+                seat,
+                data.get("opponent", ""),
+                data.get("route", ""),
+                data.get("safety_code", ""),
+            )
             early, self.early_events = getattr(self, "early_events", []), []
             for e in early:
                 session.handle(e)
@@ -250,8 +286,14 @@ class LobbyScreens:
             self.hub.service.kind = kind
 
     def _saved_button(self, p, back: str) -> None:
-        p.button("saved", "Saved matches", lambda: self.request("Saved", back), (-0.75, -0.8),
-                 scale=0.05, frameSize=(-4.2, 4.2, -0.55, 1.05))
+        p.button(
+            "saved",
+            "Saved matches",
+            lambda: self.request("Saved", back),
+            (-0.75, -0.8),
+            scale=0.05,
+            frameSize=(-4.2, 4.2, -0.55, 1.05),
+        )
 
     def _start_lobby(self, title: str) -> NetService | None:
         """The service for a lobby screen; None (and a screen saying why) if it cannot load."""
@@ -277,38 +319,64 @@ class LobbyScreens:
             self.lan_tables = []
         p = self._lobby("LAN play")
         self._name_row(p, 0.66)
-        p.text("Tables on this network", 0.54, 0.05, x=-1.1, align=TextNode.ALeft,
-               fg=(1, 0.92, 0.6, 1))
+        p.text(
+            "Tables on this network", 0.54, 0.05, x=-1.1, align=TextNode.ALeft, fg=(1, 0.92, 0.6, 1)
+        )
         self.table_rows: list = []
-        self.tables_empty = p.text("", 0.44, 0.042, x=-1.05, align=TextNode.ALeft,
-                                   fg=(0.85, 0.85, 0.8, 1))
+        self.tables_empty = p.text(
+            "", 0.44, 0.042, x=-1.05, align=TextNode.ALeft, fg=(0.85, 0.85, 0.8, 1)
+        )
         y = -0.13
         p.text("Host a table", y, 0.05, x=-1.1, align=TextNode.ALeft, fg=(1, 0.92, 0.6, 1))
         entry(p, "table", f"{self.hub.config.name}'s table", (-0.6, y - 0.1), width=12)
         p.text("Name", y - 0.1, 0.042, x=-1.1, align=TextNode.ALeft)
-        p.button("open", self._open_label(), self._toggle_open, (0.35, y - 0.088), scale=0.045,
-                 frameSize=(-4.6, 4.6, -0.55, 1.05))
-        p.button("host", "Host", self._host_lan, (0.92, y - 0.088), scale=0.05,
-                 frameSize=(-2.4, 2.4, -0.55, 1.05))
+        p.button(
+            "open",
+            self._open_label(),
+            self._toggle_open,
+            (0.35, y - 0.088),
+            scale=0.045,
+            frameSize=(-4.6, 4.6, -0.55, 1.05),
+        )
+        p.button(
+            "host",
+            "Host",
+            self._host_lan,
+            (0.92, y - 0.088),
+            scale=0.05,
+            frameSize=(-2.4, 2.4, -0.55, 1.05),
+        )
         y2 = y - 0.27
-        p.text("Or join by address", y2, 0.05, x=-1.1, align=TextNode.ALeft,
-               fg=(1, 0.92, 0.6, 1))
+        p.text("Or join by address", y2, 0.05, x=-1.1, align=TextNode.ALeft, fg=(1, 0.92, 0.6, 1))
         p.text("host:port", y2 - 0.1, 0.042, x=-1.1, align=TextNode.ALeft)
         entry(p, "address", "", (-0.75, y2 - 0.1), width=9)
         p.text("code", y2 - 0.1, 0.042, x=-0.22, align=TextNode.ALeft)
         entry(p, "code", "", (-0.05, y2 - 0.1), width=8)
-        p.button("join", "Join", self._join_address, (0.92, y2 - 0.088), scale=0.05,
-                 frameSize=(-2.4, 2.4, -0.55, 1.05))
-        p.text("The code is the one on the host's screen (also for listed tables that need "
-               "one).", y2 - 0.19, 0.036, x=-1.1, align=TextNode.ALeft, fg=(0.85, 0.85, 0.8, 1))
+        p.button(
+            "join",
+            "Join",
+            self._join_address,
+            (0.92, y2 - 0.088),
+            scale=0.05,
+            frameSize=(-2.4, 2.4, -0.55, 1.05),
+        )
+        p.text(
+            "The code is the one on the host's screen (also for listed tables that need one).",
+            y2 - 0.19,
+            0.036,
+            x=-1.1,
+            align=TextNode.ALeft,
+            fg=(0.85, 0.85, 0.8, 1),
+        )
         p.button("back", "Back", lambda: self.request("Menu"), (0, -0.8), scale=0.055)
         self._saved_button(p, "Lan")
         self._esc("Menu")
         self.lan_waited = False
         if self.hub.config.discovery:
             self.hub.watch(net.browse(self.hub.config.lan_interfaces), "LAN list unavailable")
-            self.app.taskMgr.doMethodLater(STILL_LOOKING_S, self._still_looking,
-                                           "lan-still-looking")
+            self.app.taskMgr.doMethodLater(
+                STILL_LOOKING_S, self._still_looking, "lan-still-looking"
+            )
         self._show_tables()
 
     def _still_looking(self, task=None) -> None:
@@ -338,8 +406,10 @@ class LobbyScreens:
             if not self.hub.config.discovery:
                 text = "LAN discovery is off: join by address below"
             elif getattr(self, "lan_waited", False):
-                text = ("No tables found yet - still looking. If the host's table does not "
-                        "show up, join by address below")
+                text = (
+                    "No tables found yet - still looking. If the host's table does not "
+                    "show up, join by address below"
+                )
             else:
                 text = "Looking for tables..."
             self.tables_empty.setText(text)
@@ -349,30 +419,53 @@ class LobbyScreens:
             y = 0.44 - i * 0.1
             access = "open" if t.open else "needs a code"
             version = "" if t.compatible else f"  -  other version (v{t.version})"
-            row = p.text(f"{t.name}   {t.address}:{t.port}  -  {access}{version}", y + 0.012,
-                         0.04, x=-1.05, align=TextNode.ALeft,
-                         fg=(1, 1, 1, 1) if t.compatible else (0.65, 0.65, 0.6, 1))
+            row = p.text(
+                f"{t.name}   {t.address}:{t.port}  -  {access}{version}",
+                y + 0.012,
+                0.04,
+                x=-1.05,
+                align=TextNode.ALeft,
+                fg=(1, 1, 1, 1) if t.compatible else (0.65, 0.65, 0.6, 1),
+            )
             self.table_rows.append(row)
-            rules = p.text(f"Rules: {rules_label(getattr(t, 'rules', None))}", y - 0.035,
-                           0.032, x=-1.0, align=TextNode.ALeft, fg=(0.85, 0.9, 1, 1))
+            rules = p.text(
+                f"Rules: {rules_label(getattr(t, 'rules', None))}",
+                y - 0.035,
+                0.032,
+                x=-1.0,
+                align=TextNode.ALeft,
+                fg=(0.85, 0.9, 1, 1),
+            )
             self.table_rows.append(rules)
-            b = p.button(f"row{i}", "Join", lambda t=t: self._join_table(t), (0.92, y + 0.012),
-                         scale=0.045, frameSize=(-2.4, 2.4, -0.55, 1.05))
+            b = p.button(
+                f"row{i}",
+                "Join",
+                lambda t=t: self._join_table(t),
+                (0.92, y + 0.012),
+                scale=0.045,
+                frameSize=(-2.4, 2.4, -0.55, 1.05),
+            )
             if not t.compatible:
                 b["state"] = "disabled"
             self.table_rows.append(b)
 
     def _join_table(self, table) -> None:
         if not table.compatible:
-            self._say(f"{table.name} runs another version of the game (protocol "
-                      f"{table.version}): it cannot be joined", error=True)
+            self._say(
+                f"{table.name} runs another version of the game (protocol "
+                f"{table.version}): it cannot be joined",
+                error=True,
+            )
             return
         code = None
         if not table.open:
             text = self.panel.entries["code"].get().strip()
             if not text:
-                self._say(f"{table.name} needs its join code: type it in the code field "
-                          "below, then press Join on the table", error=True)
+                self._say(
+                    f"{table.name} needs its join code: type it in the code field "
+                    "below, then press Join on the table",
+                    error=True,
+                )
                 return
             try:
                 code = normalize_code(text)
@@ -392,9 +485,12 @@ class LobbyScreens:
             parse_address(address, DEFAULT_PORT)
             normalize_code(code)
         except ValueError as exc:
-            self._say(f"{exc}" if address and code else
-                      "Type the host's address (host:port) and the join code it shows",
-                      error=True)
+            self._say(
+                f"{exc}"
+                if address and code
+                else "Type the host's address (host:port) and the join code it shows",
+                error=True,
+            )
             return
         self._set_name()
         self._for_match("guest", "lan")
@@ -420,27 +516,63 @@ class LobbyScreens:
         self._name_row(p, 0.66)
         relay = self.hub.config.relay
         p.text("Host a game", 0.5, 0.05, x=-1.1, align=TextNode.ALeft, fg=(1, 0.92, 0.6, 1))
-        p.text("You get a code to give your opponent (by message or phone).", 0.41, 0.04,
-               x=-1.1, align=TextNode.ALeft)
-        p.text(f"Relay: {relay}" if relay else
-               "No relay set: your opponent also needs your address and port.", 0.34, 0.04,
-               x=-1.1, align=TextNode.ALeft, fg=(0.85, 0.9, 1, 1))
-        p.button("host", "Host", lambda: self.request("HostSetup", "online", ""), (0.92, 0.42),
-                 scale=0.05, frameSize=(-2.4, 2.4, -0.55, 1.05))
+        p.text(
+            "You get a code to give your opponent (by message or phone).",
+            0.41,
+            0.04,
+            x=-1.1,
+            align=TextNode.ALeft,
+        )
+        p.text(
+            f"Relay: {relay}"
+            if relay
+            else "No relay set: your opponent also needs your address and port.",
+            0.34,
+            0.04,
+            x=-1.1,
+            align=TextNode.ALeft,
+            fg=(0.85, 0.9, 1, 1),
+        )
+        p.button(
+            "host",
+            "Host",
+            lambda: self.request("HostSetup", "online", ""),
+            (0.92, 0.42),
+            scale=0.05,
+            frameSize=(-2.4, 2.4, -0.55, 1.05),
+        )
         p.text("Join by code", 0.14, 0.05, x=-1.1, align=TextNode.ALeft, fg=(1, 0.92, 0.6, 1))
         p.text("Code", 0.03, 0.042, x=-1.1, align=TextNode.ALeft)
         entry(p, "code", "", (-0.75, 0.03), width=10)
         # without a relay the code alone cannot find the host: the address is required then
-        p.text("Address (optional)" if relay else "Address (required)", -0.08, 0.042, x=-1.1,
-               align=TextNode.ALeft)
+        p.text(
+            "Address (optional)" if relay else "Address (required)",
+            -0.08,
+            0.042,
+            x=-1.1,
+            align=TextNode.ALeft,
+        )
         entry(p, "address", "", (-0.45, -0.08), width=10)
-        p.text("The host's host:port. With the relay the code is enough; type the address "
-               "to connect directly." if relay else
-               "The host's host:port, as shown on their screen (no relay is set up, so the "
-               "code alone cannot find them).", -0.18, 0.036, x=-1.1, align=TextNode.ALeft,
-               fg=(0.85, 0.85, 0.8, 1)).setWordwrap(62)
-        p.button("join", "Join", self._join_online, (0.92, 0.04), scale=0.05,
-                 frameSize=(-2.4, 2.4, -0.55, 1.05))
+        p.text(
+            "The host's host:port. With the relay the code is enough; type the address "
+            "to connect directly."
+            if relay
+            else "The host's host:port, as shown on their screen (no relay is set up, so the "
+            "code alone cannot find them).",
+            -0.18,
+            0.036,
+            x=-1.1,
+            align=TextNode.ALeft,
+            fg=(0.85, 0.85, 0.8, 1),
+        ).setWordwrap(62)
+        p.button(
+            "join",
+            "Join",
+            self._join_online,
+            (0.92, 0.04),
+            scale=0.05,
+            frameSize=(-2.4, 2.4, -0.55, 1.05),
+        )
         p.button("back", "Back", lambda: self.request("Menu"), (0, -0.8), scale=0.055)
         self._saved_button(p, "Online")
         self._esc("Menu")
@@ -485,17 +617,27 @@ class LobbyScreens:
         rules = self.app.setup.rules()
         title = f"Hosting {table}" if table else "Hosting an online game"
         p = self._lobby(title)
-        p.text(f"Rules: {rules_label(rules)}", 0.56, 0.042,
-               fg=(0.9, 0.92, 0.85, 1))
+        p.text(f"Rules: {rules_label(rules)}", 0.56, 0.042, fg=(0.9, 0.92, 0.85, 1))
         self.host_lines = self._host_lines(p)
         self.waiting = p.text("", -0.42, 0.055, fg=(0.85, 1, 0.85, 1))
-        p.button("back", "Cancel", lambda: self.request("Lan" if mode == "lan" else "Online"),
-                 (0, -0.8), scale=0.055)
+        p.button(
+            "back",
+            "Cancel",
+            lambda: self.request("Lan" if mode == "lan" else "Online"),
+            (0, -0.8),
+            scale=0.055,
+        )
         self._esc("Lan" if mode == "lan" else "Online")
         self._for_match("host", mode)
-        request = dict(rules=rules, table_name=table or f"{c.name}'s table", lan=lan,
-                       open_table=open_table, listen=c.listen,
-                       upnp=mode == "online" and c.upnp, lan_interfaces=c.lan_interfaces)
+        request = dict(
+            rules=rules,
+            table_name=table or f"{c.name}'s table",
+            lan=lan,
+            open_table=open_table,
+            listen=c.listen,
+            upnp=mode == "online" and c.upnp,
+            lan_interfaces=c.lan_interfaces,
+        )
         fut = net.host(port=c.port, **request)
         if c.port:  # the usual port is taken (another game on this machine): any free one
             fut.add_done_callback(lambda f: self._host_elsewhere(f, net, request))
@@ -507,21 +649,32 @@ class LobbyScreens:
         c = self.hub.config
         self.hosting = ("resume", False, False)
         p = self._lobby(f"Resuming the match with {saved.opponent or 'your opponent'}")
-        p.text(f"Rules: {rules_label(saved.rules)}   -   score {saved.scores[0]} - "
-               f"{saved.scores[1]}", 0.56, 0.042, fg=(0.9, 0.92, 0.85, 1))
+        p.text(
+            f"Rules: {rules_label(saved.rules)}   -   score {saved.scores[0]} - {saved.scores[1]}",
+            0.56,
+            0.042,
+            fg=(0.9, 0.92, 0.85, 1),
+        )
         self.host_lines = self._host_lines(p)
         self.waiting = p.text("", -0.42, 0.055, fg=(0.85, 1, 0.85, 1))
         self.saved_match = saved
-        p.button("back", "Cancel", lambda: self.request("Saved", self.saved_back), (0, -0.8),
-                 scale=0.055)
+        p.button(
+            "back", "Cancel", lambda: self.request("Saved", self.saved_back), (0, -0.8), scale=0.055
+        )
         self._esc("Saved")
         self._for_match("host", saved.kind or self.hub.kind)
-        fut = net.resume(saved.path, listen=c.listen, port=c.port,
-                         lan_interfaces=c.lan_interfaces)
+        fut = net.resume(saved.path, listen=c.listen, port=c.port, lan_interfaces=c.lan_interfaces)
         if c.port:
-            fut.add_done_callback(lambda f: self._host_elsewhere(
-                f, net, {}, lambda: net.resume(saved.path, listen=c.listen, port=0,
-                                               lan_interfaces=c.lan_interfaces)))
+            fut.add_done_callback(
+                lambda f: self._host_elsewhere(
+                    f,
+                    net,
+                    {},
+                    lambda: net.resume(
+                        saved.path, listen=c.listen, port=0, lan_interfaces=c.lan_interfaces
+                    ),
+                )
+            )
         else:
             self.hub.watch(fut, "could not resume the match")
 
@@ -529,18 +682,26 @@ class LobbyScreens:
     def _host_lines(p) -> list:
         """The hosting screen's six lines (code, port, addresses...): until the table is
         open, the first says so and the others are empty."""
-        return [p.text("Opening the table..." if i == 0 else "", 0.42 - i * 0.09,
-                       0.048 if i else 0.07, fg=(1, 1, 0.85, 1) if i else (1, 0.92, 0.6, 1))
-                for i in range(6)]
+        return [
+            p.text(
+                "Opening the table..." if i == 0 else "",
+                0.42 - i * 0.09,
+                0.048 if i else 0.07,
+                fg=(1, 1, 0.85, 1) if i else (1, 0.92, 0.6, 1),
+            )
+            for i in range(6)
+        ]
 
     def _host_elsewhere(self, fut, net: NetService, request: dict, again=None) -> None:
         """(On the network thread.) Host on a free port if the configured one was busy."""
         exc = fut.exception()
         if isinstance(exc, OSError) and self.hub.service is net:
-            self.hub.tell(net_event("status", text=f"port busy ({exc.strerror}): "
-                                                   "hosting on a free port"))
-            self.hub.watch(again() if again else net.host(port=0, **request),
-                           "could not open the table")
+            self.hub.tell(
+                net_event("status", text=f"port busy ({exc.strerror}): hosting on a free port")
+            )
+            self.hub.watch(
+                again() if again else net.host(port=0, **request), "could not open the table"
+            )
         elif exc is not None:
             self.hub.tell(net_event("error", message=f"could not open the table: {exc}"))
 
@@ -550,10 +711,12 @@ class LobbyScreens:
         lines = []
         if mode == "resume":
             who = self.saved_match.opponent or "your opponent"
-            lines = [f"Join code:  {info.code}   (the same as before)",
-                     f"Port {info.port}   -   addresses: {', '.join(info.addresses)}",
-                     f"{who} chooses Resume on this match in their Saved matches list;",
-                     "only that player, with that saved match, can join this table."]
+            lines = [
+                f"Join code:  {info.code}   (the same as before)",
+                f"Port {info.port}   -   addresses: {', '.join(info.addresses)}",
+                f"{who} chooses Resume on this match in their Saved matches list;",
+                "only that player, with that saved match, can join this table.",
+            ]
             for widget, text in zip(self.host_lines, lines + [""] * len(self.host_lines)):
                 widget.setText(text)
             self.waiting.setText(f"Waiting for {who} to resume...")
@@ -564,13 +727,21 @@ class LobbyScreens:
             lines.append(f"Join code:  {info.code}")
         lines.append(f"Port {info.port}   -   addresses: {', '.join(info.addresses)}")
         if mode == "online":
-            lines.append(f"UPnP: {info.upnp}" if info.upnp != "not tried" else
-                         f"UPnP off: forward port {info.port} on your router, or use a relay")
-            lines.append(f"Relay: {c.relay}" if c.relay else
-                         "No relay: your opponent types the code and your address:port")
+            lines.append(
+                f"UPnP: {info.upnp}"
+                if info.upnp != "not tried"
+                else f"UPnP off: forward port {info.port} on your router, or use a relay"
+            )
+            lines.append(
+                f"Relay: {c.relay}"
+                if c.relay
+                else "No relay: your opponent types the code and your address:port"
+            )
         elif open_table:
-            lines.append("Players join it from their list; to be joined by host:port, "
-                         "choose \"With a join code\" instead")
+            lines.append(
+                "Players join it from their list; to be joined by host:port, "
+                'choose "With a join code" instead'
+            )
         elif lan:
             lines.append("Listed on this network; joining needs the code")
         else:

@@ -28,13 +28,24 @@ class MatchScreens:
         last = self._rules_rows(p, 0.62, opponent=False)
         self.setup_note = p.text("", last - 0.07, 0.04, fg=(1, 0.8, 0.6, 1))
         self.setup_summary = [p.text("", last - 0.15, 0.045, fg=GOLD)] + [
-            p.text("", last - 0.22 - i * 0.055, 0.034, fg=SOFT) for i in range(5)]
-        p.text("Your opponent sees these rules before accepting them.", -0.64, 0.038,
-               fg=(0.85, 1, 0.85, 1))
+            p.text("", last - 0.22 - i * 0.055, 0.034, fg=SOFT) for i in range(5)
+        ]
+        p.text(
+            "Your opponent sees these rules before accepting them.",
+            -0.64,
+            0.038,
+            fg=(0.85, 1, 0.85, 1),
+        )
         self._refresh_setup()
         back = "Lan" if mode == "lan" else "Online"
-        p.button("host", "Open the table", lambda: self.request("Hosting", mode, table),
-                 (0.35, -0.78), scale=0.065, frameSize=(-5, 5, -0.55, 1.05))
+        p.button(
+            "host",
+            "Open the table",
+            lambda: self.request("Hosting", mode, table),
+            (0.35, -0.78),
+            scale=0.065,
+            frameSize=(-5, 5, -0.55, 1.05),
+        )
         p.button("back", "Back", lambda: self.request(back), (-0.55, -0.78), scale=0.06)
         self._esc(back)
 
@@ -94,16 +105,21 @@ class MatchScreens:
             return
         p = self._lobby("Saved matches")
         self.saved = list_saved(self.hub.config.save_dir)
-        p.text("Matches you saved (or that stopped) to finish later with the same opponent",
-               0.66, 0.038, fg=SOFT)
+        p.text(
+            "Matches you saved (or that stopped) to finish later with the same opponent",
+            0.66,
+            0.038,
+            fg=SOFT,
+        )
         if not self.saved:
-            p.text("No saved matches. During a network match: Esc, then Save and leave.", 0.4,
-                   0.045)
+            p.text(
+                "No saved matches. During a network match: Esc, then Save and leave.", 0.4, 0.045
+            )
         pages = max(1, -(-len(self.saved) // SAVED_ROWS))
         page = min(max(page, 0), pages - 1)
         self.saved_page = page  # where Delete / Keep it come back to
         first = page * SAVED_ROWS
-        for i, sm in enumerate(self.saved[first:first + SAVED_ROWS], start=first):
+        for i, sm in enumerate(self.saved[first : first + SAVED_ROWS], start=first):
             y = 0.53 - (i - first) * 0.15
             if sm.ok:
                 role = "you host" if sm.role == "host" else "you joined"
@@ -111,41 +127,85 @@ class MatchScreens:
                 game = f", game {sm.game_number + 1}" if sm.game_number else ""
                 hands = f"{sm.hands} hand{'s' if sm.hands != 1 else ''}"
                 game += ", finished" if sm.finished else ""
-                p.text(f"vs {sm.opponent or 'unknown'}   {sm.scores[0]} - {sm.scores[1]}"
-                       f"   (after {hands}{game})", y, 0.045, x=-1.15, align=TextNode.ALeft)
-                p.text(f"{rules_label(sm.rules)}   -   {kind}, {role}   -   "
-                       f"{sm.saved_at.replace('T', ' ')[:16]} UTC", y - 0.055, 0.034,
-                       x=-1.12, align=TextNode.ALeft, fg=(0.85, 0.9, 1, 1))
+                p.text(
+                    f"vs {sm.opponent or 'unknown'}   {sm.scores[0]} - {sm.scores[1]}"
+                    f"   (after {hands}{game})",
+                    y,
+                    0.045,
+                    x=-1.15,
+                    align=TextNode.ALeft,
+                )
+                p.text(
+                    f"{rules_label(sm.rules)}   -   {kind}, {role}   -   "
+                    f"{sm.saved_at.replace('T', ' ')[:16]} UTC",
+                    y - 0.055,
+                    0.034,
+                    x=-1.12,
+                    align=TextNode.ALeft,
+                    fg=(0.85, 0.9, 1, 1),
+                )
             else:
-                p.text(f"Unreadable: {sm.path.name}", y, 0.045, x=-1.15, align=TextNode.ALeft,
-                       fg=(1, 0.7, 0.6, 1))
-                why = p.text(sm.error, y - 0.055, 0.032, x=-1.12, align=TextNode.ALeft,
-                             fg=(1, 0.8, 0.7, 1))
+                p.text(
+                    f"Unreadable: {sm.path.name}",
+                    y,
+                    0.045,
+                    x=-1.15,
+                    align=TextNode.ALeft,
+                    fg=(1, 0.7, 0.6, 1),
+                )
+                why = p.text(
+                    sm.error, y - 0.055, 0.032, x=-1.12, align=TextNode.ALeft, fg=(1, 0.8, 0.7, 1)
+                )
                 why["wordwrap"] = 48
-            b = p.button(f"resume{i}", "Resume", lambda sm=sm: self._resume_match(sm),
-                         (0.68, y + 0.005), scale=0.045, frameSize=(-2.8, 2.8, -0.55, 1.05))
+            b = p.button(
+                f"resume{i}",
+                "Resume",
+                lambda sm=sm: self._resume_match(sm),
+                (0.68, y + 0.005),
+                scale=0.045,
+                frameSize=(-2.8, 2.8, -0.55, 1.05),
+            )
             if not sm.resumable:
                 b["state"] = "disabled"
                 b["text_fg"] = (0.5, 0.5, 0.5, 1)
-            p.button(f"delete{i}", "Delete", lambda sm=sm: self.request("DeleteSaved", sm),
-                     (1.0, y + 0.005), scale=0.045, frameSize=(-2.8, 2.8, -0.55, 1.05))
+            p.button(
+                f"delete{i}",
+                "Delete",
+                lambda sm=sm: self.request("DeleteSaved", sm),
+                (1.0, y + 0.005),
+                scale=0.045,
+                frameSize=(-2.8, 2.8, -0.55, 1.05),
+            )
         if pages > 1:  # buttons keep their index in self.saved, whatever the page
-            p.text(f"Page {page + 1} of {pages} ({len(self.saved)} saved)", -0.37, 0.034,
-                   fg=SOFT)
+            p.text(f"Page {page + 1} of {pages} ({len(self.saved)} saved)", -0.37, 0.034, fg=SOFT)
             if page > 0:
-                p.button("newer", "< Newer", lambda: self.request("Saved", None, page - 1),
-                         (-0.5, -0.37), scale=0.04)
+                p.button(
+                    "newer",
+                    "< Newer",
+                    lambda: self.request("Saved", None, page - 1),
+                    (-0.5, -0.37),
+                    scale=0.04,
+                )
             if page < pages - 1:
-                p.button("older", "Older >", lambda: self.request("Saved", None, page + 1),
-                         (0.5, -0.37), scale=0.04)
+                p.button(
+                    "older",
+                    "Older >",
+                    lambda: self.request("Saved", None, page + 1),
+                    (0.5, -0.37),
+                    scale=0.04,
+                )
         y = -0.5
-        p.text("Host's address (for a match you joined)", y, 0.04, x=-1.15,
-               align=TextNode.ALeft)
+        p.text("Host's address (for a match you joined)", y, 0.04, x=-1.15, align=TextNode.ALeft)
         entry(p, "address", "", (-0.05, y), width=10, scale=0.04)
-        p.text("Empty: its table on the LAN, the address it had, or the relay.", y - 0.07,
-               0.032, x=-1.15, align=TextNode.ALeft, fg=SOFT)
-        p.button("back", "Back", lambda: self.request(self.saved_back), (0, -0.8),
-                 scale=0.055)
+        p.text(
+            "Empty: its table on the LAN, the address it had, or the relay.",
+            y - 0.07,
+            0.032,
+            x=-1.15,
+            align=TextNode.ALeft,
+            fg=SOFT,
+        )
+        p.button("back", "Back", lambda: self.request(self.saved_back), (0, -0.8), scale=0.055)
         self._esc(self.saved_back)
 
     def _resume_match(self, sm) -> None:
@@ -166,8 +226,11 @@ class MatchScreens:
                 return
         lan = (sm.kind or self.hub.kind) == "lan"
         if not (typed or sm.address or lan or self.hub.config.relay):
-            self._say("Type the host's address (host:port): this save does not know it and "
-                      "no relay is set", error=True)
+            self._say(
+                "Type the host's address (host:port): this save does not know it and "
+                "no relay is set",
+                error=True,
+            )
             return
         self._for_match("guest", sm.kind or self.hub.kind)
         who = sm.opponent or "your opponent"
@@ -178,9 +241,12 @@ class MatchScreens:
         else:
             where = f" at {sm.address}..." if sm.address else " through the relay..."
         self._say(f"Resuming the match with {who}{where}")
-        self.hub.watch(self.hub.open().resume(sm.path, typed or None,
-                                              lan_interfaces=self.hub.config.lan_interfaces),
-                       "could not resume")
+        self.hub.watch(
+            self.hub.open().resume(
+                sm.path, typed or None, lan_interfaces=self.hub.config.lan_interfaces
+            ),
+            "could not resume",
+        )
 
     def exitSaved(self) -> None:
         self._close()
@@ -189,11 +255,20 @@ class MatchScreens:
         """Ask before a saved match is deleted (nothing is ever deleted without this)."""
         p = self._panel("Delete this saved match?", width=1.0, height=0.45)
         p.text(sm.summary() if sm.ok else f"{sm.path.name} (unreadable)", 0.1, 0.04)
-        p.text("It cannot be resumed afterwards. Your opponent's copy is not affected.", 0.0,
-               0.036, fg=SOFT)
+        p.text(
+            "It cannot be resumed afterwards. Your opponent's copy is not affected.",
+            0.0,
+            0.036,
+            fg=SOFT,
+        )
         p.button("yes", "Delete", lambda: self._delete_saved(sm), (0.35, -0.22), scale=0.06)
-        p.button("no", "Keep it", lambda: self.request("Saved", None, self.saved_page),
-                 (-0.35, -0.22), scale=0.06)
+        p.button(
+            "no",
+            "Keep it",
+            lambda: self.request("Saved", None, self.saved_page),
+            (-0.35, -0.22),
+            scale=0.06,
+        )
         self._esc("Saved")
 
     def _delete_saved(self, sm) -> None:

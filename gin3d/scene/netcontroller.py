@@ -64,8 +64,12 @@ class NetTableController:
         return self.turn_view if self.turn_view is not None else self.current
 
     def waiting_for_human(self) -> bool:
-        return (self.turn_view is not None and not self.queue.busy and not self.paused
-                and not self.showing_result)
+        return (
+            self.turn_view is not None
+            and not self.queue.busy
+            and not self.paused
+            and not self.showing_result
+        )
 
     def legal(self) -> list[Action]:
         return list(self.turn_view.legal) if self.waiting_for_human() else []
@@ -184,8 +188,13 @@ class NetTableController:
         if self._changed in self.queue.on_idle:
             self.queue.on_idle.remove(self._changed)
         self.held.clear()
-        for hooks in (self.on_change, self.on_hand_over, self.on_game_over, self.on_message,
-                      self.on_applied):
+        for hooks in (
+            self.on_change,
+            self.on_hand_over,
+            self.on_game_over,
+            self.on_message,
+            self.on_applied,
+        ):
             hooks.clear()
 
 

@@ -19,18 +19,25 @@ from .netcontroller import NetTableController
 from .perspective import MatchRecord
 from .tableinput import KEYS, TableInput
 
-EMOTES = (("hello", "Hello"), ("well_played", "Well played"), ("oops", "Oops"),
-          ("thinking", "Hmm..."), ("thanks", "Thanks"), ("good_game", "Good game"))
+EMOTES = (
+    ("hello", "Hello"),
+    ("well_played", "Well played"),
+    ("oops", "Oops"),
+    ("thinking", "Hmm..."),
+    ("thanks", "Thanks"),
+    ("good_game", "Good game"),
+)
 EMOTE_TEXT = dict(EMOTES)
 CHAT_LINES = 7
 MATCH_KINDS = ("game", "your_turn", "hand_over", "game_over")
-ENDINGS = {"opponent left": "Your opponent left the table",
-           "you left": "You left the table",
-           "claimed": "The match was claimed",
-           "finished": "The match is over",
-           "saves differ": "The two saves are not of the same point in this match: "
-                           "it cannot be resumed",
-           "rules refused": "The host's match does not use the rules it offered: refused"}
+ENDINGS = {
+    "opponent left": "Your opponent left the table",
+    "you left": "You left the table",
+    "claimed": "The match was claimed",
+    "finished": "The match is over",
+    "saves differ": "The two saves are not of the same point in this match: it cannot be resumed",
+    "rules refused": "The host's match does not use the rules it offered: refused",
+}
 SAVED_BYE = "saved the match to finish later"  # gin3d.net.session.SAVED_BYE
 DECLINED = "declined the host's rules"  # gin3d.net.session.DECLINED
 
@@ -57,21 +64,46 @@ class ChatBox:
         self.on_typing = on_typing
         self.lines: list[str] = []
         # top left, under the scores and sort buttons: clear of both hands and the melds
-        self.frame = DirectFrame(parent=base.a2dTopLeft, frameColor=(0, 0, 0, 0.5),
-                                 relief=DGG.FLAT, frameSize=(0, 0.72, -0.58, 0),
-                                 pos=(0.03, 0, -0.4))
-        OnscreenText(parent=self.frame, text="Chat", pos=(0.025, -0.05), scale=0.036,
-                     fg=(1, 0.92, 0.6, 1), align=TextNode.ALeft)
-        self.text = OnscreenText(parent=self.frame, text="", pos=(0.025, -0.1), scale=0.032,
-                                 fg=(0.95, 0.95, 0.9, 1), align=TextNode.ALeft, wordwrap=21,
-                                 mayChange=True)
-        self.entry = DirectEntry(parent=self.frame, scale=0.032, width=20.5,
-                                 pos=(0.025, 0, -0.39), numLines=1, focus=0,
-                                 command=self._send,
-                                 focusInCommand=lambda: self._focus(True),
-                                 focusOutCommand=lambda: self._focus(False),
-                                 frameColor=(0.95, 0.93, 0.86, 1), text_fg=(0.1, 0.08, 0.05, 1),
-                                 initialText="", cursorKeys=1)
+        self.frame = DirectFrame(
+            parent=base.a2dTopLeft,
+            frameColor=(0, 0, 0, 0.5),
+            relief=DGG.FLAT,
+            frameSize=(0, 0.72, -0.58, 0),
+            pos=(0.03, 0, -0.4),
+        )
+        OnscreenText(
+            parent=self.frame,
+            text="Chat",
+            pos=(0.025, -0.05),
+            scale=0.036,
+            fg=(1, 0.92, 0.6, 1),
+            align=TextNode.ALeft,
+        )
+        self.text = OnscreenText(
+            parent=self.frame,
+            text="",
+            pos=(0.025, -0.1),
+            scale=0.032,
+            fg=(0.95, 0.95, 0.9, 1),
+            align=TextNode.ALeft,
+            wordwrap=21,
+            mayChange=True,
+        )
+        self.entry = DirectEntry(
+            parent=self.frame,
+            scale=0.032,
+            width=20.5,
+            pos=(0.025, 0, -0.39),
+            numLines=1,
+            focus=0,
+            command=self._send,
+            focusInCommand=lambda: self._focus(True),
+            focusOutCommand=lambda: self._focus(False),
+            frameColor=(0.95, 0.93, 0.86, 1),
+            text_fg=(0.1, 0.08, 0.05, 1),
+            initialText="",
+            cursorKeys=1,
+        )
         self.typing = False
         # a click on the table (GUI clicks do not reach "mouse1") gives the keys back
         self.listener = DirectObject()
@@ -80,9 +112,14 @@ class ChatBox:
         for i, (name, label) in enumerate(EMOTES):
             x = 0.13 + (i % 3) * 0.23
             y = -0.465 - (i // 3) * 0.07
-            self.emote_buttons[name] = button(self.frame, label,
-                                              lambda n=name: send_emote(n), (x, 0, y),
-                                              scale=0.03, frameSize=(-3.5, 3.5, -0.55, 1.05))
+            self.emote_buttons[name] = button(
+                self.frame,
+                label,
+                lambda n=name: send_emote(n),
+                (x, 0, y),
+                scale=0.03,
+                frameSize=(-3.5, 3.5, -0.55, 1.05),
+            )
 
     def add(self, line: str) -> None:
         self.lines.append(line)
@@ -149,19 +186,40 @@ class StatusLine:
     """The connection line: opponent, route, round trip, safety code, and the link's state."""
 
     def __init__(self, base, on_claim, on_save=None) -> None:
-        self.claim = button(base.a2dTopRight, "Claim the match", on_claim, (-0.3, 0, -0.44),
-                            scale=0.04)
+        self.claim = button(
+            base.a2dTopRight, "Claim the match", on_claim, (-0.3, 0, -0.44), scale=0.04
+        )
         self.claim.hide()
         # the other way out while the opponent is away: keep the match to finish later
-        self.save = button(base.a2dTopRight, "Save and leave", on_save or (lambda: None),
-                           (-0.3, 0, -0.52), scale=0.04)
+        self.save = button(
+            base.a2dTopRight,
+            "Save and leave",
+            on_save or (lambda: None),
+            (-0.3, 0, -0.52),
+            scale=0.04,
+        )
         self.save.hide()
-        self.info = OnscreenText(parent=base.a2dTopRight, text="", pos=(-0.06, -0.29),
-                                 scale=0.036, fg=(0.85, 0.95, 1, 1), shadow=(0, 0, 0, 0.9),
-                                 align=TextNode.ARight, mayChange=True)
-        self.state = OnscreenText(parent=base.a2dTopRight, text="", pos=(-0.06, -0.345),
-                                  scale=0.04, fg=(1, 1, 0.85, 1), shadow=(0, 0, 0, 0.9),
-                                  align=TextNode.ARight, mayChange=True, wordwrap=44)
+        self.info = OnscreenText(
+            parent=base.a2dTopRight,
+            text="",
+            pos=(-0.06, -0.29),
+            scale=0.036,
+            fg=(0.85, 0.95, 1, 1),
+            shadow=(0, 0, 0, 0.9),
+            align=TextNode.ARight,
+            mayChange=True,
+        )
+        self.state = OnscreenText(
+            parent=base.a2dTopRight,
+            text="",
+            pos=(-0.06, -0.345),
+            scale=0.04,
+            fg=(1, 1, 0.85, 1),
+            shadow=(0, 0, 0, 0.9),
+            align=TextNode.ARight,
+            mayChange=True,
+            wordwrap=44,
+        )
 
     def set(self, info: str, state: str, alarm: bool = False) -> None:
         self.info.setText(info)
@@ -188,8 +246,17 @@ class StatusLine:
 class NetSession:
     """One network match on the table (the local player is drawn as seat 0)."""
 
-    def __init__(self, app, net, my_seat: int, opponent: str, route: str = "",
-                 safety_code: str = "", kind: str = "lan", player_name: str = "You") -> None:
+    def __init__(
+        self,
+        app,
+        net,
+        my_seat: int,
+        opponent: str,
+        route: str = "",
+        safety_code: str = "",
+        kind: str = "lan",
+        player_name: str = "You",
+    ) -> None:
         self.app = app
         self.net = net
         self.names = ("You", opponent or "Opponent")
@@ -253,8 +320,13 @@ class NetSession:
         if kind == "hand_over":
             self._keep(data)
         if kind in MATCH_KINDS:
-            if (self.want_rematch and kind == "game" and self.controller.showing_result
-                    and self.game is not None and self.game.over):
+            if (
+                self.want_rematch
+                and kind == "game"
+                and self.controller.showing_result
+                and self.game is not None
+                and self.game.over
+            ):
                 self.want_rematch = False
                 self.controller.start_rematch()
                 self.app.request("Table")
@@ -292,8 +364,10 @@ class NetSession:
         elif kind == "offer":
             self.app.request("Offer", data["rules"], data.get("opponent") or self.names[1])
         elif kind == "saved":
-            self.app.notice = (f"Your match with {self.names[1]} is saved. To finish it, "
-                               "open LAN or Online, then Saved matches.")
+            self.app.notice = (
+                f"Your match with {self.names[1]} is saved. To finish it, "
+                "open LAN or Online, then Saved matches."
+            )
             self.app.request("Menu")
             return
         self.refresh_status()
@@ -331,8 +405,11 @@ class NetSession:
         if stalled and not self.alarm and self.link_state == "connected" and not self.ended:
             state = stalled
         may_claim = self.link_state == "opponent gone" or snap.get("claim_in") == 0
-        self.status.set("  -  ".join(parts), state, alarm=bool(self.alarm)
-                        or self.link_state != "connected" or may_claim)
+        self.status.set(
+            "  -  ".join(parts),
+            state,
+            alarm=bool(self.alarm) or self.link_state != "connected" or may_claim,
+        )
         if may_claim and self.ended is None:
             self.status.claim.show()
         else:
@@ -364,6 +441,7 @@ class NetSession:
             else:
                 self.saving = False
                 self.net.events.put(net_event("error", message=f"not saved: {exc}"))
+
         self.saving = True
         self.status.save.hide()
         # with the line down the opponent's confirmation can take a few seconds
@@ -382,8 +460,9 @@ class NetSession:
             return
         if self.keeper is None and data.get("match"):
             try:
-                self.keeper = MatchKeeper(self.kind, (self.player_name, self.names[1]),
-                                          data["match"])
+                self.keeper = MatchKeeper(
+                    self.kind, (self.player_name, self.names[1]), data["match"]
+                )
             except (OSError, ValueError) as err:
                 self.hud.set_message(f"Statistics are not kept for this match: {err}")
                 return
@@ -403,8 +482,10 @@ class NetSession:
             for hand in hands:
                 record.add(hand, seat)
         n = len(hands)
-        self.chat.add(f"(!) match resumed after {n} hand{'s' if n != 1 else ''}; an unfinished"
-                      " hand is dealt again")
+        self.chat.add(
+            f"(!) match resumed after {n} hand{'s' if n != 1 else ''}; an unfinished"
+            " hand is dealt again"
+        )
 
     def _prompt(self) -> None:
         """While the line is down or the match is over, say so where the prompt goes."""
@@ -413,8 +494,11 @@ class NetSession:
         elif self.link_state.startswith("waiting") and not self.controller.waiting_for_human():
             self.hud.set_prompt("Waiting for opponent...")  # (your own move still goes)
         elif self.controller.current.phase == "deal" and not self.controller.queue.busy:
-            if self.controller.current.turn == -1 and self.controller.seat == 0 and (
-                    self.controller.record.game is None and not self.resumed):
+            if (
+                self.controller.current.turn == -1
+                and self.controller.seat == 0
+                and (self.controller.record.game is None and not self.resumed)
+            ):
                 # nothing dealt yet: the guest is reading our rules
                 self.hud.set_prompt(f"Waiting for {self.names[1]} to accept your rules...")
             else:
@@ -437,6 +521,7 @@ class NetSession:
         def done(f) -> None:
             if f.exception() is not None:  # on the network thread: report through the queue
                 self.net.events.put(net_event("error", message=f"chat not sent: {f.exception()}"))
+
         fut.add_done_callback(done)
 
     def _typing(self, on: bool) -> None:

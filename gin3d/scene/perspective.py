@@ -49,21 +49,44 @@ def local_view(view: PlayerView) -> PlayerView:
     if view.seat == 0:
         return view
     return replace(
-        view, seat=0, turn=flip_seat(view.turn), dealer=flip_seat(view.dealer),
+        view,
+        seat=0,
+        turn=flip_seat(view.turn),
+        dealer=flip_seat(view.dealer),
         discards=tuple((flip_seat(s), c) for s, c in view.discards),
-        knocker=flip_seat(view.knocker), scores=(view.scores[1], view.scores[0]),
-        history=tuple(flip_event(e) for e in view.history))
+        knocker=flip_seat(view.knocker),
+        scores=(view.scores[1], view.scores[0]),
+        history=tuple(flip_event(e) for e in view.history),
+    )
 
 
 def waiting_view(rules: RuleSet | None = None) -> PlayerView:
     """What the table shows before the first deal arrives: no cards, nobody to act."""
     rules = rules or RuleSet()
     return PlayerView(
-        seat=0, rules=rules, phase="deal", turn=-1, dealer=0, hand=(), pile=(), stock_count=0,
-        opponent_count=0, opponent_known=(), discards=(), upcard=None,
-        knock_limit=rules.knock_limit, taken=None, legal=(), table_melds=(), knocker=None,
-        opponent_revealed=None, scores=(0, 0), target=rules.game_target, history=(),
-        hand_number=0)
+        seat=0,
+        rules=rules,
+        phase="deal",
+        turn=-1,
+        dealer=0,
+        hand=(),
+        pile=(),
+        stock_count=0,
+        opponent_count=0,
+        opponent_known=(),
+        discards=(),
+        upcard=None,
+        knock_limit=rules.knock_limit,
+        taken=None,
+        legal=(),
+        table_melds=(),
+        knocker=None,
+        opponent_revealed=None,
+        scores=(0, 0),
+        target=rules.game_target,
+        history=(),
+        hand_number=0,
+    )
 
 
 class MatchRecord:
@@ -97,5 +120,4 @@ class MatchRecord:
         self._decks = []
 
 
-__all__ = ["MatchRecord", "flip_event", "flip_seat", "local_event", "local_view",
-           "waiting_view"]
+__all__ = ["MatchRecord", "flip_event", "flip_seat", "local_event", "local_view", "waiting_view"]

@@ -66,8 +66,7 @@ class Picker:
             return hit
         return None
 
-    def screen_point(self, np: NodePath, local: Point3 | None = None
-                     ) -> tuple[float, float] | None:
+    def screen_point(self, np: NodePath, local: Point3 | None = None) -> tuple[float, float] | None:
         """Mouse coordinates at which ``np`` (or a point in its space) is drawn, or None."""
         p3 = self.base.cam.getRelativePoint(np, local or Point3(0, 0, 0))
         p2 = Point2()
@@ -79,8 +78,18 @@ class Picker:
         """A screen point where ``node`` itself is the nearest card (its uncovered part)."""
         from .cards import CARD_H, CARD_W
 
-        for fx, fy in ((0, 0), (-0.35, 0.3), (-0.4, 0.0), (-0.4, -0.3), (0.35, 0.3), (0, 0.38),
-                       (0.4, 0.0), (-0.42, 0.42), (0, -0.38), (0.4, -0.35)):
+        for fx, fy in (
+            (0, 0),
+            (-0.35, 0.3),
+            (-0.4, 0.0),
+            (-0.4, -0.3),
+            (0.35, 0.3),
+            (0, 0.38),
+            (0.4, 0.0),
+            (-0.42, 0.42),
+            (0, -0.38),
+            (0.4, -0.35),
+        ):
             pt = self.screen_point(node.body, Point3(fx * CARD_W, fy * CARD_H, 0))
             if pt is not None and self.pick(pt) is node:
                 return pt

@@ -15,16 +15,32 @@ PANEL = (0.05, 0.08, 0.06, 0.92)
 class Panel:
     """A centred panel with a title, lines of text and a column or row of buttons."""
 
-    def __init__(self, base, title: str, width: float = 1.1, height: float = 0.9,
-                 pos: tuple[float, float] = (0, 0)) -> None:
+    def __init__(
+        self,
+        base,
+        title: str,
+        width: float = 1.1,
+        height: float = 0.9,
+        pos: tuple[float, float] = (0, 0),
+    ) -> None:
         self.base = base
-        self.frame = DirectFrame(parent=base.aspect2d, frameColor=PANEL, relief=DGG.FLAT,
-                                 frameSize=(-width, width, -height, height), pos=(pos[0], 0,
-                                                                                 pos[1]))
+        self.frame = DirectFrame(
+            parent=base.aspect2d,
+            frameColor=PANEL,
+            relief=DGG.FLAT,
+            frameSize=(-width, width, -height, height),
+            pos=(pos[0], 0, pos[1]),
+        )
         self.width, self.height = width, height
-        self.title = OnscreenText(parent=self.frame, text=suitify(title),
-                                  pos=(0, height - 0.14), scale=0.085, fg=(1, 0.92, 0.6, 1),
-                                  shadow=(0, 0, 0, 1), mayChange=True)
+        self.title = OnscreenText(
+            parent=self.frame,
+            text=suitify(title),
+            pos=(0, height - 0.14),
+            scale=0.085,
+            fg=(1, 0.92, 0.6, 1),
+            shadow=(0, 0, 0, 1),
+            mayChange=True,
+        )
         self.widgets: list = [self.title]
         self.buttons: dict[str, object] = {}
         self.pos = pos
@@ -38,25 +54,59 @@ class Panel:
         self.frame.setScale(scale)
         self.frame.setPos(self.pos[0] * scale, 0, self.pos[1] * scale)
 
-    def text(self, text: str, y: float, scale: float = 0.05, x: float = 0.0,
-             align=TextNode.ACenter, fg=(1, 1, 1, 1)) -> OnscreenText:
-        t = OnscreenText(parent=self.frame, text=suitify(text), pos=(x, y), scale=scale, fg=fg,
-                         align=align, mayChange=True, shadow=(0, 0, 0, 0.8))
+    def text(
+        self,
+        text: str,
+        y: float,
+        scale: float = 0.05,
+        x: float = 0.0,
+        align=TextNode.ACenter,
+        fg=(1, 1, 1, 1),
+    ) -> OnscreenText:
+        t = OnscreenText(
+            parent=self.frame,
+            text=suitify(text),
+            pos=(x, y),
+            scale=scale,
+            fg=fg,
+            align=align,
+            mayChange=True,
+            shadow=(0, 0, 0, 0.8),
+        )
         self.widgets.append(t)
         return t
 
-    def button(self, key: str, label: str, command: Callable, pos: tuple[float, float],
-               scale: float = 0.06, **kw):
+    def button(
+        self,
+        key: str,
+        label: str,
+        command: Callable,
+        pos: tuple[float, float],
+        scale: float = 0.06,
+        **kw,
+    ):
         b = button(self.frame, label, command, (pos[0], 0, pos[1]), scale=scale, **kw)
         self.buttons[key] = b
         self.widgets.append(b)
         return b
 
-    def column(self, items: Sequence[tuple[str, str, Callable]], top: float, step: float = 0.13,
-               scale: float = 0.062, x: float = 0.0) -> None:
+    def column(
+        self,
+        items: Sequence[tuple[str, str, Callable]],
+        top: float,
+        step: float = 0.13,
+        scale: float = 0.062,
+        x: float = 0.0,
+    ) -> None:
         for i, (key, label, cmd) in enumerate(items):
-            self.button(key, label, cmd, (x, top - i * step), scale=scale,
-                        frameSize=(-6.2, 6.2, -0.55, 1.05))
+            self.button(
+                key,
+                label,
+                cmd,
+                (x, top - i * step),
+                scale=scale,
+                frameSize=(-6.2, 6.2, -0.55, 1.05),
+            )
 
     def destroy(self) -> None:
         self.frame.destroy()

@@ -52,62 +52,130 @@ class ShipScreens:
         p = self._panel("Settings", width=1.45, height=0.9)
         d = lambda: self.draft  # noqa: E731 - rows read the draft as it changes
         left = [
-            ("resolution", "Window size", lambda: "{} x {}".format(*d().resolution),
-             lambda: self._set(resolution=_next(RESOLUTIONS, d().resolution))),
-            ("fullscreen", "Full screen", lambda: "on" if d().fullscreen else "off",
-             lambda: self._set(fullscreen=not d().fullscreen)),
-            ("antialiasing", "Antialiasing", lambda: f"{d().antialiasing}x" if
-             d().antialiasing else "off",
-             lambda: self._set(antialiasing=_next(settings_mod.MULTISAMPLES, d().antialiasing))),
-            ("speed", "Animation", lambda: _speed_name(d().animation_speed),
-             lambda: self._set(animation_speed=_next([s for s, _ in SPEEDS],
-                                                     d().animation_speed))),
+            (
+                "resolution",
+                "Window size",
+                lambda: "{} x {}".format(*d().resolution),
+                lambda: self._set(resolution=_next(RESOLUTIONS, d().resolution)),
+            ),
+            (
+                "fullscreen",
+                "Full screen",
+                lambda: "on" if d().fullscreen else "off",
+                lambda: self._set(fullscreen=not d().fullscreen),
+            ),
+            (
+                "antialiasing",
+                "Antialiasing",
+                lambda: f"{d().antialiasing}x" if d().antialiasing else "off",
+                lambda: self._set(antialiasing=_next(settings_mod.MULTISAMPLES, d().antialiasing)),
+            ),
+            (
+                "speed",
+                "Animation",
+                lambda: _speed_name(d().animation_speed),
+                lambda: self._set(
+                    animation_speed=_next([s for s, _ in SPEEDS], d().animation_speed)
+                ),
+            ),
             # the game has sound effects and no music: one honest row (sound_volume, kept
             # in the file for music, is not offered)
-            ("effects", "Sound effects", lambda: f"{round(d().effects_volume * 100)}%",
-             lambda: self._set(effects_volume=_next(VOLUMES, d().effects_volume))),
+            (
+                "effects",
+                "Sound effects",
+                lambda: f"{round(d().effects_volume * 100)}%",
+                lambda: self._set(effects_volume=_next(VOLUMES, d().effects_volume)),
+            ),
         ]
         right = [
-            ("style", "Card style", lambda: STYLE_NAMES[d().card_style],
-             lambda: self._set(card_style=_next(settings_mod.CARD_STYLES, d().card_style))),
-            ("rules", "Default rules", lambda: d().rules_preset,
-             lambda: self._set(rules_preset=_next(PRESETS, d().rules_preset),
-                               rules_overrides={})),
-            ("level", "Opponent", lambda: LEVEL_NAMES.get(d().opponent_level,
-                                                          d().opponent_level),
-             lambda: self._set(opponent_level=_next(OPPONENT_LEVELS, d().opponent_level))),
-            ("undo", "Undo (casual)", lambda: "on" if d().undo_enabled else "off",
-             lambda: self._set(undo_enabled=not d().undo_enabled)),
-            ("hints", "Hint button", lambda: "on" if d().hints_enabled else "off",
-             lambda: self._set(hints_enabled=not d().hints_enabled)),
+            (
+                "style",
+                "Card style",
+                lambda: STYLE_NAMES[d().card_style],
+                lambda: self._set(card_style=_next(settings_mod.CARD_STYLES, d().card_style)),
+            ),
+            (
+                "rules",
+                "Default rules",
+                lambda: d().rules_preset,
+                lambda: self._set(
+                    rules_preset=_next(PRESETS, d().rules_preset), rules_overrides={}
+                ),
+            ),
+            (
+                "level",
+                "Opponent",
+                lambda: LEVEL_NAMES.get(d().opponent_level, d().opponent_level),
+                lambda: self._set(opponent_level=_next(OPPONENT_LEVELS, d().opponent_level)),
+            ),
+            (
+                "undo",
+                "Undo (casual)",
+                lambda: "on" if d().undo_enabled else "off",
+                lambda: self._set(undo_enabled=not d().undo_enabled),
+            ),
+            (
+                "hints",
+                "Hint button",
+                lambda: "on" if d().hints_enabled else "off",
+                lambda: self._set(hints_enabled=not d().hints_enabled),
+            ),
         ]
         self.setting_rows = []
         for column, rows in ((-1.38, left), (0.08, right)):
             for i, (key, label, value, cmd) in enumerate(rows):
                 y = 0.55 - i * 0.135
                 p.text(label, y, 0.048, x=column, align=TextNode.ALeft)
-                b = p.button(key, value(), lambda cmd=cmd: (cmd(), self._refresh_settings()),
-                             (column + 0.98, y + 0.012), scale=0.046,
-                             frameSize=(-4.6, 4.6, -0.55, 1.05))
+                b = p.button(
+                    key,
+                    value(),
+                    lambda cmd=cmd: (cmd(), self._refresh_settings()),
+                    (column + 0.98, y + 0.012),
+                    scale=0.046,
+                    frameSize=(-4.6, 4.6, -0.55, 1.05),
+                )
                 self.setting_rows.append((b, value))
         aa_y = 0.55 - [k for k, *_ in left].index("antialiasing") * 0.135
         self.aa_note = p.text("", aa_y - 0.06, 0.03, x=-1.38 + 0.98, fg=(1, 0.8, 0.6, 1))
         y = 0.55 - len(right) * 0.135
         p.text("Your name", y, 0.048, x=0.08, align=TextNode.ALeft)
         self.name_entry = DirectEntry(
-            parent=p.frame, initialText=self.draft.player_name, scale=0.046, width=9.2,
-            pos=(0.6, 0, y), numLines=1, focus=0, frameColor=(0.95, 0.9, 0.75, 0.95),
-            text_fg=(0.12, 0.08, 0.04, 1), relief=DGG.FLAT,
+            parent=p.frame,
+            initialText=self.draft.player_name,
+            scale=0.046,
+            width=9.2,
+            pos=(0.6, 0, y),
+            numLines=1,
+            focus=0,
+            frameColor=(0.95, 0.9, 0.75, 0.95),
+            text_fg=(0.12, 0.08, 0.04, 1),
+            relief=DGG.FLAT,
         )
         p.widgets.append(self.name_entry)
-        self.settings_note = p.text("Window size, full screen and antialiasing apply when "
-                                    "gin3d starts again; the rest as soon as you save.",
-                                    -0.56, 0.036, fg=(0.85, 0.9, 0.85, 1))
+        self.settings_note = p.text(
+            "Window size, full screen and antialiasing apply when "
+            "gin3d starts again; the rest as soon as you save.",
+            -0.56,
+            0.036,
+            fg=(0.85, 0.9, 0.85, 1),
+        )
         self._refresh_settings()
-        p.button("save", "Save", self._save_settings, (0.35, -0.76), scale=0.06,
-                 frameSize=(-3, 3, -0.55, 1.05))
-        p.button("back", "Cancel", lambda: self.request(self.back_to), (-0.35, -0.76),
-                 scale=0.06, frameSize=(-3, 3, -0.55, 1.05))
+        p.button(
+            "save",
+            "Save",
+            self._save_settings,
+            (0.35, -0.76),
+            scale=0.06,
+            frameSize=(-3, 3, -0.55, 1.05),
+        )
+        p.button(
+            "back",
+            "Cancel",
+            lambda: self.request(self.back_to),
+            (-0.35, -0.76),
+            scale=0.06,
+            frameSize=(-3, 3, -0.55, 1.05),
+        )
         self._esc(back)
 
     def _set(self, **changes) -> None:
@@ -146,9 +214,20 @@ class ShipScreens:
         st, message = stats_mod.load()
         p = self._panel("Statistics", width=1.5, height=0.9)
         levels = [lv for lv in OPPONENT_LEVELS if lv in st.levels] + sorted(
-            lv for lv in st.levels if lv not in OPPONENT_LEVELS)
-        heads = ("Opponent", "Games", "Won", "Hands", "Won", "Gins", "Big gins", "Undercuts",
-                 "Pts/hand", "Best streak")
+            lv for lv in st.levels if lv not in OPPONENT_LEVELS
+        )
+        heads = (
+            "Opponent",
+            "Games",
+            "Won",
+            "Hands",
+            "Won",
+            "Gins",
+            "Big gins",
+            "Undercuts",
+            "Pts/hand",
+            "Best streak",
+        )
         xs = (-1.4, -0.72, -0.52, -0.32, -0.1, 0.1, 0.3, 0.55, 0.82, 1.12)
         y = 0.6
         for x, h in zip(xs, heads):
@@ -158,15 +237,26 @@ class ShipScreens:
             rows.append(("All", st.total()))
         for i, (name, s) in enumerate(rows):
             yy = y - 0.085 * (i + 1)
-            values = (name, s.games_played, s.games_won, s.hands_played, s.hands_won, s.gins,
-                      s.big_gins, s.undercuts, f"{s.average_points:.1f}", s.best_streak)
+            values = (
+                name,
+                s.games_played,
+                s.games_won,
+                s.hands_played,
+                s.hands_won,
+                s.gins,
+                s.big_gins,
+                s.undercuts,
+                f"{s.average_points:.1f}",
+                s.best_streak,
+            )
             for x, v in zip(xs, values):
                 p.text(str(v), yy, 0.042, x=x, align=TextNode.ALeft)
         if not rows:
             p.text("No games finished yet: play one against the computer.", 0.4, 0.048)
         chart_top = y - 0.085 * (len(rows) + 1) - 0.08
-        self.chart = draw_chart(p.frame, st.chart(OPPONENT_LEVELS), (-1.35, chart_top), 2.0,
-                                min(0.7, chart_top + 0.62))
+        self.chart = draw_chart(
+            p.frame, st.chart(OPPONENT_LEVELS), (-1.35, chart_top), 2.0, min(0.7, chart_top + 0.62)
+        )
         if message:
             p.text(message, -0.66, 0.034, fg=(1, 0.7, 0.6, 1))
         p.button("back", "Back", lambda: self.request(self.back_to), (0, -0.8), scale=0.06)
@@ -182,26 +272,39 @@ class ShipScreens:
         pages = max(1, (len(records) + HISTORY_PAGE - 1) // HISTORY_PAGE)
         page = max(0, min(page, pages - 1))
         p = self._panel("Hand history", width=1.2, height=0.9)
-        shown = records[page * HISTORY_PAGE:(page + 1) * HISTORY_PAGE]
+        shown = records[page * HISTORY_PAGE : (page + 1) * HISTORY_PAGE]
         if not shown:
             p.text("No hands played yet.", 0.3, 0.05)
         for i, r in enumerate(shown):
             opp = r.names[1] + {"lan": " (LAN)", "online": " (online)"}.get(
-                r.opponent_level or "", "")
+                r.opponent_level or "", ""
+            )
             when = r.finished_at.replace("T", " ")[:16]
             label = f"{when}   vs {opp}   {r.summary()}"
-            p.button(f"hand{i}", label, lambda r=r, page=page: self.request("Replay", r, page),
-                     (0, 0.55 - i * 0.11), scale=0.042, frameSize=(-26, 26, -0.55, 1.05),
-                     text_align=TextNode.ACenter)
+            p.button(
+                f"hand{i}",
+                label,
+                lambda r=r, page=page: self.request("Replay", r, page),
+                (0, 0.55 - i * 0.11),
+                scale=0.042,
+                frameSize=(-26, 26, -0.55, 1.05),
+                text_align=TextNode.ACenter,
+            )
         p.text(f"Page {page + 1} of {pages}", -0.42, 0.04, fg=(0.85, 0.9, 0.85, 1))
         if skipped:
             p.text(f"{skipped} damaged entries were skipped.", -0.5, 0.035, fg=(1, 0.7, 0.6, 1))
         if page > 0:
-            p.button("prev", "Newer", lambda: self.request("History", page - 1), (-0.6, -0.62),
-                     scale=0.05)
+            p.button(
+                "prev",
+                "Newer",
+                lambda: self.request("History", page - 1),
+                (-0.6, -0.62),
+                scale=0.05,
+            )
         if page + 1 < pages:
-            p.button("next", "Older", lambda: self.request("History", page + 1), (0.6, -0.62),
-                     scale=0.05)
+            p.button(
+                "next", "Older", lambda: self.request("History", page + 1), (0.6, -0.62), scale=0.05
+            )
         p.button("back", "Back", lambda: self.request("Menu"), (0, -0.76), scale=0.06)
         self._esc("Menu")
 
@@ -220,18 +323,37 @@ class ShipScreens:
         names = record.names
         self.replay_info = top.text(
             f"Replay of hand {record.hand_number + 1}: {names[0]} near, {names[1]} far, "
-            "both hands face up", 0.075, 0.036, fg=GOLD)
+            "both hands face up",
+            0.075,
+            0.036,
+            fg=GOLD,
+        )
         self.replay_step = top.text("", -0.095, 0.034, fg=(0.85, 0.95, 0.85, 1))
         # the step buttons stand at the right edge, clear of both hands
         self.replay_bar = DirectFrame(parent=self.app.a2dRightCenter, frameColor=(0, 0, 0, 0))
-        for i, (label, fn) in enumerate((("Start", view.start), ("< Back", view.back),
-                                         ("Next >", view.forward), ("End", view.end),
-                                         ("Close", lambda: self.request("History", page)))):
-            button(self.replay_bar, label, lambda fn=fn: (fn(), self._refresh_replay()),
-                   (-0.2, 0, 0.26 - i * 0.12 - (0.06 if i == 4 else 0)), scale=0.05,
-                   frameSize=(-2.8, 2.8, -0.55, 1.05))
-        for key, fn in (("arrow_left", view.back), ("arrow_right", view.forward),
-                        ("home", view.start), ("end", view.end)):
+        for i, (label, fn) in enumerate(
+            (
+                ("Start", view.start),
+                ("< Back", view.back),
+                ("Next >", view.forward),
+                ("End", view.end),
+                ("Close", lambda: self.request("History", page)),
+            )
+        ):
+            button(
+                self.replay_bar,
+                label,
+                lambda fn=fn: (fn(), self._refresh_replay()),
+                (-0.2, 0, 0.26 - i * 0.12 - (0.06 if i == 4 else 0)),
+                scale=0.05,
+                frameSize=(-2.8, 2.8, -0.55, 1.05),
+            )
+        for key, fn in (
+            ("arrow_left", view.back),
+            ("arrow_right", view.forward),
+            ("home", view.start),
+            ("end", view.end),
+        ):
             self.app.accept(key, lambda fn=fn: (fn(), self._refresh_replay()))
         self._refresh_replay()
         self._esc(None)
@@ -257,11 +379,23 @@ class ShipScreens:
         p = self._panel("Welcome back", width=1.0, height=0.42)
         p.text("You have a game in progress:", 0.14, 0.05)
         p.text(resume.describe(), 0.04, 0.046, fg=GOLD)
-        p.button("resume", "Resume", lambda: self.app.resume_game(resume), (0.35, -0.24),
-                 scale=0.065)
-        p.button("new", "New game", lambda: self.request(
-            "Confirm", "Start over?", "Your game in progress will be deleted.", "Delete it",
-            self._discard_resume, ("Resume", resume)), (-0.35, -0.24), scale=0.06)
+        p.button(
+            "resume", "Resume", lambda: self.app.resume_game(resume), (0.35, -0.24), scale=0.065
+        )
+        p.button(
+            "new",
+            "New game",
+            lambda: self.request(
+                "Confirm",
+                "Start over?",
+                "Your game in progress will be deleted.",
+                "Delete it",
+                self._discard_resume,
+                ("Resume", resume),
+            ),
+            (-0.35, -0.24),
+            scale=0.06,
+        )
         self._esc("Menu")
 
     def _discard_resume(self) -> None:
@@ -276,10 +410,20 @@ class ShipScreens:
 
 def draw_chart(parent, rows, origin, width: float, height: float) -> DirectFrame:
     """A bar per level: games won (green) then lost (red), scaled to the most games."""
-    root = DirectFrame(parent=parent, frameColor=(0, 0, 0, 0.25),
-                       frameSize=(0, width + 0.45, -height, 0.08), pos=(origin[0], 0, origin[1]))
-    OnscreenText(parent=root, text="Games won and lost", pos=(0.02, 0.01), scale=0.04,
-                 fg=GOLD, align=TextNode.ALeft)
+    root = DirectFrame(
+        parent=parent,
+        frameColor=(0, 0, 0, 0.25),
+        frameSize=(0, width + 0.45, -height, 0.08),
+        pos=(origin[0], 0, origin[1]),
+    )
+    OnscreenText(
+        parent=root,
+        text="Games won and lost",
+        pos=(0.02, 0.01),
+        scale=0.04,
+        fg=GOLD,
+        align=TextNode.ALeft,
+    )
     if not rows:
         return root
     most = max(w + lost for _, w, lost in rows) or 1
@@ -288,19 +432,38 @@ def draw_chart(parent, rows, origin, width: float, height: float) -> DirectFrame
     x0 = 0.55
     for i, (level, won, lost) in enumerate(rows):
         y = -0.06 - i * step - bar_h
-        OnscreenText(parent=root, text=LEVEL_NAMES.get(level, level), pos=(0.02, y + 0.02),
-                     scale=0.038, fg=(1, 1, 1, 1), align=TextNode.ALeft)
+        OnscreenText(
+            parent=root,
+            text=LEVEL_NAMES.get(level, level),
+            pos=(0.02, y + 0.02),
+            scale=0.038,
+            fg=(1, 1, 1, 1),
+            align=TextNode.ALeft,
+        )
         w_won = width * won / most
         w_lost = width * lost / most
         if won:
-            DirectFrame(parent=root, frameColor=WON, relief=DGG.FLAT,
-                        frameSize=(x0, x0 + w_won, y, y + bar_h))
+            DirectFrame(
+                parent=root,
+                frameColor=WON,
+                relief=DGG.FLAT,
+                frameSize=(x0, x0 + w_won, y, y + bar_h),
+            )
         if lost:
-            DirectFrame(parent=root, frameColor=LOST, relief=DGG.FLAT,
-                        frameSize=(x0 + w_won, x0 + w_won + w_lost, y, y + bar_h))
-        OnscreenText(parent=root, text=f"{won} won, {lost} lost",
-                     pos=(x0 + w_won + w_lost + 0.03, y + 0.02), scale=0.034,
-                     fg=(0.9, 0.9, 0.9, 1), align=TextNode.ALeft)
+            DirectFrame(
+                parent=root,
+                frameColor=LOST,
+                relief=DGG.FLAT,
+                frameSize=(x0 + w_won, x0 + w_won + w_lost, y, y + bar_h),
+            )
+        OnscreenText(
+            parent=root,
+            text=f"{won} won, {lost} lost",
+            pos=(x0 + w_won + w_lost + 0.03, y + 0.02),
+            scale=0.034,
+            fg=(0.9, 0.9, 0.9, 1),
+            align=TextNode.ALeft,
+        )
     return root
 
 
@@ -329,9 +492,11 @@ def apply_settings(app, s: Settings) -> None:
 def window_prc(s: Settings) -> str:
     """Panda3D configuration lines for the window settings (read before the window opens)."""
     aa = s.antialiasing
-    return (f"win-size {s.resolution[0]} {s.resolution[1]}\n"
-            f"fullscreen {'#t' if s.fullscreen else '#f'}\n"
-            f"framebuffer-multisample {'1' if aa else '0'}\nmultisamples {aa}\n")
+    return (
+        f"win-size {s.resolution[0]} {s.resolution[1]}\n"
+        f"fullscreen {'#t' if s.fullscreen else '#f'}\n"
+        f"framebuffer-multisample {'1' if aa else '0'}\nmultisamples {aa}\n"
+    )
 
 
 class ReplayView:
@@ -358,7 +523,7 @@ class ReplayView:
             hand = self.replay.record.replay_hand()
             for e in hand.events:
                 scene.show_event(e)
-            for action in self.replay.actions[:self.replay.step]:
+            for action in self.replay.actions[: self.replay.step]:
                 for e in hand.apply(action):
                     scene.show_event(e)
             queue.finish_all()

@@ -7,8 +7,19 @@ from collections import Counter
 
 from .assets import asset_path, panda_filename
 
-NAMES = ("shuffle", "deal", "draw", "place", "flip", "knock", "gin", "click", "hand_won",
-         "hand_lost", "game_won")
+NAMES = (
+    "shuffle",
+    "deal",
+    "draw",
+    "place",
+    "flip",
+    "knock",
+    "gin",
+    "click",
+    "hand_won",
+    "hand_lost",
+    "game_won",
+)
 
 
 class Sounds:

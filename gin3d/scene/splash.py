@@ -18,10 +18,21 @@ def show_splash(base) -> NodePath:
     buffering); returns its node for the caller to remove once the menu is ready."""
     root = base.aspect2d.attachNewNode("splash")
     base.setBackgroundColor(*FELT)  # the table sets its own once it is built
-    OnscreenText(parent=root, text="gin3d", pos=(0, 0.05), scale=0.16, fg=(1, 0.92, 0.6, 1),
-                 shadow=(0, 0, 0, 0.8))
-    OnscreenText(parent=root, text="Shuffling the deck...", pos=(0, -0.12), scale=0.05,
-                 fg=(0.9, 0.95, 0.85, 1))
+    OnscreenText(
+        parent=root,
+        text="gin3d",
+        pos=(0, 0.05),
+        scale=0.16,
+        fg=(1, 0.92, 0.6, 1),
+        shadow=(0, 0, 0, 0.8),
+    )
+    OnscreenText(
+        parent=root,
+        text="Shuffling the deck...",
+        pos=(0, -0.12),
+        scale=0.05,
+        fg=(0.9, 0.95, 0.85, 1),
+    )
     for _ in range(2):
         base.graphicsEngine.renderFrame()
     return root

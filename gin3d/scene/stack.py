@@ -31,8 +31,14 @@ Pose = tuple[tuple[float, float, float], tuple[float, float, float]]
 class StackBody:
     """Keeps ``keep_top`` real cards on top of a stack and draws the rest as one mesh."""
 
-    def __init__(self, anchor: NodePath, pose: Callable[[int], Pose], texture: Texture,
-                 keep_top: int = 2, cache_size: int = 64) -> None:
+    def __init__(
+        self,
+        anchor: NodePath,
+        pose: Callable[[int], Pose],
+        texture: Texture,
+        keep_top: int = 2,
+        cache_size: int = 64,
+    ) -> None:
         if keep_top < 1:
             raise ValueError(f"keep_top must be at least 1, got {keep_top}")
         self.anchor = anchor
@@ -61,9 +67,10 @@ class StackBody:
         """Match the stack as it is now: ``nodes`` from the bottom up. Runs every frame, so
         it first checks, cheaply, whether anything changed since the last call."""
         count = len(nodes) - self.keep_top if self.enabled else 0
-        lower = list(nodes[:max(0, count)])
-        seen = tuple((n.slot, n.card, n.glowing, n.np.getTransform(), n.body.getTransform())
-                     for n in lower)
+        lower = list(nodes[: max(0, count)])
+        seen = tuple(
+            (n.slot, n.card, n.glowing, n.np.getTransform(), n.body.getTransform()) for n in lower
+        )
         if seen == self.seen:
             return
         self.seen = seen
@@ -114,8 +121,9 @@ class StackBody:
         mat = np.array(node.np.getMat(), np.float32).reshape(4, 4)  # row vectors
         rows[:, 0:3] = rows[:, 0:3] @ mat[:3, :3] + mat[3, :3]
         rows[:, 3:6] = rows[:, 3:6] @ mat[:3, :3]
-        tris = np.frombuffer(geom.getPrimitive(0).getVertices().getHandle().getData(),
-                             np.uint16).astype(np.uint32)
+        tris = np.frombuffer(
+            geom.getPrimitive(0).getVertices().getHandle().getData(), np.uint16
+        ).astype(np.uint32)
         if len(self.rows) >= 4 * 52:
             self.rows.clear()
         self.rows[key] = found = (rows, tris, vdata.getFormat())

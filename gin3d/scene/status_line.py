@@ -76,8 +76,12 @@ class StatusLine:
                 return None
             lo, hi = bounds
         w, h = self.app.win.getXSize(), self.app.win.getYSize()
-        return [round((lo.x + 1) / 2 * w), round((1 - hi.z) / 2 * h),
-                round((hi.x + 1) / 2 * w), round((1 - lo.z) / 2 * h)]
+        return [
+            round((lo.x + 1) / 2 * w),
+            round((1 - hi.z) / 2 * h),
+            round((hi.x + 1) / 2 * w),
+            round((1 - lo.z) / 2 * h),
+        ]
 
     def _point(self, pt) -> list[int] | None:
         if pt is None:
@@ -103,8 +107,11 @@ class StatusLine:
     def _texts(self) -> list[str]:
         out = []
         for np in self.app.render2d.findAllMatches("**/+TextNode"):
-            if np.isHidden() or np.isStashed() or np.getParent().node().isOfType(
-                    PGButton.getClassType()):
+            if (
+                np.isHidden()
+                or np.isStashed()
+                or np.getParent().node().isOfType(PGButton.getClassType())
+            ):
                 continue
             node = np.node()
             assert isinstance(node, TextNode)
@@ -117,8 +124,9 @@ class StatusLine:
         scene = self.app.scene
         session = self.app.session
         data: dict = {
-            "cards_out": sum(len(z) for z in (scene.pile, *scene.hands, *scene.spreads,
-                                              *scene.table_melds)),
+            "cards_out": sum(
+                len(z) for z in (scene.pile, *scene.hands, *scene.spreads, *scene.table_melds)
+            ),
             "glows": sum(1 for n in scene.cards if n.glowing and not n.np.isHidden()),
         }
         view = self._tutorial_view()
@@ -126,20 +134,24 @@ class StatusLine:
         if inp is None and view is not None:
             inp = view.input
         if inp is not None:
-            data["hand"] = [{"card": str(n.card) if n.card is not None else "??",
-                             "at": self._point(inp.picker.visible_point(n))}
-                            for n in scene.hands[0]]
+            data["hand"] = [
+                {
+                    "card": str(n.card) if n.card is not None else "??",
+                    "at": self._point(inp.picker.visible_point(n)),
+                }
+                for n in scene.hands[0]
+            ]
             data["selected"] = str(inp.selected) if inp.selected is not None else None
             data["stock"] = self._point(inp.stock_point())
             data["pile"] = self._point(inp.pile_point())
-        data["pile_top"] = str(scene.pile[-1].card) if scene.pile and scene.pile[-1].card \
-            else None
+        data["pile_top"] = str(scene.pile[-1].card) if scene.pile and scene.pile[-1].card else None
         if session is None:
             return data
         hud = getattr(session, "hud", None)
         if hud is not None:
-            data["prompt"] = _plain(hud.prompt.textNode.getText()) if \
-                not hud.prompt.isHidden() else ""
+            data["prompt"] = (
+                _plain(hud.prompt.textNode.getText()) if not hud.prompt.isHidden() else ""
+            )
         game = getattr(session, "game", None)
         if game is not None:
             data["phase"] = game.hand.phase
@@ -194,12 +206,18 @@ class StatusLine:
         vbufs = gsg.getPreparedObjects().getNumPreparedVertexBuffers() if gsg else 0
 
         def pct(q: float) -> float:
-            return round(1000 * times[min(len(times) - 1, int(q * len(times)))], 2) \
-                if times else 0.0
+            return (
+                round(1000 * times[min(len(times) - 1, int(q * len(times)))], 2) if times else 0.0
+            )
 
-        return {"kind": "metrics", "frame_ms_p50": pct(0.5), "frame_ms_p99": pct(0.99),
-                "rss_kib": rss_kib(), "vertex_buffers": vbufs,
-                "cpu_s": round(time.process_time(), 3)}
+        return {
+            "kind": "metrics",
+            "frame_ms_p50": pct(0.5),
+            "frame_ms_p99": pct(0.99),
+            "rss_kib": rss_kib(),
+            "vertex_buffers": vbufs,
+            "cpu_s": round(time.process_time(), 3),
+        }
 
     def _look(self, task):
         try:

@@ -55,8 +55,15 @@ def card_sort_key(mode: str):
 class TableScene:
     """Card nodes, zones and the animations that move cards between them."""
 
-    def __init__(self, base, queue: AnimationQueue, sounds=None, back: str = "back_blue",
-                 style: str = "classic", detail: str = "auto") -> None:
+    def __init__(
+        self,
+        base,
+        queue: AnimationQueue,
+        sounds=None,
+        back: str = "back_blue",
+        style: str = "classic",
+        detail: str = "auto",
+    ) -> None:
         self.base = base
         self.detail = choose_detail(base, detail)
         self.queue = queue
@@ -70,10 +77,10 @@ class TableScene:
         self.anchor_pile = self._anchor("pile", layout.PILE_POS)
         self.anchor_hand = self._anchor("hand", layout.HAND_POS, (0, layout.HAND_PITCH, 0))
         self.anchor_opp = self._anchor("opponent", layout.OPP_POS)
-        self.anchor_melds = [self._anchor(f"melds-{s}", p) for s, p in
-                             enumerate(layout.MELDS_POS)]
-        self.pads = {z: ZonePad(a, z) for z, a in (("pile", self.anchor_pile),
-                                                    ("stock", self.anchor_stock))}
+        self.anchor_melds = [self._anchor(f"melds-{s}", p) for s, p in enumerate(layout.MELDS_POS)]
+        self.pads = {
+            z: ZonePad(a, z) for z, a in (("pile", self.anchor_pile), ("stock", self.anchor_stock))
+        }
         self.cards = [self.factory.make(self.anchor_stock, i) for i in range(52)]
         self.stock: list[CardNode] = []
         self.pile: list[CardNode] = []
@@ -94,8 +101,10 @@ class TableScene:
             pos, hpr = layout.stock_pose(i)
             node.np.setPosHpr(pos, hpr)
         tex = self.factory.atlas.texture
-        self.stacks = [(StackBody(self.anchor_stock, layout.stock_pose, tex), lambda: self.stock),
-                       (StackBody(self.anchor_pile, layout.pile_pose, tex), lambda: self.pile)]
+        self.stacks = [
+            (StackBody(self.anchor_stock, layout.stock_pose, tex), lambda: self.stock),
+            (StackBody(self.anchor_pile, layout.pile_pose, tex), lambda: self.pile),
+        ]
         self._stack_task = base.taskMgr.add(self._sync_stacks, "table-stacks", sort=45)
         self.turn_marks = [self._turn_mark(seat) for seat in (0, 1)]
         self.turn: int | None = None
@@ -178,15 +187,24 @@ class TableScene:
             room = 1.0 - layout.HUD_COLUMN / max(1.0, aspect)  # screen x where buttons start
             half_h *= max(1.0, layout.HAND_REACH / room)
             half_v = half_h / aspect
-        self.base.camLens.setFov(math.degrees(2 * math.atan(half_v * aspect)),
-                                 math.degrees(2 * math.atan(half_v)))
+        self.base.camLens.setFov(
+            math.degrees(2 * math.atan(half_v * aspect)), math.degrees(2 * math.atan(half_v))
+        )
 
     # -- animation helpers --------------------------------------------------------------
     def s(self, t: float) -> float:
         return self.queue.seconds(t)
 
-    def _move(self, node: CardNode, parent: NodePath, pos, hpr, t: float, arc: float = 0.0,
-              delay: float = 0.0):
+    def _move(
+        self,
+        node: CardNode,
+        parent: NodePath,
+        pos,
+        hpr,
+        t: float,
+        arc: float = 0.0,
+        delay: float = 0.0,
+    ):
         """An interval moving ``node`` under ``parent`` to pos/hpr (optionally lifted in an arc
         on the way); with speed 0 it is a plain placement."""
         dur = self.s(t)
@@ -248,8 +266,10 @@ class TableScene:
                     meld_of[c] = i
         by_card = {n.card: n for n in known}
         if self.sort_mode == "melds" and arr is not None:
-            groups = [[by_card[c] for c in sorted(m, key=lambda c: (c.rank, c.suit))]
-                      for m in sorted(arr.melds, key=lambda m: (min(c.rank for c in m)))]
+            groups = [
+                [by_card[c] for c in sorted(m, key=lambda c: (c.rank, c.suit))]
+                for m in sorted(arr.melds, key=lambda m: min(c.rank for c in m))
+            ]
             dead = sorted(arr.deadwood, key=lambda c: (c.rank, c.suit))
             if dead:
                 groups.append([by_card[c] for c in dead])
@@ -295,8 +315,9 @@ class TableScene:
 
     def opp_layout_interval(self, t: float = 0.25):
         poses = layout.opponent_poses(len(self.hands[1]))
-        return Parallel(*[self._move(n, self.anchor_opp, p, h, t)
-                          for n, (p, h) in zip(self.hands[1], poses)])
+        return Parallel(
+            *[self._move(n, self.anchor_opp, p, h, t) for n, (p, h) in zip(self.hands[1], poses)]
+        )
 
     def stock_top_pose(self):
         return layout.stock_pose(len(self.stock))
@@ -350,11 +371,12 @@ class TableScene:
     def _shuffle(self):
         if self.queue.speed <= 0:
             return None
-        half = self.stock[len(self.stock) // 2:]
+        half = self.stock[len(self.stock) // 2 :]
         ivals = []
         for _k in range(2):
-            out = Parallel(*[LerpPosInterval(n.np, self.s(0.16), n.np.getPos() + (7.2, 0, 0))
-                             for n in half])
+            out = Parallel(
+                *[LerpPosInterval(n.np, self.s(0.16), n.np.getPos() + (7.2, 0, 0)) for n in half]
+            )
             back = Parallel(*[LerpPosInterval(n.np, self.s(0.16), n.np.getPos()) for n in half])
             ivals += [out, back]
         return Sequence(self._sound("shuffle"), *ivals)
@@ -369,15 +391,18 @@ class TableScene:
                 node.set_face(e.card)
                 idx = len(self.hands[0]) - 1
                 pos, hpr = layout.hand_poses([10])[min(idx, 9)]
-                return Sequence(self._sound("deal"),
-                                self._move(node, self.anchor_hand, pos, hpr, 0.2))
+                return Sequence(
+                    self._sound("deal"), self._move(node, self.anchor_hand, pos, hpr, 0.2)
+                )
             idx = len(self.hands[1]) - 1
             pos, hpr = layout.opponent_poses(10)[min(idx, 9)]
             return Sequence(self._sound("deal"), self._move(node, self.anchor_opp, pos, hpr, 0.2))
+
         self.queue.add(deal)
         if e.index >= 19:  # the last cards: arrange both hands (no-upcard deals 21)
-            self.queue.add(lambda: Parallel(self.hand_layout_interval(0.3),
-                                            self.opp_layout_interval(0.2)))
+            self.queue.add(
+                lambda: Parallel(self.hand_layout_interval(0.3), self.opp_layout_interval(0.2))
+            )
 
     def _on_UpcardTurned(self, e: UpcardTurned) -> None:
         def turn():
@@ -387,8 +412,13 @@ class TableScene:
             self.pile.append(node)
             self.dealing = False
             pos, hpr = layout.pile_pose(0)
-            return Sequence(self._sound("flip"), self._move(node, self.anchor_pile, pos, hpr, 0.35),
-                            self.hand_layout_interval(0.3), self.opp_layout_interval(0.2))
+            return Sequence(
+                self._sound("flip"),
+                self._move(node, self.anchor_pile, pos, hpr, 0.35),
+                self.hand_layout_interval(0.3),
+                self.opp_layout_interval(0.2),
+            )
+
         self.queue.add(turn)
 
     def _on_CardDrawn(self, e: CardDrawn) -> None:
@@ -404,6 +434,7 @@ class TableScene:
             if e.source == "stock":
                 node.set_face(None)
             return Sequence(self._sound("draw"), self.opp_layout_interval(0.35))
+
         self.queue.add(draw)
 
     def _on_Discarded(self, e: Discarded) -> None:
@@ -418,6 +449,7 @@ class TableScene:
             rest = self.hand_layout_interval(0.25) if e.seat == 0 else self.opp_layout_interval()
             fly = self._move(node, self.anchor_pile, pos, hpr, 0.4, arc=5.0)
             return Sequence(Parallel(fly, rest), self._sound("place"))
+
         self.queue.add(discard)
 
     def _on_Knocked(self, e: Knocked) -> None:
@@ -443,11 +475,13 @@ class TableScene:
             parts.append(self._spread_interval(e.seat))
             if e.kind in ("gin", "big_gin"):
                 parts.append(self._sound("gin"))
-                word = self.banner("Big Gin!" if e.kind == "big_gin" else "Gin!",
-                                   (1.0, 0.85, 0.3, 1), 1.6, 0.24)
+                word = self.banner(
+                    "Big Gin!" if e.kind == "big_gin" else "Gin!", (1.0, 0.85, 0.3, 1), 1.6, 0.24
+                )
             else:
                 word = self.banner("Knock!", (1, 1, 1, 1), 1.0)
             return Parallel(Sequence(*parts), word)
+
         self.queue.add(knock)
 
     def _take_for_spread(self, seat: int, groups: list[list[Card]]) -> list[list[CardNode]]:
@@ -466,12 +500,13 @@ class TableScene:
 
     def _spread_interval(self, seat: int, t: float = 0.45):
         groups = self.spreads[seat]
-        poses = layout.spread_poses([len(g) for g in groups], seat,
-                                    self.spread_has_deadwood[seat])
+        poses = layout.spread_poses([len(g) for g in groups], seat, self.spread_has_deadwood[seat])
         flat = [n for g in groups for n in g]
-        moves = [self._move(n, self.anchor_melds[seat], p, h, t, delay=0.04 * i)
-                 for i, (n, (p, h)) in enumerate(zip(flat, poses))]
-        rest = (self.hand_layout_interval(0.3) if seat == 0 else self.opp_layout_interval(0.3))
+        moves = [
+            self._move(n, self.anchor_melds[seat], p, h, t, delay=0.04 * i)
+            for i, (n, (p, h)) in enumerate(zip(flat, poses))
+        ]
+        rest = self.hand_layout_interval(0.3) if seat == 0 else self.opp_layout_interval(0.3)
         return Parallel(Parallel(*moves), rest)
 
     def _on_LaidOff(self, e: LaidOff) -> None:
@@ -486,8 +521,10 @@ class TableScene:
             meld.sort(key=lambda n: (n.card.rank, n.card.suit))
             # the hand the card left closes up too (the spread re-lays the knocker's only)
             rest = self.hand_layout_interval(0.3) if e.seat == 0 else self.opp_layout_interval(0.3)
-            return Sequence(self._sound("place"),
-                            Parallel(self._spread_interval(self.knocker, 0.4), rest))
+            return Sequence(
+                self._sound("place"), Parallel(self._spread_interval(self.knocker, 0.4), rest)
+            )
+
         self.queue.add(lay)
 
     def _on_HandRevealed(self, e: HandRevealed) -> None:
@@ -496,6 +533,7 @@ class TableScene:
             self.spreads[e.seat] = self._take_for_spread(e.seat, groups)
             self.spread_has_deadwood[e.seat] = bool(e.deadwood)
             return Sequence(self._sound("flip"), self._spread_interval(e.seat))
+
         self.queue.add(reveal)
 
     def banner(self, text: str, colour, t: float = 1.0, scale: float = 0.2):
@@ -515,8 +553,9 @@ class TableScene:
         dur = self.s(t)
         pop = Sequence(
             Func(label.show),
-            LerpScaleInterval(label, dur * 0.25, scale, startScale=scale * 0.3,
-                              blendType="easeOut"),
+            LerpScaleInterval(
+                label, dur * 0.25, scale, startScale=scale * 0.3, blendType="easeOut"
+            ),
             Wait(dur * 0.5),
             LerpColorScaleInterval(label, dur * 0.25, (1, 1, 1, 0)),
             Func(label.removeNode),

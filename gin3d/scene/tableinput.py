@@ -35,10 +35,25 @@ GLOW_LAYOFF = (0.45, 1.0, 0.55, 0.9)
 GLOW_KNOCK = (1.0, 0.5, 0.3, 0.95)
 
 KEYS = {
-    "s": "stock", "d": "take", "t": "take", "p": "pass", "k": "knock", "g": "gin",
-    "b": "bestlayoff", "f": "done", "enter": "confirm", "space": "confirm", "arrow_left": "left",
-    "arrow_right": "right", ",": "moveleft", ".": "moveright", "1": "sort:melds",
-    "2": "sort:rank", "3": "sort:suit", "n": "next", "h": "hint",
+    "s": "stock",
+    "d": "take",
+    "t": "take",
+    "p": "pass",
+    "k": "knock",
+    "g": "gin",
+    "b": "bestlayoff",
+    "f": "done",
+    "enter": "confirm",
+    "space": "confirm",
+    "arrow_left": "left",
+    "arrow_right": "right",
+    ",": "moveleft",
+    ".": "moveright",
+    "1": "sort:melds",
+    "2": "sort:rank",
+    "3": "sort:suit",
+    "n": "next",
+    "h": "hint",
 }
 GLOW_HINT = (0.55, 0.8, 1.0, 0.95)
 
@@ -46,8 +61,9 @@ GLOW_HINT = (0.55, 0.8, 1.0, 0.95)
 class TableInput(MouseButtons):
     """Maps clicks, drags and keys on the table to the local seat's actions."""
 
-    def __init__(self, base, scene, controller, hud=None,
-                 hints: Callable[[], bool] = lambda: True) -> None:
+    def __init__(
+        self, base, scene, controller, hud=None, hints: Callable[[], bool] = lambda: True
+    ) -> None:
         self.base = base
         self.hints = hints  # whether the Hint button is offered now (a setting; never online)
         self.scene = scene
@@ -107,7 +123,7 @@ class TableInput(MouseButtons):
         node = self.pressed
         if node is not None and node.zone == "hand0" and self.press_pos is not None:
             dx, dy = mpos[0] - self.press_pos[0], mpos[1] - self.press_pos[1]
-            if self.dragging or dx * dx + dy * dy > DRAG_START ** 2:
+            if self.dragging or dx * dx + dy * dy > DRAG_START**2:
                 self.dragging = True
                 hit = self.picker.ray_on_plane(mpos, self.scene.anchor_hand)
                 if hit is not None:
@@ -130,7 +146,7 @@ class TableInput(MouseButtons):
 
     def _drop(self, node: CardNode, mpos) -> None:
         on_table = self.picker.ray_on_plane(mpos, self.scene.anchor_pile)
-        over_pile = on_table is not None and (on_table.x ** 2 + on_table.y ** 2) ** 0.5 < 7.0
+        over_pile = on_table is not None and (on_table.x**2 + on_table.y**2) ** 0.5 < 7.0
         if over_pile and self._discard_or_knock(node.card):
             return
         hit = self.picker.ray_on_plane(mpos, self.scene.anchor_hand)
@@ -255,8 +271,12 @@ class TableInput(MouseButtons):
         if name == "gin":
             if BigGin() in legal:
                 return self._submit(BigGin())
-            gins = [a for a in legal if isinstance(a, Knock)
-                    and deadwood_of_mask(mask_of(view.hand) & ~(1 << a.card)) == 0]
+            gins = [
+                a
+                for a in legal
+                if isinstance(a, Knock)
+                and deadwood_of_mask(mask_of(view.hand) & ~(1 << a.card)) == 0
+            ]
             return self._submit(gins[0]) if gins else False
         if name == "knock":
             knocks = [a for a in legal if isinstance(a, Knock)]
@@ -281,8 +301,11 @@ class TableInput(MouseButtons):
             return self._submit(FinishLayoff())
         if name in ("left", "right") and hand:
             cards = [c for c in hand if c is not None]
-            i = cards.index(self.selected) if self.selected in cards else (
-                -1 if name == "right" else len(cards))
+            i = (
+                cards.index(self.selected)
+                if self.selected in cards
+                else (-1 if name == "right" else len(cards))
+            )
             i = max(0, min(len(cards) - 1, i + (1 if name == "right" else -1)))
             self.selected = cards[i]
             self.hinted = None
@@ -365,8 +388,11 @@ class TableInput(MouseButtons):
                 scene.pile[-1].set_glow(True, GLOW_DRAW)
                 buttons.add("take")
             buttons.add("pass")
-            prompt = (f"Take the {top.pretty} or pass" if view.phase == "upcard"
-                      else f"Last chance: take the {top.pretty} and knock, or pass")
+            prompt = (
+                f"Take the {top.pretty} or pass"
+                if view.phase == "upcard"
+                else f"Last chance: take the {top.pretty} and knock, or pass"
+            )
             if DrawDiscard() not in legal:
                 prompt = "You cannot knock with it: pass"
         elif view.phase == "draw":
@@ -393,8 +419,10 @@ class TableInput(MouseButtons):
                 if scene.pile:
                     scene.pile[-1].set_glow(True, GLOW_DRAW)
                 if self.selected is not None:
-                    prompt = (f"Discard the {self.selected.pretty}: click it again or the "
-                              "pile, or press Enter")
+                    prompt = (
+                        f"Discard the {self.selected.pretty}: click it again or the "
+                        "pile, or press Enter"
+                    )
                 elif self.click_discards():
                     prompt = "Discard: click the card to throw away"
                 else:
@@ -433,8 +461,9 @@ class TableInput(MouseButtons):
         turn = view.turn if view.phase != "over" else None
         scene.mark_turn(turn if self.enabled else None)  # no marker behind a menu
         if self.hud is not None:
-            self.hud.set_scores(self.ctl.names, view.scores, view.target, view.dealer,
-                                view.knock_limit, turn=turn)
+            self.hud.set_scores(
+                self.ctl.names, view.scores, view.target, view.dealer, view.knock_limit, turn=turn
+            )
             self.hud.set_sort(scene.sort_mode)
         self.prompt = prompt
         self.buttons = buttons

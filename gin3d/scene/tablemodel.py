@@ -107,8 +107,9 @@ def build_table(loader, parent: NodePath, detail: str = "full") -> NodePath:
         ("rim-e", (w, -d, 0.0, w + r, d, 1.4)),
     ):
         table.attachNewNode(_box(name, *box, wood))
-    table.attachNewNode(_box("rim-skirt", -w - r, -d - r, -1.5, w + r, d + r, 0.0, wood,
-                             sides="snwe"))
+    table.attachNewNode(
+        _box("rim-skirt", -w - r, -d - r, -1.5, w + r, d + r, 0.0, wood, sides="snwe")
+    )
     # the shading is baked into the vertex colours: no lighting work for the biggest surfaces
     table.setLightOff(1)
     return table

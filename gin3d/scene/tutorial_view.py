@@ -95,8 +95,14 @@ class TutorialController(TableController):
 
     def __init__(self, view: TutorialView, game) -> None:
         self.tutorial = view
-        super().__init__(view.base, view.scene, game, [None, None], think=0.0,
-                         names=("You", view.runner.opponent))
+        super().__init__(
+            view.base,
+            view.scene,
+            game,
+            [None, None],
+            think=0.0,
+            names=("You", view.runner.opponent),
+        )
 
     def waiting_for_human(self) -> bool:
         return not self.queue.busy and not self.paused and self.tutorial.expects_move()
@@ -113,8 +119,12 @@ class TutorialController(TableController):
             extra = [DrawStock(), DrawDiscard()]
         elif hand.phase == "discard":  # knocks too when a knock is near: a wrong one is explained
             knocking = any(isinstance(a, Knock) for a in acts)
-            extra = [a for c in hand.hands[0] for a in (Discard(c), Knock(c))
-                     if knocking or isinstance(a, Discard)]
+            extra = [
+                a
+                for c in hand.hands[0]
+                for a in (Discard(c), Knock(c))
+                if knocking or isinstance(a, Discard)
+            ]
         elif hand.phase == "layoff":
             extra = [LayOff(c, i) for c in hand.hands[0] for i in range(len(hand.table_melds))]
         return acts + [a for a in extra if a not in acts]
@@ -174,22 +184,41 @@ class NarrationPanel:
     # shape): a panel with more text than fits above it is drawn smaller, not over the cards
     BOTTOM = 0.03
 
-    def __init__(self, base, on_back: Callable[[], None], on_next: Callable[[], None],
-                 on_chapters: Callable[[], None]) -> None:
+    def __init__(
+        self,
+        base,
+        on_back: Callable[[], None],
+        on_next: Callable[[], None],
+        on_chapters: Callable[[], None],
+    ) -> None:
         FITTED.add(self)
         self.base = base
         w = self.WIDTH
-        self.frame = DirectFrame(parent=base.a2dLeftCenter, frameColor=(0.04, 0.07, 0.05, 0.9),
-                                 relief=DGG.FLAT, frameSize=(0, w, -0.3, self.TOP),
-                                 pos=(0.03, 0, 0))
+        self.frame = DirectFrame(
+            parent=base.a2dLeftCenter,
+            frameColor=(0.04, 0.07, 0.05, 0.9),
+            relief=DGG.FLAT,
+            frameSize=(0, w, -0.3, self.TOP),
+            pos=(0.03, 0, 0),
+        )
         self.texts = []
-        for name, scale, colour in (("title", 0.038, (1, 0.92, 0.6, 1)),
-                                    ("body", 0.044, (1, 1, 1, 1)),
-                                    ("why", 0.04, (1, 0.72, 0.45, 1)),
-                                    ("prompt", 0.041, (0.6, 0.9, 1, 1))):
-            text = OnscreenText(parent=self.frame, text="", pos=(0.035, 0), scale=scale,
-                                fg=colour, align=TextNode.ALeft, mayChange=True,
-                                wordwrap=(w - 0.07) / scale, shadow=(0, 0, 0, 0.7))
+        for name, scale, colour in (
+            ("title", 0.038, (1, 0.92, 0.6, 1)),
+            ("body", 0.044, (1, 1, 1, 1)),
+            ("why", 0.04, (1, 0.72, 0.45, 1)),
+            ("prompt", 0.041, (0.6, 0.9, 1, 1)),
+        ):
+            text = OnscreenText(
+                parent=self.frame,
+                text="",
+                pos=(0.035, 0),
+                scale=scale,
+                fg=colour,
+                align=TextNode.ALeft,
+                mayChange=True,
+                wordwrap=(w - 0.07) / scale,
+                shadow=(0, 0, 0, 0.7),
+            )
             setattr(self, name, text)
             self.texts.append((text, scale))
         self.buttons = {
@@ -251,8 +280,15 @@ def _arrow_node() -> NodePath:
     """A flat arrow pointing down (-Z), drawn unlit on top: the "look here" marker."""
     vdata = GeomVertexData("arrow", GeomVertexFormat.getV3c4(), Geom.UHStatic)
     vw, cw = GeomVertexWriter(vdata, "vertex"), GeomVertexWriter(vdata, "color")
-    points = [(-1.6, 0, 2.2), (1.6, 0, 2.2), (0, 0, 0), (-0.55, 0, 2.2), (0.55, 0, 2.2),
-              (0.55, 0, 5.0), (-0.55, 0, 5.0)]
+    points = [
+        (-1.6, 0, 2.2),
+        (1.6, 0, 2.2),
+        (0, 0, 0),
+        (-0.55, 0, 2.2),
+        (0.55, 0, 2.2),
+        (0.55, 0, 5.0),
+        (-0.55, 0, 5.0),
+    ]
     for x, y, z in points:
         vw.addData3(x, y, z)
         cw.addData4(1.0, 0.78, 0.2, 1.0)
@@ -276,9 +312,17 @@ def _arrow_node() -> NodePath:
 class TutorialView(MouseButtons):
     """Plays one chapter on the table; ``on_done(next_chapter: bool)`` when the learner leaves."""
 
-    def __init__(self, app, chapter: Chapter, rules: RuleSet, mode: str = WATCH,
-                 on_done: Callable[[bool], None] | None = None, auto_advance: bool = True,
-                 opponent: str = "Robin", practice_player=None) -> None:
+    def __init__(
+        self,
+        app,
+        chapter: Chapter,
+        rules: RuleSet,
+        mode: str = WATCH,
+        on_done: Callable[[bool], None] | None = None,
+        auto_advance: bool = True,
+        opponent: str = "Robin",
+        practice_player=None,
+    ) -> None:
         self.app = app
         self.base = app
         self.scene = app.scene
@@ -290,9 +334,14 @@ class TutorialView(MouseButtons):
 
             player = computer_player("beginner")
             practice_player = player.choose
-        self.runner = TutorialRunner(chapter, rules, mode, opponent=opponent,
-                                     practice_player=practice_player,
-                                     practice_hint=practice_hint)
+        self.runner = TutorialRunner(
+            chapter,
+            rules,
+            mode,
+            opponent=opponent,
+            practice_player=practice_player,
+            practice_hint=practice_hint,
+        )
         self.ctl: TutorialController | None = None
         self.input: TutorialInput | None = None
         self.hud: Hud | None = None
@@ -309,10 +358,22 @@ class TutorialView(MouseButtons):
         self.arrow_bob = None
         self.panel = NarrationPanel(app, self.back, self.next, lambda: self.on_done(False))
         self.sheet_texts = [
-            OnscreenText(parent=app.a2dRightCenter, text="", pos=(x, 0.62), scale=0.045,
-                         fg=(1, 1, 0.9, 1), align=align, mayChange=True, shadow=(0, 0, 0, 0.9))
-            for x, align in ((-0.78, TextNode.ALeft), (-0.3, TextNode.ARight),
-                             (-0.06, TextNode.ARight))]
+            OnscreenText(
+                parent=app.a2dRightCenter,
+                text="",
+                pos=(x, 0.62),
+                scale=0.045,
+                fg=(1, 1, 0.9, 1),
+                align=align,
+                mayChange=True,
+                shadow=(0, 0, 0, 0.9),
+            )
+            for x, align in (
+                (-0.78, TextNode.ALeft),
+                (-0.3, TextNode.ARight),
+                (-0.06, TextNode.ARight),
+            )
+        ]
         self.why = ""
         self._frame = self.runner.frame()
         self._auto_task = None
@@ -324,13 +385,19 @@ class TutorialView(MouseButtons):
     # -- the state the input asks about ------------------------------------------------------
     def expects_move(self) -> bool:
         step = self.runner.step
-        return self.runner.waiting and (step.practice or (step.expect is not None
-                                                          and step.expect.move is not None))
+        return self.runner.waiting and (
+            step.practice or (step.expect is not None and step.expect.move is not None)
+        )
 
     def expects_pick(self) -> bool:
         step = self.runner.step
-        return (self.runner.waiting and not step.practice and step.expect is not None
-                and bool(step.expect.pick) and not self.queue.busy)
+        return (
+            self.runner.waiting
+            and not step.practice
+            and step.expect is not None
+            and bool(step.expect.pick)
+            and not self.queue.busy
+        )
 
     # -- moving through the chapter ------------------------------------------------------------
     def next(self) -> bool:
@@ -414,8 +481,12 @@ class TutorialView(MouseButtons):
             game = self.runner.table.game
             if game is not None:
                 self.ctl = TutorialController(self, game)
-                self.hud = Hud(self.app, self._hud_action, lambda: self.on_done(False),
-                               menu_label="Chapters (Esc)")
+                self.hud = Hud(
+                    self.app,
+                    self._hud_action,
+                    lambda: self.on_done(False),
+                    menu_label="Chapters (Esc)",
+                )
                 self.input = TutorialInput(self, self.ctl, self.hud)
                 self.ctl.on_message.append(self.hud.set_message)
                 self.ctl.on_change.append(self._refocus)
@@ -466,15 +537,19 @@ class TutorialView(MouseButtons):
         """Narration, camera, example cards, focus and score sheet for the current step."""
         frame = self._frame = self.runner.frame()
         mode = "Play along" if self.runner.mode == PLAY else "Watch"
-        title = (f"Chapter {frame.chapter}: {frame.title}\nStep {frame.index + 1} of "
-                 f"{frame.count} - {mode}")
+        title = (
+            f"Chapter {frame.chapter}: {frame.title}\nStep {frame.index + 1} of "
+            f"{frame.count} - {mode}"
+        )
         prompt = frame.prompt
         if frame.finished:
             prompt = "Chapter complete! Next goes on to the next chapter."
         self.panel.set(title, frame.text, prompt, self.why)
         self.panel.buttons["next"]["text"] = suitify(
-            "Next chapter" if frame.finished else ("Next (Space)" if not frame.waiting
-                                                   else "Your move"))
+            "Next chapter"
+            if frame.finished
+            else ("Next (Space)" if not frame.waiting else "Your move")
+        )
         self._build_show(frame)
         self._move_camera(frame.camera)
         if self.input is not None:
@@ -533,28 +608,38 @@ class TutorialView(MouseButtons):
         end_quat = cam.getQuat()
         cam.setPos(start_pos)
         cam.setQuat(start_quat)
-        LerpPosQuatInterval(cam, self.queue.seconds(0.8), Point3(*pos), quat=end_quat,
-                            blendType="easeInOut").start()
+        LerpPosQuatInterval(
+            cam, self.queue.seconds(0.8), Point3(*pos), quat=end_quat, blendType="easeInOut"
+        ).start()
 
     def _talks_of_the_hand(self) -> bool:
         """Whether the step points at cards of the learner's hand (or at the hand)."""
         frame = self._frame
         wanted = set(frame.focus_cards)
         return "hand" in frame.focus_places or any(
-            n.zone == "hand0" and n.card in wanted for n in self.scene.cards)
+            n.zone == "hand0" and n.card in wanted for n in self.scene.cards
+        )
 
     def _focus_targets(self) -> tuple[list[CardNode], list[NodePath]]:
         frame = self._frame
         wanted = set(frame.focus_cards)
         nodes = [n for n in self.show_nodes if n.card in wanted]
         shown = {n.card for n in nodes}
-        nodes += [n for n in self.scene.cards if n.card in wanted and n.card not in shown
-                  and n.zone != "stock"]
+        nodes += [
+            n
+            for n in self.scene.cards
+            if n.card in wanted and n.card not in shown and n.zone != "stock"
+        ]
         scene = self.scene
         melds = scene.anchor_melds[scene.knocker if scene.knocker is not None else 0]
-        anchors = {"stock": scene.anchor_stock, "pile": scene.anchor_pile,
-                   "hand": scene.anchor_hand, "opponent": scene.anchor_opp, "melds": melds,
-                   "show": self.show_root}
+        anchors = {
+            "stock": scene.anchor_stock,
+            "pile": scene.anchor_pile,
+            "hand": scene.anchor_hand,
+            "opponent": scene.anchor_opp,
+            "melds": melds,
+            "show": self.show_root,
+        }
         places = [anchors[p] for p in frame.focus_places if p in anchors]
         return nodes, places
 
@@ -583,7 +668,8 @@ class TutorialView(MouseButtons):
             if self.queue.speed > 0:
                 self.arrow_bob = Sequence(
                     LerpPosInterval(self.arrow, 0.5, spot + Point3(0, 0, 1.2), blendType="easeOut"),
-                    LerpPosInterval(self.arrow, 0.5, spot, blendType="easeIn"))
+                    LerpPosInterval(self.arrow, 0.5, spot, blendType="easeIn"),
+                )
                 self.arrow_bob.loop()
 
     def _render_sheet(self) -> None:
@@ -597,8 +683,12 @@ class TutorialView(MouseButtons):
             rows.append(("Hand points", str(run[0]), str(run[1])))
             if sheet.over:
                 table = sheet.breakdown()
-                for key, label in (("game_bonus", "Game bonus"), ("boxes", "Boxes"),
-                                   ("shutout", "Shutout"), ("total", "Total")):
+                for key, label in (
+                    ("game_bonus", "Game bonus"),
+                    ("boxes", "Boxes"),
+                    ("shutout", "Shutout"),
+                    ("total", "Total"),
+                ):
                     if key == "shutout" and not table[0][key] and not table[1][key]:
                         continue
                     rows.append((label, str(table[0][key]), str(table[1][key])))
@@ -611,23 +701,34 @@ class TutorialView(MouseButtons):
         if self._auto_task is not None:
             self.base.taskMgr.remove(self._auto_task)
             self._auto_task = None
-        if (not self.auto_advance or self.runner.mode != WATCH or self.runner.finished
-                or self.runner.step.practice):
-            if self.auto_advance and self.runner.step.practice and not self.runner.finished \
-                    and self.runner.mode == WATCH:
+        if (
+            not self.auto_advance
+            or self.runner.mode != WATCH
+            or self.runner.finished
+            or self.runner.step.practice
+        ):
+            if (
+                self.auto_advance
+                and self.runner.step.practice
+                and not self.runner.finished
+                and self.runner.mode == WATCH
+            ):
                 self._auto_task = self.base.taskMgr.doMethodLater(
-                    1.2, self._auto_next, "tutorial-auto-next")
+                    1.2, self._auto_next, "tutorial-auto-next"
+                )
             return
         words = len(self._frame.text.split())
         wait = READ_SECONDS[0] + READ_SECONDS[1] * words
-        self._auto_task = self.base.taskMgr.doMethodLater(wait, self._auto_next,
-                                                          "tutorial-auto-next")
+        self._auto_task = self.base.taskMgr.doMethodLater(
+            wait, self._auto_next, "tutorial-auto-next"
+        )
 
     def _auto_next(self, task=None):
         self._auto_task = None
         if self.queue.busy:  # let the animation finish first, then give time to read
-            self._auto_task = self.base.taskMgr.doMethodLater(0.5, self._auto_next,
-                                                              "tutorial-auto-next")
+            self._auto_task = self.base.taskMgr.doMethodLater(
+                0.5, self._auto_next, "tutorial-auto-next"
+            )
             return None
         if not self.runner.finished and not self.runner.waiting:
             self.next()
@@ -661,8 +762,14 @@ class TutorialView(MouseButtons):
 class TutorialScreen:
     """The tutorial's screen: the chapter list, and the chapter being played."""
 
-    def __init__(self, app, chapters: list[Chapter], rules: Callable[[], RuleSet],
-                 on_exit: Callable[[], None], auto_advance: bool = True) -> None:
+    def __init__(
+        self,
+        app,
+        chapters: list[Chapter],
+        rules: Callable[[], RuleSet],
+        on_exit: Callable[[], None],
+        auto_advance: bool = True,
+    ) -> None:
         self.app = app
         self.chapters = chapters
         self.rules = rules
@@ -686,11 +793,22 @@ class TutorialScreen:
             col, row = divmod(i, 8)
             x = -0.6 + col * 1.2
             y = 0.48 - row * 0.115
-            p.button(f"chapter{ch.number}", f"{ch.number}. {ch.title}",
-                     lambda c=ch: self.start(c), (x, y), scale=0.04,
-                     frameSize=(-13.5, 13.5, -0.55, 1.05))
-        p.button("mode", self._mode_label(), self._toggle_mode, (-0.45, -0.78), scale=0.05,
-                 frameSize=(-7, 7, -0.55, 1.05))
+            p.button(
+                f"chapter{ch.number}",
+                f"{ch.number}. {ch.title}",
+                lambda c=ch: self.start(c),
+                (x, y),
+                scale=0.04,
+                frameSize=(-13.5, 13.5, -0.55, 1.05),
+            )
+        p.button(
+            "mode",
+            self._mode_label(),
+            self._toggle_mode,
+            (-0.45, -0.78),
+            scale=0.05,
+            frameSize=(-7, 7, -0.55, 1.05),
+        )
         p.button("back", "Main menu", self.on_exit, (0.55, -0.78), scale=0.05)
         self.menu_buttons = p.buttons
         self.app.accept("escape", self.on_exit)
@@ -705,9 +823,14 @@ class TutorialScreen:
     def start(self, chapter: Chapter) -> TutorialView:
         self._close_menu()
         self._close_view()
-        self.view = TutorialView(self.app, chapter, self.rules(), self.mode,
-                                 on_done=lambda go_on: self._chapter_done(chapter, go_on),
-                                 auto_advance=self.auto_advance)
+        self.view = TutorialView(
+            self.app,
+            chapter,
+            self.rules(),
+            self.mode,
+            on_done=lambda go_on: self._chapter_done(chapter, go_on),
+            auto_advance=self.auto_advance,
+        )
         self.app.accept("escape", self.show_menu)
         return self.view
 
@@ -755,7 +878,8 @@ class TutorialDriver(InputDriver):
         inp = view.input
         if isinstance(move, Card):
             node = next((n for n in view.show_nodes if n.card == move), None) or next(
-                n for n in self.app.scene.cards if n.card == move and n.zone != "stock")
+                n for n in self.app.scene.cards if n.card == move and n.zone != "stock"
+            )
             point = view.picker.visible_point(node)
             if point is None:
                 raise RuntimeError(f"{move} is not visible on the table")
@@ -788,5 +912,11 @@ class TutorialDriver(InputDriver):
         self.app.taskMgr.step()
 
 
-__all__ = ["TutorialController", "TutorialDriver", "TutorialInput", "TutorialScreen",
-           "TutorialView", "practice_hint"]
+__all__ = [
+    "TutorialController",
+    "TutorialDriver",
+    "TutorialInput",
+    "TutorialScreen",
+    "TutorialView",
+    "practice_hint",
+]

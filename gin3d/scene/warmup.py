@@ -44,12 +44,26 @@ def _warm_nodes(base, scene) -> list:
         np.setPos(0, 0, 0)
     # text: every printable glyph, the suit pictures, and a banner-style text fading out
     chars = "".join(chr(c) for c in range(32, 127))
-    made.append(OnscreenText(text=chars, scale=0.05, fg=(1, 1, 1, 0), pos=(0, -0.9),
-                             mayChange=False))
-    made.append(OnscreenText(text=suitify("\u2660\u2665\u2666\u2663"), scale=TINY,
-                             fg=(1, 1, 1, 0), pos=(0, -0.9), mayChange=False))
-    banner = OnscreenText(text="Gin!", scale=TINY, fg=(1, 1, 1, 1), shadow=(0, 0, 0, 0.9),
-                          pos=(0, 0.25), mayChange=False)
+    made.append(
+        OnscreenText(text=chars, scale=0.05, fg=(1, 1, 1, 0), pos=(0, -0.9), mayChange=False)
+    )
+    made.append(
+        OnscreenText(
+            text=suitify("\u2660\u2665\u2666\u2663"),
+            scale=TINY,
+            fg=(1, 1, 1, 0),
+            pos=(0, -0.9),
+            mayChange=False,
+        )
+    )
+    banner = OnscreenText(
+        text="Gin!",
+        scale=TINY,
+        fg=(1, 1, 1, 1),
+        shadow=(0, 0, 0, 0.9),
+        pos=(0, 0.25),
+        mayChange=False,
+    )
     banner.setColorScale(1, 1, 1, 0.5)
     made.append(banner)
     return made

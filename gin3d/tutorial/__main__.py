@@ -47,9 +47,11 @@ def main(argv: list[str] | None = None) -> int:
             results = runner.check()
             failed += sum(not r.ok for r in results)
             if not args.quiet:
-                print(f"\n[{frame.index + 1}/{frame.count}] camera={frame.camera} "
-                      f"focus={' '.join(c.pretty for c in frame.focus_cards)} "
-                      f"{' '.join(frame.focus_places)}")
+                print(
+                    f"\n[{frame.index + 1}/{frame.count}] camera={frame.camera} "
+                    f"focus={' '.join(c.pretty for c in frame.focus_cards)} "
+                    f"{' '.join(frame.focus_places)}"
+                )
                 print("  " + frame.text)
                 if frame.show:
                     for row in frame.show:
@@ -61,9 +63,14 @@ def main(argv: list[str] | None = None) -> int:
             for r in results:
                 if not args.quiet or not r.ok:
                     mark = "\u2713" if r.ok else "\u2717"
-                    print(f"  {mark} {r.claim} {r.error}".rstrip()
-                          + ("" if not args.quiet else f"  (ch {chapter.number} step "
-                                                          f"{frame.index + 1})"))
+                    print(
+                        f"  {mark} {r.claim} {r.error}".rstrip()
+                        + (
+                            ""
+                            if not args.quiet
+                            else f"  (ch {chapter.number} step {frame.index + 1})"
+                        )
+                    )
             runner.next()
             if runner.finished:
                 break

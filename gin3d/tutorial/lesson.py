@@ -22,8 +22,17 @@ from .expressions import ExpressionError, evaluate, parse_expression
 
 CAMERAS = ("table", "hand", "pile", "stock", "melds", "opponent", "score", "show")
 PLACES = ("stock", "pile", "hand", "opponent", "melds", "score", "show")
-MOVE_KINDS = ("draw stock", "draw discard", "pass", "discard", "knock", "big gin", "layoff",
-              "done", "pick")
+MOVE_KINDS = (
+    "draw stock",
+    "draw discard",
+    "pass",
+    "discard",
+    "knock",
+    "big gin",
+    "layoff",
+    "done",
+    "pick",
+)
 NAMED_CARDS = ("upcard", "top", "drawn")  # focus tokens resolved from the live state
 _PLACEHOLDER = re.compile(r"\{[^{}]*\}")
 
@@ -54,12 +63,13 @@ class WrongMove:
         for kind in ("illegal", "any", *MOVE_KINDS):
             if self.match == kind or self.match.startswith(kind + " "):
                 return kind
-        raise LessonError(f"wrong-move class {self.match!r} is not one of "
-                          f"illegal, any, {', '.join(MOVE_KINDS)}")
+        raise LessonError(
+            f"wrong-move class {self.match!r} is not one of illegal, any, {', '.join(MOVE_KINDS)}"
+        )
 
     @property
     def cards(self) -> frozenset[Card]:
-        rest = self.match[len(self.kind):].strip()
+        rest = self.match[len(self.kind) :].strip()
         if self.kind == "layoff" and rest:
             rest = " ".join(t for t in rest.split() if not t.isdigit())
         return frozenset(parse_hand(rest)) if rest else frozenset()
@@ -146,8 +156,11 @@ class Chapter:
 def load_chapters() -> list[Chapter]:
     """Every chapter shipped in ``gin3d/tutorial/chapters``, in order."""
     root = bundle_root()  # a packaged build: the chapters sit beside the executable
-    folder = (root / "gin3d" / "tutorial" / "chapters" if root is not None
-              else resources.files("gin3d.tutorial") / "chapters")
+    folder = (
+        root / "gin3d" / "tutorial" / "chapters"
+        if root is not None
+        else resources.files("gin3d.tutorial") / "chapters"
+    )
     files = sorted(f for f in folder.iterdir() if f.name.endswith(".json"))
     chapters = [load_chapter(f.read_text(encoding="utf-8"), f.name) for f in files]
     numbers = [c.number for c in chapters]
@@ -189,11 +202,13 @@ def _only(data: Mapping[str, Any], allowed: set[str], where: str) -> None:
 def _chapter(data: Any) -> Chapter:
     if not isinstance(data, dict):
         raise LessonError("a chapter is a JSON object")
-    _only(data, {"id", "number", "title", "summary", "deal", "sheets", "practice", "steps"},
-          "chapter")
+    _only(
+        data, {"id", "number", "title", "summary", "deal", "sheets", "practice", "steps"}, "chapter"
+    )
     deal = _deal(data["deal"]) if "deal" in data else None
-    sheets = {name: tuple(_sheet_hand(h) for h in hands)
-              for name, hands in data.get("sheets", {}).items()}
+    sheets = {
+        name: tuple(_sheet_hand(h) for h in hands) for name, hands in data.get("sheets", {}).items()
+    }
     practice = data.get("practice")
     seed = None
     if practice is not None:
@@ -209,9 +224,14 @@ def _chapter(data: Any) -> Chapter:
         except (LessonError, ValueError, TypeError) as exc:
             raise LessonError(f"step {i}: {exc}") from None
     return Chapter(
-        id=_require(data, "id", str), number=_require(data, "number", int),
-        title=_require(data, "title", str), summary=_require(data, "summary", str),
-        steps=tuple(steps), deal=deal, sheets=sheets, practice_seed=seed,
+        id=_require(data, "id", str),
+        number=_require(data, "number", int),
+        title=_require(data, "title", str),
+        summary=_require(data, "summary", str),
+        steps=tuple(steps),
+        deal=deal,
+        sheets=sheets,
+        practice_seed=seed,
     )
 
 
@@ -306,8 +326,24 @@ def _expect(data: Any) -> Expect:
 def _step(data: Any, has_hand: bool, sheets: set[str]) -> Step:
     if not isinstance(data, dict):
         raise LessonError("a step is a JSON object")
-    _only(data, {"say", "check", "do", "camera", "focus", "show", "labels", "when",
-                 "expect", "sheet", "record", "practice"}, "step")
+    _only(
+        data,
+        {
+            "say",
+            "check",
+            "do",
+            "camera",
+            "focus",
+            "show",
+            "labels",
+            "when",
+            "expect",
+            "sheet",
+            "record",
+            "practice",
+        },
+        "step",
+    )
     check = _require(data, "check", list)
     if not check:
         raise LessonError("every step needs at least one claim in 'check'")
@@ -346,8 +382,16 @@ def _step(data: Any, has_hand: bool, sheets: set[str]) -> Step:
     if not (record == "all" or (isinstance(record, int) and record >= 0)):
         raise LessonError(f"record must be a count or 'all', got {record!r}")
     return Step(
-        say=_say(_require(data, "say", (str, list))), check=tuple(check), do=do, camera=camera,
-        focus=focus, show=show, labels=labels,
-        when=when, expect=expect, sheet=sheet, record=record,
+        say=_say(_require(data, "say", (str, list))),
+        check=tuple(check),
+        do=do,
+        camera=camera,
+        focus=focus,
+        show=show,
+        labels=labels,
+        when=when,
+        expect=expect,
+        sheet=sheet,
+        record=record,
         practice=bool(data.get("practice", False)),
     )

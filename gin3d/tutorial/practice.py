@@ -48,8 +48,11 @@ def hint(view: PlayerView) -> Hint:
         if top is not None and DrawDiscard() in legal:
             after, _ = best_discard([*hand, top], banned=top)
             if after < now:
-                return Hint(DrawDiscard(), f"Take the {top.pretty}: with it your deadwood can "
-                                           f"go from {now} down to {after}.")
+                return Hint(
+                    DrawDiscard(),
+                    f"Take the {top.pretty}: with it your deadwood can "
+                    f"go from {now} down to {after}.",
+                )
         if view.phase in ("upcard", "last_chance"):
             what = top.pretty if top is not None else "card"
             return Hint(Pass(), f"Pass: the {what} does not lower your deadwood.")
@@ -65,8 +68,11 @@ def hint(view: PlayerView) -> Hint:
             word = "go gin" if left == 0 else f"knock with {left} points"
             return Hint(best, f"Discard the {best.card.pretty} face down to {word}.")
         after, c = best_discard(hand, None if view.rules.allow_throw_back else view.taken)
-        return Hint(Discard(c), f"Discard the {c.pretty}: that leaves you {after} points "
-                                f"of deadwood, the least you can have.")
+        return Hint(
+            Discard(c),
+            f"Discard the {c.pretty}: that leaves you {after} points "
+            f"of deadwood, the least you can have.",
+        )
     if view.phase == "layoff":
         _, plan = best_layoff(view.table_melds, hand)
         if plan:

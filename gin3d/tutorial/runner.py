@@ -39,9 +39,16 @@ from .practice import Hint, greedy_player, hint
 from .table import Table, lesson_rules
 
 WATCH, PLAY = "watch", "play"
-MOVE_KIND = {DrawStock: "draw stock", DrawDiscard: "draw discard", Pass: "pass",
-             Discard: "discard", Knock: "knock", BigGin: "big gin", LayOff: "layoff",
-             FinishLayoff: "done"}
+MOVE_KIND = {
+    DrawStock: "draw stock",
+    DrawDiscard: "draw discard",
+    Pass: "pass",
+    Discard: "discard",
+    Knock: "knock",
+    BigGin: "big gin",
+    LayOff: "layoff",
+    FinishLayoff: "done",
+}
 
 Move = Action | Card  # an engine action, or a card clicked in a lesson without a hand
 
@@ -85,10 +92,15 @@ class Outcome:
 class TutorialRunner:
     """Plays one chapter. ``mode`` is ``"watch"`` or ``"play"`` (Play along)."""
 
-    def __init__(self, chapter: Chapter, rules: RuleSet | None = None, mode: str = WATCH,
-                 opponent: str = "Robin",
-                 practice_player: Callable[[PlayerView], Action] | None = None,
-                 practice_hint: Callable[[PlayerView], Hint] | None = None) -> None:
+    def __init__(
+        self,
+        chapter: Chapter,
+        rules: RuleSet | None = None,
+        mode: str = WATCH,
+        opponent: str = "Robin",
+        practice_player: Callable[[PlayerView], Action] | None = None,
+        practice_hint: Callable[[PlayerView], Hint] | None = None,
+    ) -> None:
         if mode not in (WATCH, PLAY):
             raise ValueError(f"mode must be {WATCH!r} or {PLAY!r}, got {mode!r}")
         self.chapter = chapter
@@ -217,12 +229,20 @@ class TutorialRunner:
     def _why(self, expect: Expect, move: Move, names: dict[str, Any], legal: bool) -> str:
         kind = "pick" if isinstance(move, Card) else MOVE_KIND.get(type(move), "any")
         c = move if isinstance(move, Card) else getattr(move, "card", None)
-        extra = dict(names, card=c, picked=c, move=str(move),
-                     card_value=c.value if c is not None else 0,
-                     dead_if=self._dead_if(c))
+        extra = dict(
+            names,
+            card=c,
+            picked=c,
+            move=str(move),
+            card_value=c.value if c is not None else 0,
+            dead_if=self._dead_if(c),
+        )
         for wrong in expect.wrong:
-            if wrong.kind == "any" or (wrong.kind == "illegal" and not legal) or (
-                    wrong.kind == kind and (not wrong.cards or c in wrong.cards)):
+            if (
+                wrong.kind == "any"
+                or (wrong.kind == "illegal" and not legal)
+                or (wrong.kind == kind and (not wrong.cards or c in wrong.cards))
+            ):
                 return fill(wrong.why, extra)
         return "Not quite. " + fill(expect.prompt, extra)
 
@@ -300,12 +320,20 @@ class TutorialRunner:
                 cards.append(parse_hand(token, 1)[0])
         show = tuple(tuple(tuple(parse_hand(g)) for g in row.split("|")) for row in step.show)
         return Frame(
-            chapter=self.chapter.number, title=self.chapter.title, index=self.index,
-            count=len(self.steps), text=narrate(step.say, names), camera=step.camera,
-            focus_cards=tuple(cards), focus_places=tuple(places), show=show,
+            chapter=self.chapter.number,
+            title=self.chapter.title,
+            index=self.index,
+            count=len(self.steps),
+            text=narrate(step.say, names),
+            camera=step.camera,
+            focus_cards=tuple(cards),
+            focus_places=tuple(places),
+            show=show,
             labels=tuple(fill(label, names) for label in step.labels),
-            waiting=self.waiting, prompt=self.prompt() if self.waiting else "",
-            practice=step.practice, finished=self.finished,
+            waiting=self.waiting,
+            prompt=self.prompt() if self.waiting else "",
+            practice=step.practice,
+            finished=self.finished,
         )
 
     def check(self) -> list[ClaimResult]:
@@ -336,18 +364,24 @@ def explain_illegal(table: Table, move: Move, opponent: str) -> str:
         return "First draw a card: click the stock or the top of the pile."
     if phase == "discard":
         if isinstance(move, (Discard, Knock)) and move.card == hand.taken:
-            return (f"You just took the {move.card.pretty} from the pile: it cannot go back "
-                    f"on the pile this turn.")
+            return (
+                f"You just took the {move.card.pretty} from the pile: it cannot go back "
+                f"on the pile this turn."
+            )
         if isinstance(move, Knock) and move.card in hand.hands[0]:
             left = deadwood_of_mask(hand.masks[0] & ~move.card.bit)
-            return (f"Without the {move.card.pretty} your deadwood would be {left}, over the "
-                    f"knock limit of {hand.knock_limit}.")
+            return (
+                f"Without the {move.card.pretty} your deadwood would be {left}, over the "
+                f"knock limit of {hand.knock_limit}."
+            )
         if isinstance(move, BigGin):
             return "Big Gin needs all 11 cards in melds (and the rules must allow it)."
         return "You have 11 cards: discard one of them (or knock)."
     if phase == "layoff":
         if isinstance(move, LayOff):
-            return (f"The {move.card.pretty} does not fit that meld: a set takes its missing "
-                    f"suit, a run the next card at either end.")
+            return (
+                f"The {move.card.pretty} does not fit that meld: a set takes its missing "
+                f"suit, a run the next card at either end."
+            )
         return "Lay off cards on the knocker's melds, or press Done."
     return "That move is not possible now."

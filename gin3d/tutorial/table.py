@@ -37,8 +37,13 @@ from gin3d.engine.rules import PRESETS
 from .lesson import Chapter, SheetHand
 
 # options the scripted deals cannot follow; the lessons explain them in words instead
-UNSCRIPTABLE = {"no_upcard": False, "straight_gin": False, "allow_throw_back": False,
-                "last_chance": False, "hollywood": False}
+UNSCRIPTABLE = {
+    "no_upcard": False,
+    "straight_gin": False,
+    "allow_throw_back": False,
+    "last_chance": False,
+    "hollywood": False,
+}
 SEAT_NAMES = ("you", "them")
 
 
@@ -62,8 +67,12 @@ class Table:
         if chapter.practice_seed is not None:
             self.game = Game(rules, seed=chapter.practice_seed, first_dealer=1)
         elif chapter.deal is not None:
-            self.game = Game(rules, seed=f"tutorial:{chapter.id}",
-                             first_dealer=chapter.deal.dealer, decks=[chapter.deal.deck()])
+            self.game = Game(
+                rules,
+                seed=f"tutorial:{chapter.id}",
+                first_dealer=chapter.deal.dealer,
+                decks=[chapter.deal.deck()],
+            )
         self.sheet: GameScore | None = None
         self.sheet_hands: tuple[SheetHand, ...] = ()
         self.sheet_next = 0
@@ -129,9 +138,15 @@ class Table:
         """Values and functions for narration placeholders and claims."""
         rules = self.rules
         ns: dict[str, Any] = dict(rules.to_dict())
-        ns.update(preset=rules.name, opp=opponent, Opp=opponent[:1].upper() + opponent[1:],
-                  deck_size=len(CARDS), big_gin=rules.big_gin_allowed,
-                  upcard_limit=rules.knock_limit_from_upcard, knock_limit=rules.knock_limit)
+        ns.update(
+            preset=rules.name,
+            opp=opponent,
+            Opp=opponent[:1].upper() + opponent[1:],
+            deck_size=len(CARDS),
+            big_gin=rules.big_gin_allowed,
+            upcard_limit=rules.knock_limit_from_upcard,
+            knock_limit=rules.knock_limit,
+        )
         ns.update(_FUNCTIONS)
 
         def knock_result(knocker: str, other: str) -> list[Any]:
@@ -150,14 +165,23 @@ class Table:
         drawn = next((e.card for e in reversed(hand.events) if isinstance(e, CardDrawn)), None)
         result = hand.result
         ns.update(
-            phase=hand.phase, turn=hand.turn, dealer=hand.dealer, stock=len(hand.stock),
-            pile_size=len(hand.pile), top=hand.pile[-1] if hand.pile else None,
-            upcard=hand.upcard, drawn=drawn, knock_limit=hand.knock_limit,
+            phase=hand.phase,
+            turn=hand.turn,
+            dealer=hand.dealer,
+            stock=len(hand.stock),
+            pile_size=len(hand.pile),
+            top=hand.pile[-1] if hand.pile else None,
+            upcard=hand.upcard,
+            drawn=drawn,
+            knock_limit=hand.knock_limit,
             knocker=-1 if hand.knocker is None else hand.knocker,
-            deadwood=deadwood(hand.hands[0]), their_deadwood=deadwood(hand.hands[1]),
-            hand_over=hand.over, hand_drawn=hand.drawn,
+            deadwood=deadwood(hand.hands[0]),
+            their_deadwood=deadwood(hand.hands[1]),
+            hand_over=hand.over,
+            hand_drawn=hand.drawn,
             winner=-1 if hand.winner is None else hand.winner,
-            result_kind=result.kind if result else "", points=result.points if result else 0,
+            result_kind=result.kind if result else "",
+            points=result.points if result else 0,
             knocker_deadwood=result.knocker_deadwood if result else 0,
             other_deadwood=result.other_deadwood if result else 0,
             breakdown=result.breakdown() if result else "",
@@ -185,21 +209,28 @@ class Table:
             hand_size=lambda seat: len(hand.hands[seat]),
             in_hand=lambda seat, text: set(parse_hand(text)) <= set(hand.hands[seat]),
             known=lambda seat, text: set(parse_hand(text)) <= set(hand.seen_taken[seat]),
-            legal=legal, dead_if=dead_if,
+            legal=legal,
+            dead_if=dead_if,
             fits_table=lambda text: bool(layoff_targets(hand.table_melds, parse_hand(text, 1)[0])),
             table_melds=lambda: [" ".join(str(c) for c in m) for m in hand.table_melds],
-            melds_of=lambda seat: [" ".join(str(c) for c in m) for m in
-                                   best_melds(hand.hands[seat]).melds],
+            melds_of=lambda seat: [
+                " ".join(str(c) for c in m) for m in best_melds(hand.hands[seat]).melds
+            ],
             legal_count=lambda: len(hand.legal_actions()),
         )
 
     def _sheet_names(self, ns: dict[str, Any], sheet: GameScore) -> None:
         last = self.last
         ns.update(
-            over=sheet.over, game_winner=-1 if sheet.winner is None else sheet.winner,
-            is_shutout=sheet.shutout, margin=sheet.margin, hands_played=len(sheet.hands),
-            recorded=self.recorded_now, last_points=last.points if last else 0,
-            last_kind=last.kind if last else "", last_breakdown=last.breakdown() if last else "",
+            over=sheet.over,
+            game_winner=-1 if sheet.winner is None else sheet.winner,
+            is_shutout=sheet.shutout,
+            margin=sheet.margin,
+            hands_played=len(sheet.hands),
+            recorded=self.recorded_now,
+            last_points=last.points if last else 0,
+            last_kind=last.kind if last else "",
+            last_breakdown=last.breakdown() if last else "",
             last_winner=-1 if self.last_seat is None else self.last_seat,
             last_other_deadwood=last.other_deadwood if last else 0,
         )
@@ -301,4 +332,3 @@ class _TextNames(dict):
 
     def __init__(self, names: dict[str, Any]) -> None:
         super().__init__({k: (str(v) if isinstance(v, Card) else v) for k, v in names.items()})
-
