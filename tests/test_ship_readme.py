@@ -18,9 +18,12 @@ def setup_commands() -> list[str]:
 
 def test_the_setup_commands_install_into_a_virtual_environment():
     play, test = setup_commands()
-    assert play == "python3 -m venv .venv && .venv/bin/pip install -e . && .venv/bin/gin3d"
+    assert play == (
+        "python3 -m venv .venv && .venv/bin/pip install -c requirements.txt -e . && .venv/bin/gin3d"
+    )
     assert test == (
-        'python3 -m venv .venv && .venv/bin/pip install -e ".[test]" && .venv/bin/python -m pytest'
+        "python3 -m venv .venv && .venv/bin/pip install -c requirements-test.txt"
+        ' -e ".[test]" && .venv/bin/python -m pytest'
     )
     for command in (play, test):
         # nothing is installed with the system's pip, which PEP 668 refuses

@@ -5,7 +5,8 @@
 
 The host prints ``LISTENING <port> <code>`` once it accepts connections. Each side writes
 its result (how the match ended, totals, the move log and its hash) to ``--out``. Used by
-the two-process tests and handy to watch two machines play.
+the two-process tests and handy to watch two machines play; the packaged Linux build carries it
+as ``gin3d-match`` (setup_build.py), which its build test uses to play a LAN match.
 """
 
 from __future__ import annotations
@@ -17,10 +18,11 @@ import sys
 
 from gin3d.engine import RuleSet
 
-from ..players import GreedyPlayer
-from .peer import DEFAULT_PORT, HostedMatch, JoinedMatch, MatchOptions
-from .session import Callbacks, Timing
-from .transport import parse_address
+# absolute imports: the packaged build freezes this file as its own program (gin3d-match)
+from gin3d.net.peer import DEFAULT_PORT, HostedMatch, JoinedMatch, MatchOptions
+from gin3d.net.session import Callbacks, Timing
+from gin3d.net.transport import parse_address
+from gin3d.players import GreedyPlayer
 
 
 def _options(args) -> MatchOptions:

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Remakes the lock: every package gin3d installs, pinned, for every Python gin3d supports.
+#   requirements.txt       what the game needs (the README's play command, setup_build.py)
+#   requirements-test.txt  the same pins plus the test tools (the README's test command, CI)
+#                          and the packaged build's TLS libraries (setup_build.py)
+# Both come from pyproject.toml's ranges and tools/lock-constraints.txt, resolved by uv; the
+# test file is resolved under the game's pins, so the two never disagree.
+# Needs uv (pip install uv). Run it after changing a dependency; commit both files.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+python_floor=3.10
+common=(--universal --python-version "$python_floor" --custom-compile-command tools/lock.sh)
+uv pip compile pyproject.toml "${common[@]}" -c tools/lock-constraints.txt \
+    -o requirements.txt --quiet
+uv pip compile pyproject.toml --extra test --extra build-tls "${common[@]}" -c requirements.txt \
+    -o requirements-test.txt --quiet
