@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Runs the test suite on other Pythons, each in a fresh virtual environment holding the lock
+# (requirements-test.txt), the way the README's test command does on one:
+#   tools/check_pythons.sh python3.10 python3.12 python3.13
+# The player's-eye suite and the packaged-build test are left out (CI runs both on the
+# README's Python; the build is made with Python 3.11, the Python its Panda3D runtime has).
+# Prints one line per Python: its version, the pytest summary, the minutes taken.
+set -uo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+status=0
+for python in "$@"; do
+    venv=$(mktemp -d)
+    start=$(date +%s)
+    version=$("$python" -c 'import platform; print(platform.python_version())')
+    if "$python" -m venv "$venv" \
+        && "$venv/bin/pip" install -q --disable-pip-version-check \
+            -c "$root/requirements-test.txt" -e "$root[test]" >"$venv/install.log" 2>&1; then
+        summary=$(cd "$root" && "$venv/bin/python" -m pytest -q -p no:cacheprovider \
+            --ignore=tests/test_player_flows.py --ignore=tests/test_ship_build.py 2>&1 | tail -1)
+        case "$summary" in *failed*|*error*|"") status=1 ;; esac
+    else
+        summary="install failed: $(tail -3 "$venv/install.log")"
+        status=1
+    fi
+    echo "Python $version: $summary ($(( ($(date +%s) - start) / 60 )) min)"
+    rm -rf "$venv"
+done
+exit $status
