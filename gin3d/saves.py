@@ -19,7 +19,7 @@ from typing import Any
 
 from gin3d import version as gin3d_version
 
-from .engine import DealerChosen, Game, IllegalAction, RuleSet, parse_action
+from .engine import Game, LogError, RuleSet
 from .paths import FileFormatError, loads_json, save_path, set_aside, write_atomic
 
 FORMAT = "gin3d-save"
@@ -77,15 +77,14 @@ class GameRecord:
 
     @classmethod
     def of(cls, game: Game, seats: tuple[Seat, Seat], game_id: str = "") -> GameRecord:
-        cut = bool(game.events) and isinstance(game.events[0], DealerChosen)
         return cls(
             rules=game.rules,
             seed=game.seed,
-            first_dealer=game.hands[0].dealer,
-            dealer_cut=cut,
+            first_dealer=game.first_dealer,
+            dealer_cut=game.dealer_cut,
             seats=tuple(seats),
             actions=[str(a) for a in game.actions],
-            decks=[list(map(int, d)) for d in game._decks] if game._decks else None,
+            decks=[list(d) for d in game.decks] if game.decks else None,
             game_id=game_id,
         )
 
@@ -176,24 +175,24 @@ class GameRecord:
     def rebuild(self) -> Game:
         """The game replayed from its setup and actions (SaveError if they don't fit)."""
         try:
-            game = Game(
+            return Game.from_log(
                 self.rules,
                 self.seed,
-                first_dealer=None if self.dealer_cut else self.first_dealer,
-                decks=self.decks,
+                self.first_dealer,
+                self.decks,
+                self.actions,
+                dealer_cut=self.dealer_cut,
             )
-        except (TypeError, ValueError) as e:
-            raise SaveError(f"the saved game cannot be set up: {e}") from None
-        if game.hands[0].dealer != self.first_dealer:
-            raise SaveError("the saved first dealer does not match the cut for this seed")
-        for i, text in enumerate(self.actions):
-            try:
-                game.apply(parse_action(text))
-            except (IllegalAction, ValueError) as e:
+        except LogError as e:
+            if e.part == "action":
                 raise SaveError(
-                    f"saved action {i + 1} ({text!r}) cannot be replayed: {e}"
+                    f"saved action {e.step + 1} ({e.action!r}) cannot be replayed: {e.reason}"
                 ) from None
-        return game
+            if e.part == "dealer":
+                raise SaveError(
+                    "the saved first dealer does not match the cut for this seed"
+                ) from None
+            raise SaveError(f"the saved game cannot be set up: {e.reason}") from None
 
 
 def saveable(seats: tuple[Seat, Seat]) -> bool:

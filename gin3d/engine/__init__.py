@@ -34,7 +34,7 @@ from .events import (
     UpcardTurned,
     redact,
 )
-from .game import Game, Match, cut_for_deal
+from .game import Game, LogError, Match, cut_for_deal, next_dealer
 from .hand import (
     DISCARD,
     DRAW,
@@ -97,6 +97,7 @@ __all__ = [
     "Knock",
     "Knocked",
     "LaidOff",
+    "LogError",
     "LayOff",
     "Match",
     "MatchScore",
@@ -120,6 +121,7 @@ __all__ = [
     "is_meld",
     "layoff_targets",
     "mask_of",
+    "next_dealer",
     "parse_action",
     "parse_cards",
     "parse_hand",
