@@ -34,7 +34,7 @@ from .events import (
     UpcardTurned,
     redact,
 )
-from .game import Game, LogError, Match, cut_for_deal, next_dealer
+from .game import Game, Match, cut_for_deal, next_dealer
 from .hand import (
     DISCARD,
     DRAW,
@@ -44,6 +44,7 @@ from .hand import (
     UPCARD,
     Hand,
     IllegalAction,
+    LogError,
     shuffled_deck,
 )
 from .layoffs import best_layoff, layoff_targets

@@ -9,10 +9,10 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 
-from .actions import Action, NextHand, parse_action
+from .actions import Action, NextHand
 from .cards import CARDS, Card
 from .events import DealerChosen, Event, GameOver
-from .hand import Hand, IllegalAction, shuffled_deck
+from .hand import Hand, IllegalAction, LogError, apply_log, shuffled_deck
 from .rules import RuleSet
 from .scoring import GameScore, HollywoodScore, MatchScore
 
@@ -37,25 +37,6 @@ def next_dealer(rules: RuleSet, dealer: int, winner: int | None) -> int:
     if rules.next_dealer == "loser":
         return 1 - winner
     return 1 - dealer
-
-
-class LogError(ValueError):
-    """A game's log that does not rebuild (``Game.from_log``); nothing was changed.
-
-    ``part`` says where: ``"setup"`` (rules, seed, decks), ``"dealer"`` (the cut for the seed
-    gives another first dealer) or ``"action"``; for an action, ``step`` is its index in the
-    log and ``action`` the entry as given. ``reason`` is why, in words."""
-
-    def __init__(
-        self, part: str, reason: str, step: int | None = None, action: object = None
-    ) -> None:
-        self.part, self.reason, self.step, self.action = part, reason, step, action
-        if part == "action":
-            super().__init__(f"action {step + 1} ({action}) does not replay: {reason}")
-        elif part == "dealer":
-            super().__init__(f"the first dealer does not match the cut for this seed: {reason}")
-        else:
-            super().__init__(f"the game cannot be set up: {reason}")
 
 
 class Game:
@@ -118,11 +99,7 @@ class Game:
             raise LogError("setup", str(e)) from None
         if game.hands[0].dealer != first_dealer:
             raise LogError("dealer", f"the cut gives seat {game.hands[0].dealer}")
-        for i, entry in enumerate(actions):
-            try:
-                game.apply(entry if isinstance(entry, Action) else parse_action(entry))
-            except ValueError as e:  # IllegalAction, or a text that is no action
-                raise LogError("action", str(e), i, entry) from None
+        apply_log(game, actions)
         return game
 
     # -- queries ------------------------------------------------------------------------
