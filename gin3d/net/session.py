@@ -33,8 +33,8 @@ from gin3d.engine import (
     DrawStock,
     Game,
     Hand,
-    IllegalAction,
     Knock,
+    LogError,
     NextHand,
     RuleSet,
     cut_for_deal,
@@ -1271,11 +1271,11 @@ class MatchSession:
             if deck[slot] != c:
                 self._cheated(f"slot {slot} was opened as {c} but holds {CARDS[deck[slot]]}")
         try:
-            full = Hand(self.rules, dealer, deck, t.hand_number)
-            for a in t.actions:
-                full.apply(a)
-        except IllegalAction as exc:
-            self._cheated(f"with all cards open the hand is not legal: {exc}")
+            full = Hand.from_log(self.rules, dealer, deck, t.actions, t.hand_number)
+        except LogError as exc:
+            if exc.part != "action":
+                raise
+            self._cheated(f"with all cards open the hand is not legal: {exc.reason}")
         if (full.phase, full.winner, full.result and full.result.points) != (
             t.hand.phase,
             t.hand.winner,
