@@ -156,7 +156,8 @@ class HandRecord:
             )
         except KeyError as e:
             raise ValueError(f"hand record lacks {e.args[0]!r}") from None
-        Replay(record).seek(len(record.actions))  # every action must replay
+        # every action must replay
+        Hand.from_log(record.rules, record.dealer, record.deck, record.actions, record.hand_number)
         return record
 
 

@@ -9,7 +9,9 @@ leaves either the old file or the new one, never half of one; a failed write (a 
 read-only disk) leaves the old file as it was. They are private (mode 0600: a network save
 holds the match's key and join code) and no write follows a symlink planted at the path.
 Files are read with ``read_json``, which refuses what would otherwise stop a start: numbers
-of thousands of digits, deep nesting.
+of thousands of digits, deep nesting. A file the game must start without when it is damaged
+(settings, statistics, the saved game) is read with ``load_or_set_aside``: a file that cannot
+be used is moved aside as ``name.bad``, never deleted, and the caller says why to the player.
 """
 
 from __future__ import annotations
@@ -18,9 +20,11 @@ import json
 import os
 import sys
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 APP_DIR = "gin3d"
 HOME_ENV = "GIN3D_HOME"
@@ -181,6 +185,65 @@ def loads_json(text: str) -> Any:
     if nests_deeper_than(data, MAX_DEPTH):
         raise FileFormatError(f"nests deeper than {MAX_DEPTH} levels")
     return data
+
+
+def read_json(path: Path | str) -> Any:
+    """The JSON data in ``path`` (read as ``loads_json`` reads text). FileNotFoundError when
+    there is no file; another OSError or UnicodeDecodeError when it cannot be read as text;
+    FileFormatError when its text is not usable JSON."""
+    return loads_json(Path(path).read_text(encoding="utf-8"))
+
+
+class SetAside(Exception):
+    """A file that could not be used and was moved aside (``load_or_set_aside``).
+
+    ``error`` is why: an OSError or UnicodeDecodeError (it could not be read), a
+    FileFormatError (not usable JSON) or what the parser raised. ``kept`` is where the file
+    went, None when it could not be moved."""
+
+    def __init__(self, error: Exception, kept: Path | None) -> None:
+        super().__init__(str(error))
+        self.error, self.kept = error, kept
+
+    @property
+    def why(self) -> str:
+        """The reason as it follows "Your ... file": ``could not be read (...)`` or the
+        error's own words (``is not valid JSON (...)``)."""
+        if isinstance(self.error, (OSError, UnicodeDecodeError)):
+            return f"could not be read ({self.error})"
+        return str(self.error)
+
+    @property
+    def where(self) -> str:
+        """`` The old file was kept as NAME.`` (with its leading space), or "" if not kept."""
+        return f" The old file was kept as {self.kept.name}." if self.kept else ""
+
+
+def load_or_set_aside(
+    path: Path | str,
+    parse: Callable[[Any], T],
+    refused: tuple[type[Exception], ...] = (TypeError, ValueError, RecursionError),
+) -> T | None:
+    """``parse`` of the JSON data in ``path``, or None when there is no file. A file that
+    cannot be read, is not usable JSON, or that ``parse`` refuses (raises one of ``refused``)
+    is moved aside (``set_aside``: ``name.bad``) and ``SetAside`` raised."""
+    path = Path(path)
+    try:
+        data = read_json(path)
+    except FileNotFoundError:
+        return None
+    except (OSError, UnicodeDecodeError, FileFormatError) as e:
+        error: Exception = e
+    else:
+        try:
+            return parse(data)
+        except refused as e:
+            error = e
+    try:
+        kept = set_aside(path)
+    except OSError:
+        kept = None
+    raise SetAside(error, kept) from None
 
 
 def set_aside(path: Path | str, tag: str = "bad") -> Path | None:

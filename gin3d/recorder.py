@@ -24,6 +24,28 @@ def new_game_id(seed: int | str) -> str:
     return f"{seed}-{uuid.uuid4().hex[:8]}"
 
 
+def count_results(
+    stats: stats_mod.Stats,
+    game: Game,
+    level: str,
+    seat: int,
+    game_id: str,
+    names: tuple[str, str],
+    history_file: Path,
+) -> bool:
+    """Count in ``stats`` every finished hand of ``game`` not counted yet, keeping each in
+    the hand history, and the game once it is over (``seat``: the local player's). True if
+    anything was counted: the caller then saves the statistics."""
+    counted = False
+    for hand in game.hands:
+        if hand.over and stats.record_hand(level, hand, seat, game_id):
+            append_hand(HandRecord.of(hand, names, game_id, level), history_file)
+            counted = True
+    if game.over:
+        counted |= stats.record_game(level, game, seat, game_id)
+    return counted
+
+
 @dataclass
 class GameKeeper:
     """The save, statistics and history of one single-player game."""
@@ -78,16 +100,10 @@ class GameKeeper:
 
     def _write(self, g: Game) -> None:
         write_save(g, self.seats, self.save_file, self.game_id)
-        counted = self._stats_due
-        for hand in g.hands:
-            if hand.over and self.stats.record_hand(self.level, hand, self.human, self.game_id):
-                append_hand(
-                    HandRecord.of(hand, self.names, self.game_id, self.level), self.history_file
-                )
-                counted = True
-        if g.over:
-            counted |= self.stats.record_game(self.level, g, self.human, self.game_id)
-        if counted:
+        counted = count_results(
+            self.stats, g, self.level, self.human, self.game_id, self.names, self.history_file
+        )
+        if counted or self._stats_due:
             self._stats_due = True
             self.stats.save(self.stats_file)
             self._stats_due = False
@@ -129,13 +145,7 @@ class MatchKeeper:
     def record(self, game: Game, game_number: int) -> bool:
         """Count every finished hand (and the game, once over) not counted yet."""
         gid = self.game_id(game_number)
-        counted = False
-        for hand in game.hands:
-            if hand.over and self.stats.record_hand(self.kind, hand, 0, gid):
-                append_hand(HandRecord.of(hand, self.names, gid, self.kind), self.history_file)
-                counted = True
-        if game.over:
-            counted |= self.stats.record_game(self.kind, game, 0, gid)
+        counted = count_results(self.stats, game, self.kind, 0, gid, self.names, self.history_file)
         if counted:
             self.stats.save(self.stats_file)
         return counted

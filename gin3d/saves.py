@@ -19,8 +19,15 @@ from typing import Any
 
 from gin3d import version as gin3d_version
 
-from .engine import DealerChosen, Game, IllegalAction, RuleSet, parse_action
-from .paths import FileFormatError, loads_json, save_path, set_aside, write_atomic
+from .engine import Game, LogError, RuleSet
+from .paths import (
+    FileFormatError,
+    SetAside,
+    load_or_set_aside,
+    read_json,
+    save_path,
+    write_atomic,
+)
 
 FORMAT = "gin3d-save"
 VERSION = 1
@@ -77,15 +84,14 @@ class GameRecord:
 
     @classmethod
     def of(cls, game: Game, seats: tuple[Seat, Seat], game_id: str = "") -> GameRecord:
-        cut = bool(game.events) and isinstance(game.events[0], DealerChosen)
         return cls(
             rules=game.rules,
             seed=game.seed,
-            first_dealer=game.hands[0].dealer,
-            dealer_cut=cut,
+            first_dealer=game.first_dealer,
+            dealer_cut=game.dealer_cut,
             seats=tuple(seats),
             actions=[str(a) for a in game.actions],
-            decks=[list(map(int, d)) for d in game._decks] if game._decks else None,
+            decks=[list(d) for d in game.decks] if game.decks else None,
             game_id=game_id,
         )
 
@@ -176,24 +182,24 @@ class GameRecord:
     def rebuild(self) -> Game:
         """The game replayed from its setup and actions (SaveError if they don't fit)."""
         try:
-            game = Game(
+            return Game.from_log(
                 self.rules,
                 self.seed,
-                first_dealer=None if self.dealer_cut else self.first_dealer,
-                decks=self.decks,
+                self.first_dealer,
+                self.decks,
+                self.actions,
+                dealer_cut=self.dealer_cut,
             )
-        except (TypeError, ValueError) as e:
-            raise SaveError(f"the saved game cannot be set up: {e}") from None
-        if game.hands[0].dealer != self.first_dealer:
-            raise SaveError("the saved first dealer does not match the cut for this seed")
-        for i, text in enumerate(self.actions):
-            try:
-                game.apply(parse_action(text))
-            except (IllegalAction, ValueError) as e:
+        except LogError as e:
+            if e.part == "action":
                 raise SaveError(
-                    f"saved action {i + 1} ({text!r}) cannot be replayed: {e}"
+                    f"saved action {e.step + 1} ({e.action!r}) cannot be replayed: {e.reason}"
                 ) from None
-        return game
+            if e.part == "dealer":
+                raise SaveError(
+                    "the saved first dealer does not match the cut for this seed"
+                ) from None
+            raise SaveError(f"the saved game cannot be set up: {e.reason}") from None
 
 
 def saveable(seats: tuple[Seat, Seat]) -> bool:
@@ -227,16 +233,21 @@ def read_save(path: Path | str | None = None) -> GameRecord:
     """The record in a save file, not yet replayed. SaveError if it cannot be used."""
     path = Path(path) if path is not None else save_path()
     try:
-        text = path.read_text(encoding="utf-8")
+        data = read_json(path)
     except FileNotFoundError:
         raise SaveError("there is no saved game") from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise SaveError(f"the save file cannot be read: {e}") from None
-    try:
-        data = loads_json(text)
-    except FileFormatError as e:
-        raise SaveError(f"the save file is damaged: it {e}") from None
+    except (OSError, UnicodeDecodeError, FileFormatError) as e:
+        raise _unreadable(e) from None
     return GameRecord.from_dict(data)
+
+
+def _unreadable(error: Exception) -> SaveError:
+    """The SaveError for a save file that could not be read or decoded (or ``error`` itself)."""
+    if isinstance(error, FileFormatError):
+        return SaveError(f"the save file is damaged: it {error}")
+    if isinstance(error, (OSError, UnicodeDecodeError)):
+        return SaveError(f"the save file cannot be read: {error}")
+    return error
 
 
 @dataclass(frozen=True)
@@ -261,19 +272,21 @@ class Resume:
 def load_save(path: Path | str | None = None) -> Resume:
     """Read and replay a save. On any problem the file is set aside and SaveError raised."""
     path = Path(path) if path is not None else save_path()
+
+    def resume(data: Any) -> Resume:
+        record = GameRecord.from_dict(data)
+        return Resume(record, record.rebuild())
+
     try:
-        record = read_save(path)
-        game = record.rebuild()
-    except SaveError as e:
-        if path.exists():
-            try:
-                kept = set_aside(path)
-            except OSError:
-                kept = None
-            if kept is not None:
-                raise SaveError(f"{e}. The file was kept as {kept.name}.") from None
-        raise
-    return Resume(record, game)
+        loaded = load_or_set_aside(path, resume, refused=(SaveError,))
+    except SetAside as e:
+        error = _unreadable(e.error)
+        if e.kept is not None:
+            raise SaveError(f"{error}. The file was kept as {e.kept.name}.") from None
+        raise error from None
+    if loaded is None:
+        raise SaveError("there is no saved game")
+    return loaded
 
 
 def offer_resume(path: Path | str | None = None) -> tuple[Resume | None, str | None]:

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from .engine import PRESETS, RuleSet
-from .paths import FileFormatError, loads_json, set_aside, settings_path, write_atomic
+from .paths import SetAside, load_or_set_aside, settings_path, write_atomic
 
 VERSION = 2
 FORMAT = "gin3d-settings"
@@ -230,23 +230,7 @@ def load(path: Path | str | None = None) -> Loaded:
     """The saved settings, or the defaults with a message. Never raises for a bad file."""
     path = Path(path) if path is not None else settings_path()
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return Loaded(Settings())
-    except (OSError, UnicodeDecodeError) as e:
-        return _fallback(path, f"could not be read ({e})")
-    try:
-        return parse(loads_json(text))
-    except FileFormatError as e:
-        return _fallback(path, str(e))
-    except (TypeError, ValueError, RecursionError) as e:
-        return _fallback(path, str(e))
-
-
-def _fallback(path: Path, why: str) -> Loaded:
-    try:
-        kept = set_aside(path)
-    except OSError:
-        kept = None
-    where = f" The old file was kept as {kept.name}." if kept else ""
-    return Loaded(Settings(), (f"Your settings file {why}; the defaults are used.{where}",))
+        loaded = load_or_set_aside(path, parse)
+    except SetAside as e:
+        return Loaded(Settings(), (f"Your settings file {e.why}; the defaults are used.{e.where}",))
+    return Loaded(Settings()) if loaded is None else loaded

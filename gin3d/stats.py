@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from .engine import Game, Hand
-from .paths import FileFormatError, loads_json, set_aside, stats_path, write_atomic
+from .paths import SetAside, load_or_set_aside, stats_path, write_atomic
 
 FORMAT = "gin3d-stats"
 VERSION = 1
@@ -202,21 +202,7 @@ def load(path: Path | str | None = None) -> tuple[Stats, str | None]:
     """(statistics, message or None). A damaged file gives empty statistics, kept aside."""
     path = Path(path) if path is not None else stats_path()
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return Stats(), None
-    except (OSError, UnicodeDecodeError) as e:
-        why = f"could not be read ({e})"
-    else:
-        try:
-            return Stats.parse(loads_json(text)), None
-        except FileFormatError as e:
-            why = str(e)
-        except (TypeError, ValueError, RecursionError) as e:
-            why = str(e)
-    try:
-        kept = set_aside(path)
-    except OSError:
-        kept = None
-    where = f" The old file was kept as {kept.name}." if kept else ""
-    return Stats(), f"Your statistics file {why}; statistics start afresh.{where}"
+        stats = load_or_set_aside(path, Stats.parse)
+    except SetAside as e:
+        return Stats(), f"Your statistics file {e.why}; statistics start afresh.{e.where}"
+    return (Stats() if stats is None else stats), None

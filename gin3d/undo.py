@@ -9,7 +9,7 @@ player turned it on in the settings (``undo_enabled``, off by default).
 
 from __future__ import annotations
 
-from .engine import DealerChosen, Game, NextHand
+from .engine import Game, NextHand
 
 
 def actors(game: Game) -> list[int | None]:
@@ -24,9 +24,8 @@ def actors(game: Game) -> list[int | None]:
 
 def _fresh(game: Game) -> Game:
     """The game as dealt, before its first action (same seed, cut and decks)."""
-    cut = bool(game.events) and isinstance(game.events[0], DealerChosen)
-    return Game(
-        game.rules, game.seed, first_dealer=None if cut else game.hands[0].dealer, decks=game._decks
+    return Game.from_log(
+        game.rules, game.seed, game.first_dealer, game.decks, dealer_cut=game.dealer_cut
     )
 
 
@@ -56,7 +55,11 @@ def undo_last_human_move(game: Game, seat: int, enabled: bool = True) -> Game:
     keep = undo_point(game, seat)
     if keep is None:
         raise ValueError("there is no move of yours to undo in this hand")
-    new = _fresh(game)
-    for action in game.actions[:keep]:
-        new.apply(action)
-    return new
+    return Game.from_log(
+        game.rules,
+        game.seed,
+        game.first_dealer,
+        game.decks,
+        game.actions[:keep],
+        dealer_cut=game.dealer_cut,
+    )

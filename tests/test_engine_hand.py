@@ -23,6 +23,7 @@ from gin3d.engine import (
     IllegalAction,
     Knock,
     LayOff,
+    LogError,
     Pass,
     RuleSet,
     card,
@@ -349,3 +350,22 @@ def test_view_tracks_cards_taken_from_the_pile():
 def test_bad_decks_are_refused(deck):
     with pytest.raises(ValueError):
         Hand(CLASSIC, 0, deck)
+
+
+def test_hand_from_log_rebuilds_the_hand_and_names_a_bad_action():
+    rng = random.Random(9)
+    hand = Hand.deal(RuleSet(), dealer=1, seed="log", hand_number=3)
+    for _ in range(25):
+        if hand.over:
+            break
+        hand.apply(rng.choice(hand.legal_actions()))
+    texts = [str(a) for a in hand.actions]
+    again = Hand.from_log(hand.rules, 1, hand.deck, texts, hand_number=3)
+    assert snapshot(again) == snapshot(hand) and again.events == hand.events
+    assert again.hand_number == 3
+    with pytest.raises(LogError) as caught:
+        Hand.from_log(hand.rules, 1, hand.deck, [*texts[:4], "next hand", *texts[4:]])
+    assert (caught.value.part, caught.value.step, caught.value.action) == ("action", 4, "next hand")
+    with pytest.raises(LogError, match="cannot be set up") as caught:
+        Hand.from_log(hand.rules, 2, hand.deck, texts)
+    assert caught.value.part == "setup"

@@ -107,3 +107,16 @@ def test_the_check_sees_a_wrong_import(tmp_path, monkeypatch):
     (fake / "engine" / "bad.py").write_text("from ..scene import table\nimport panda3d.core\n")
     monkeypatch.setattr(__import__(__name__), "PKG", fake)
     assert _imports(fake / "engine" / "bad.py") == [("scene", 1), ("panda3d", 2)]
+
+
+def test_only_the_engine_reads_a_games_private_state():
+    """A game's decks and log are read through its public API (``Game.decks``,
+    ``Game.from_log``), never through ``Game._decks`` from outside the engine."""
+    readers = []
+    for path in sorted(PKG.rglob("*.py")):
+        if path.relative_to(PKG).parts[0] == "engine":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Attribute) and node.attr == "_decks":
+                readers.append(f"{path.relative_to(PKG)}:{node.lineno}")
+    assert readers == []

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from gin3d.engine import CardDealt, Hand, HandScored, RuleSet
+from gin3d.engine import CardDealt, Hand, HandScored, RuleSet, next_dealer
 from gin3d.players import GreedyPlayer
 from gin3d.scene.perspective import MatchRecord, flip_event, local_view, waiting_view
 
@@ -46,15 +46,8 @@ def test_match_record_rebuilds_the_game_in_local_numbers():
         scored = [e for e in hand.events if isinstance(e, HandScored)]
         if scored:
             assert game.hand.winner == 1 - scored[0].winner
-        dealer = _next_dealer(rules, hand)
+        dealer = next_dealer(rules, hand.dealer, hand.winner)
     assert len(game.hands) == 3
-
-
-def _next_dealer(rules, hand) -> int:
-    """The engine's rotation (Game._advance_dealer), in the match's own numbers."""
-    if hand.winner is None:
-        return hand.dealer
-    return {"winner": hand.winner, "loser": 1 - hand.winner}.get(rules.next_dealer, 1 - hand.dealer)
 
 
 def test_match_record_refuses_a_hand_out_of_step():

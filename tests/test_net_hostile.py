@@ -25,6 +25,7 @@ from gin3d.net.session import (
     MOVE_REFUSED,
     STALLED,
     Callbacks,
+    MatchEnded,
     MatchSession,
 )
 from gin3d.net.tracker import DuplicateCard, HandTracker
@@ -400,3 +401,31 @@ def test_a_full_disk_mid_match_keeps_the_last_good_autosave_and_play_goes_on(tmp
     assert "No space left" in h.save_errors[0]
     assert (tmp_path / "auto.json").read_bytes() == h.good
     assert [p.name for p in tmp_path.iterdir()] == ["auto.json"]  # no temporary file left
+
+
+def test_a_revealed_deck_the_played_hand_does_not_fit_is_cheating():
+    """The full replay of a hand with every card open (MatchSession._verify_hand): a
+    revealed deck under which the moves played are not legal ends the match as cheating."""
+    from types import SimpleNamespace
+
+    from gin3d.engine import Hand
+    from gin3d.players import GreedyPlayer
+
+    rules = RuleSet()
+    played = Hand.deal(rules, dealer=0, seed="fits")
+    player = GreedyPlayer()
+    while not played.over:
+        played.apply(player.choose(played.view(played.turn)))
+    tracker = SimpleNamespace(known={}, hand_number=0, actions=played.actions, hand=played)
+
+    def cheated(why, peer=None):
+        raise MatchEnded(CHEATED, why)
+
+    session = SimpleNamespace(rules=rules, tracker=tracker, game=None, _cheated=cheated)
+    full = MatchSession._verify_hand(session, [int(c) for c in played.deck], b"s", 0)
+    assert full.over and session.game is not None  # the deck it was played with fits
+    other = [int(c) for c in reversed(played.deck)]
+    session.game = None
+    with pytest.raises(MatchEnded, match="with all cards open the hand is not legal: "):
+        MatchSession._verify_hand(session, other, b"s", 0)
+    assert session.game is None

@@ -195,3 +195,32 @@ def test_a_read_only_disk_keeps_the_last_good_save(tmp_path, monkeypatch):
     play(game, 2)
     assert keeper.update() is False and "Read-only" in keeper.error
     assert (tmp_path / "savegame.json").read_text() == good
+
+
+def test_load_or_set_aside_is_the_one_reader_that_moves_a_bad_file(tmp_path):
+    path = tmp_path / "thing.json"
+    assert paths.load_or_set_aside(path, dict) is None  # no file: nothing to move
+    write_atomic(path, '{"a": 1}')
+    assert paths.load_or_set_aside(path, lambda d: d["a"]) == 1 and path.exists()
+    for text, why in (("{ torn", "is not valid JSON"), ("[1]", "not an object")):
+        path.write_text(text)
+
+        def parse(data):
+            if not isinstance(data, dict):
+                raise ValueError("is not an object")
+            return data
+
+        with pytest.raises(paths.SetAside) as caught:
+            paths.load_or_set_aside(path, parse)
+        assert why in caught.value.why and not path.exists()
+        assert caught.value.kept.read_text() == text
+        assert caught.value.where == f" The old file was kept as {caught.value.kept.name}."
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["thing.json.bad", "thing.json.bad-2"]
+    path.write_bytes(b"\xff\xfe{")
+    with pytest.raises(paths.SetAside) as caught:
+        paths.load_or_set_aside(path, dict)
+    assert caught.value.why.startswith("could not be read (")
+    path.write_text("{}")
+    with pytest.raises(KeyError):  # not one of the errors it was told to refuse: no move
+        paths.load_or_set_aside(path, lambda d: d["missing"])
+    assert path.exists()

@@ -34,7 +34,7 @@ from .events import (
     UpcardTurned,
     redact,
 )
-from .game import Game, Match, cut_for_deal
+from .game import Game, Match, cut_for_deal, next_dealer
 from .hand import (
     DISCARD,
     DRAW,
@@ -44,6 +44,7 @@ from .hand import (
     UPCARD,
     Hand,
     IllegalAction,
+    LogError,
     shuffled_deck,
 )
 from .layoffs import best_layoff, layoff_targets
@@ -97,6 +98,7 @@ __all__ = [
     "Knock",
     "Knocked",
     "LaidOff",
+    "LogError",
     "LayOff",
     "Match",
     "MatchScore",
@@ -120,6 +122,7 @@ __all__ = [
     "is_meld",
     "layoff_targets",
     "mask_of",
+    "next_dealer",
     "parse_action",
     "parse_cards",
     "parse_hand",

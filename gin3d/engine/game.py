@@ -7,11 +7,12 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable, Sequence
 
 from .actions import Action, NextHand
 from .cards import CARDS, Card
 from .events import DealerChosen, Event, GameOver
-from .hand import Hand, IllegalAction, shuffled_deck
+from .hand import Hand, IllegalAction, LogError, apply_log, shuffled_deck
 from .rules import RuleSet
 from .scoring import GameScore, HollywoodScore, MatchScore
 
@@ -24,6 +25,18 @@ def cut_for_deal(seed: int | str) -> tuple[int, tuple[Card, Card]]:
         return (c.rank, -c.suit)
 
     return (0 if strength(a) > strength(b) else 1), (a, b)
+
+
+def next_dealer(rules: RuleSet, dealer: int, winner: int | None) -> int:
+    """Who deals the hand after one dealt by ``dealer`` and won by ``winner`` (None: drawn,
+    and the same dealer deals again), by ``rules.next_dealer``."""
+    if winner is None:
+        return dealer
+    if rules.next_dealer == "winner":
+        return winner
+    if rules.next_dealer == "loser":
+        return 1 - winner
+    return 1 - dealer
 
 
 class Game:
@@ -44,7 +57,8 @@ class Game:
         self.events: list[Event] = []
         self.actions: list[Action] = []
         self.hands: list[Hand] = []
-        self._decks = decks  # explicit deck orders (tutorial, fair-deal transcripts)
+        # explicit deck orders (tutorial, fair-deal transcripts), copied: see ``add_deck``
+        self._decks = None if decks is None else [list(d) for d in decks]
         if first_dealer is None:
             first_dealer, cut = cut_for_deal(seed)
             self.events.append(DealerChosen(first_dealer, cut))
@@ -62,7 +76,51 @@ class Game:
         self.events.extend(hand.events)
         return hand
 
+    @classmethod
+    def from_log(
+        cls,
+        rules: RuleSet,
+        seed: int | str,
+        first_dealer: int,
+        decks: Sequence[Sequence[int]] | None = None,
+        actions: Iterable[Action | str] = (),
+        *,
+        dealer_cut: bool = False,
+    ) -> Game:
+        """The game rebuilt from its log: rules, seed, the first dealer, the explicit decks
+        (or None: every hand shuffled from the seed) and every action so far (``Action``s or
+        their texts, ``str(action)``). ``dealer_cut``: the first dealer was chosen by the cut
+        for ``seed`` (the game then starts with ``DealerChosen``, as a new game does), and the
+        cut must give ``first_dealer``. The engine is deterministic, so the rebuilt game is
+        the very same state. ``LogError`` if the log does not rebuild."""
+        try:
+            game = cls(rules, seed, first_dealer=None if dealer_cut else first_dealer, decks=decks)
+        except (TypeError, ValueError) as e:
+            raise LogError("setup", str(e)) from None
+        if game.hands[0].dealer != first_dealer:
+            raise LogError("dealer", f"the cut gives seat {game.hands[0].dealer}")
+        apply_log(game, actions)
+        return game
+
     # -- queries ------------------------------------------------------------------------
+    @property
+    def decks(self) -> tuple[tuple[int, ...], ...] | None:
+        """The explicit deck orders the game was given (card indices, dealing order; hand
+        ``n`` is dealt from the ``n``-th), or None when every hand is shuffled from the seed."""
+        if self._decks is None:
+            return None
+        return tuple(tuple(int(c) for c in d) for d in self._decks)
+
+    @property
+    def first_dealer(self) -> int:
+        """The seat that dealt the first hand."""
+        return self.hands[0].dealer
+
+    @property
+    def dealer_cut(self) -> bool:
+        """Whether the first dealer was chosen by the cut (the game starts with DealerChosen)."""
+        return bool(self.events) and isinstance(self.events[0], DealerChosen)
+
     @property
     def over(self) -> bool:
         return self.score.over
@@ -91,6 +149,14 @@ class Game:
         return self.hand.view(seat, tuple(running), self.rules.game_target)
 
     # -- changes ------------------------------------------------------------------------
+    def add_deck(self, deck: Sequence[int]) -> None:
+        """Give the deck order of the next hand, before its ``NextHand`` (a fair deal's deck
+        is known only once its hand is played). Only for a game given explicit decks, one
+        for each hand dealt so far; ValueError otherwise, and the game is unchanged."""
+        if self._decks is None or len(self._decks) != len(self.hands):
+            raise ValueError("a deck can be added only for the next hand of a game with decks")
+        self._decks.append(list(deck))
+
     def apply(self, action: Action) -> list[Event]:
         if isinstance(action, NextHand):
             if not self.hand.over or self.over:
@@ -126,29 +192,18 @@ class Game:
         return []
 
     def _advance_dealer(self) -> None:
-        hand = self.hand
-        if hand.winner is None:  # drawn hand: same dealer deals again
-            return
-        rule = self.rules.next_dealer
-        if rule == "winner":
-            self.dealer = hand.winner
-        elif rule == "loser":
-            self.dealer = 1 - hand.winner
-        else:
-            self.dealer = 1 - self.dealer
+        self.dealer = next_dealer(self.rules, self.dealer, self.hand.winner)
 
     def replay(self) -> Game:
         """A fresh game rebuilt from the seed and the action list."""
-        first = self.events[0].dealer if isinstance(self.events[0], DealerChosen) else None
-        copy = Game(
+        return Game.from_log(
             self.rules,
             self.seed,
-            first_dealer=None if first is not None else self.hands[0].dealer,
-            decks=self._decks,
+            self.first_dealer,
+            self._decks,
+            self.actions,
+            dealer_cut=self.dealer_cut,
         )
-        for a in self.actions:
-            copy.apply(a)
-        return copy
 
 
 class Match:

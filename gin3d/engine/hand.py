@@ -9,7 +9,8 @@ by its rules, dealer, deck order and action list, so replaying the actions rebui
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 from .actions import (
     BIG_GIN,
@@ -28,6 +29,7 @@ from .actions import (
     Knock,
     LayOff,
     Pass,
+    parse_action,
 )
 from .cards import CARDS, DECK_SIZE, Card
 from .events import (
@@ -70,6 +72,35 @@ _new = object.__new__
 
 class IllegalAction(ValueError):
     """An action the rules do not allow now; the hand is unchanged."""
+
+
+class LogError(ValueError):
+    """A log that does not rebuild (``Game.from_log``, ``Hand.from_log``); nothing changed.
+
+    ``part`` says where: ``"setup"`` (rules, seed, decks, dealer), ``"dealer"`` (the cut for
+    the seed gives another first dealer) or ``"action"``; for an action, ``step`` is its
+    index in the log and ``action`` the entry as given. ``reason`` is why, in words."""
+
+    def __init__(
+        self, part: str, reason: str, step: int | None = None, action: object = None
+    ) -> None:
+        self.part, self.reason, self.step, self.action = part, reason, step, action
+        if part == "action":
+            super().__init__(f"action {step + 1} ({action}) does not replay: {reason}")
+        elif part == "dealer":
+            super().__init__(f"the first dealer does not match the cut for this seed: {reason}")
+        else:
+            super().__init__(f"the deal cannot be set up: {reason}")
+
+
+def apply_log(target: Any, actions: Iterable[Action | str]) -> None:
+    """Apply a log's actions (``Action``s or their texts) to a Hand or Game in order;
+    LogError names the first one that does not apply."""
+    for i, entry in enumerate(actions):
+        try:
+            target.apply(entry if isinstance(entry, Action) else parse_action(entry))
+        except ValueError as e:  # IllegalAction, or a text that is no action
+            raise LogError("action", str(e), i, entry) from None
 
 
 def shuffled_deck(seed: int | str) -> list[Card]:
@@ -557,12 +588,27 @@ class Hand:
 
         return PlayerView.of(self, seat, scores, target)
 
+    @classmethod
+    def from_log(
+        cls,
+        rules: RuleSet,
+        dealer: int,
+        deck: Sequence[int],
+        actions: Iterable[Action | str] = (),
+        hand_number: int = 0,
+    ) -> Hand:
+        """The hand rebuilt from its deal (rules, dealer, the deck in dealing order, its
+        number) and its actions (``Action``s or their texts). LogError if they do not."""
+        try:
+            hand = cls(rules, dealer, deck, hand_number)
+        except (TypeError, ValueError) as e:
+            raise LogError("setup", str(e)) from None
+        apply_log(hand, actions)
+        return hand
+
     def replay(self) -> Hand:
         """A fresh hand rebuilt from the deck and the action list (for checks and saves)."""
-        copy = Hand(self.rules, self.dealer, self.deck, self.hand_number, _checked=True)
-        for a in self.actions:
-            copy.apply(a)
-        return copy
+        return Hand.from_log(self.rules, self.dealer, self.deck, self.actions, self.hand_number)
 
     def card_count(self) -> int:
         """Every card accounted for: hands + stock + pile + laid-off cards."""

@@ -17,6 +17,7 @@ import json
 import sys
 
 from gin3d.engine import RuleSet
+from gin3d.paths import write_atomic
 
 # absolute imports: the packaged build freezes this file as its own program (gin3d-match)
 from gin3d.net.peer import DEFAULT_PORT, HostedMatch, JoinedMatch, MatchOptions
@@ -72,8 +73,7 @@ async def _run(args) -> int:
         "chat": s.chat,
     }
     if args.out:
-        with open(args.out, "w") as f:
-            json.dump(result, f, indent=1)
+        write_atomic(args.out, json.dumps(result, indent=1))
     print(f"ENDED {ended.reason} {result['totals']}", flush=True)
     await match.close()
     return 0 if ended.reason == "finished" else 2

@@ -60,9 +60,9 @@ class MoveLog:
 
     @classmethod
     def load(cls, path: str | Path) -> MoveLog:
-        from gin3d.paths import loads_json
+        from gin3d.paths import read_json
 
-        data = loads_json(Path(path).read_text())
+        data = read_json(path)
         log = cls(data["match"])
         for e in data["moves"]:
             log.append(e["game"], e["hand"], e["seat"], e["action"])

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import hashlib
 
-from gin3d.engine import Game, NextHand, RuleSet, parse_action
+from gin3d.engine import Game, LogError, NextHand, RuleSet
 
 from .fairdeal import DealError, DealerSecrets, check_permutation, check_scalar
 from .movelog import MoveLog
@@ -26,14 +26,22 @@ def build_game(rules: RuleSet, seed: str, first_dealer: int, hands: list[dict]) 
     if not hands:
         return None
     decks = [list(h["deck"]) for h in hands]
-    game = Game(rules, seed, first_dealer=first_dealer, decks=decks)
+    log: list = []
     for i, h in enumerate(hands):
         if i:
-            game.apply(NextHand())
-        for text in h["actions"]:
-            game.apply(parse_action(text))
-        if not game.hand.over:
-            raise ValueError(f"saved hand {i} of a game is not finished")
+            log.append(NextHand())
+        log.extend(h["actions"])
+    try:
+        game = Game.from_log(rules, seed, first_dealer, decks, log)
+    except LogError as e:
+        if isinstance(e.action, NextHand):  # one put in above: the hand before it
+            before = Game.from_log(rules, seed, first_dealer, decks, log[: e.step])
+            if not before.hand.over:
+                n = log[: e.step].count(NextHand())
+                raise ValueError(f"saved hand {n} of a game is not finished") from None
+        raise ValueError(e.reason) from None
+    if not game.hand.over:
+        raise ValueError(f"saved hand {len(hands) - 1} of a game is not finished")
     return game
 
 

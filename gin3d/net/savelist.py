@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from gin3d.engine import RuleSet
-from gin3d.paths import FileFormatError, loads_json
+from gin3d.paths import FileFormatError, read_json
 
 from .offer import rules_label
 from .session import SAVE_FORMAT
@@ -64,7 +64,7 @@ def read_save(path: str | Path) -> dict:
     try:
         if path.stat().st_size > MAX_BYTES:
             raise ValueError("the file is too large to be a saved match")
-        data = loads_json(path.read_text(encoding="utf-8"))
+        data = read_json(path)
     except OSError as exc:
         raise ValueError(f"cannot be read ({exc.strerror or exc})") from None
     except UnicodeDecodeError:

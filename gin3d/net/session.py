@@ -33,11 +33,12 @@ from gin3d.engine import (
     DrawStock,
     Game,
     Hand,
-    IllegalAction,
     Knock,
+    LogError,
     NextHand,
     RuleSet,
     cut_for_deal,
+    next_dealer,
     parse_action,
     redact,
 )
@@ -128,17 +129,6 @@ class Callbacks:
         fn = getattr(self, name)
         if fn is not None:
             fn(*args)
-
-
-def next_dealer(rules: RuleSet, dealer: int, winner: int | None) -> int:
-    """Who deals the next hand (the engine's rule; a drawn hand is dealt again by the dealer)."""
-    if winner is None:
-        return dealer
-    if rules.next_dealer == "winner":
-        return winner
-    if rules.next_dealer == "loser":
-        return 1 - winner
-    return 1 - dealer
 
 
 @dataclass
@@ -762,11 +752,9 @@ class MatchSession:
         points = card_points(seed)
         dealer, _ = cut_for_deal(seed.hex())
         self.game = None
-        decks: list[list[int]] = []
         hand_no = 0
         if resume is not None and resume["game"] is not None:
             self.game = resume["game"]
-            decks = self.game._decks
             hand_no = len(self.game.hands)
             last = self.game.hand
             dealer = next_dealer(self.rules, last.dealer, last.winner)
@@ -796,8 +784,7 @@ class MatchSession:
                 else:
                     await self._their_turn(hand_no)
             deck = await self._reveal(hand_no)
-            decks.append(deck)
-            full = self._verify_hand(deck, decks, seed, dealer)
+            full = self._verify_hand(deck, seed, dealer)
             if self._replay is not None:
                 left, self._replay = self._replay["out"], None
                 if left:
@@ -1277,20 +1264,18 @@ class MatchSession:
         except DealError as exc:
             self._cheated(str(exc), peer)
 
-    def _verify_hand(
-        self, deck: list[int], decks: list[list[int]], seed: bytes, dealer: int
-    ) -> Hand:
+    def _verify_hand(self, deck: list[int], seed: bytes, dealer: int) -> Hand:
         """Replay the hand with every card open; it must agree with what was played."""
         t = self.tracker
         for slot, c in t.known.items():
             if deck[slot] != c:
                 self._cheated(f"slot {slot} was opened as {c} but holds {CARDS[deck[slot]]}")
         try:
-            full = Hand(self.rules, dealer, deck, t.hand_number)
-            for a in t.actions:
-                full.apply(a)
-        except IllegalAction as exc:
-            self._cheated(f"with all cards open the hand is not legal: {exc}")
+            full = Hand.from_log(self.rules, dealer, deck, t.actions, t.hand_number)
+        except LogError as exc:
+            if exc.part != "action":
+                raise
+            self._cheated(f"with all cards open the hand is not legal: {exc.reason}")
         if (full.phase, full.winner, full.result and full.result.points) != (
             t.hand.phase,
             t.hand.winner,
@@ -1298,8 +1283,9 @@ class MatchSession:
         ):
             self._cheated("with all cards open the hand ends differently")
         if self.game is None:
-            self.game = Game(self.rules, seed.hex(), first_dealer=dealer, decks=decks)
+            self.game = Game(self.rules, seed.hex(), first_dealer=dealer, decks=[deck])
         else:
+            self.game.add_deck(deck)
             self.game.apply(NextHand())
         if self.game.hand.dealer != dealer:
             raise RuntimeError("dealer rotation out of step with the engine")

@@ -94,17 +94,15 @@ class MatchRecord:
 
     def __init__(self) -> None:
         self.game: Game | None = None
-        self._decks: list[list[int]] = []
 
     def add(self, hand: Hand, my_seat: int) -> Game:
         """Add one finished, verified hand (all cards open); returns the updated game."""
         dealer = flip_seat(hand.dealer) if my_seat == 1 else hand.dealer
         deck = [int(c) for c in hand.deck]
         if self.game is None or self.game.over:
-            self._decks = [deck]
-            self.game = Game(hand.rules, seed="net", first_dealer=dealer, decks=self._decks)
+            self.game = Game(hand.rules, seed="net", first_dealer=dealer, decks=[deck])
         else:
-            self._decks.append(deck)
+            self.game.add_deck(deck)
             self.game.apply(NextHand())
         if self.game.hand.dealer != dealer:
             raise ValueError("the verified hand's dealer is out of step with the game")
@@ -117,7 +115,6 @@ class MatchRecord:
     def reset(self) -> None:
         """A rematch: the next hand starts a new game."""
         self.game = None
-        self._decks = []
 
 
 __all__ = ["MatchRecord", "flip_event", "flip_seat", "local_event", "local_view", "waiting_view"]
