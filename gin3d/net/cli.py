@@ -18,13 +18,14 @@ import sys
 from gin3d.engine import RuleSet
 
 from ..players import GreedyPlayer
-from .peer import DEFAULT_PORT, HostedMatch, JoinedMatch, MatchOptions
+from .constants import DEFAULT_PORT, RELAY_PORT
+from .peer import HostedMatch, JoinedMatch, MatchOptions
 from .session import Callbacks, Timing
 from .transport import parse_address
 
 
 def _options(args) -> MatchOptions:
-    relay = parse_address(args.relay, 47471) if args.relay else None
+    relay = parse_address(args.relay, RELAY_PORT) if args.relay else None
     timing = Timing(args.heartbeat, args.dead_after, args.grace)
     cb = Callbacks(
         on_status=lambda s: print(f"STATUS {s}", flush=True),

@@ -18,11 +18,11 @@ from typing import TYPE_CHECKING
 from direct.gui.DirectGui import DirectEntry
 from panda3d.core import TextNode
 
+from ..net.constants import DEFAULT_PORT
+
 if TYPE_CHECKING:  # the network stack (TLS, crypto) loads only when a network screen opens
     from ..net.api import NetEvent, NetService
     from ..net.session import Timing
-
-DEFAULT_PORT = 47470  # gin3d.net.peer.DEFAULT_PORT
 
 ERROR_FG = (1, 0.5, 0.4, 1)
 OK_FG = (0.8, 1, 0.8, 1)

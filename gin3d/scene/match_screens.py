@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from panda3d.core import TextNode
 
+from ..net.constants import DEFAULT_PORT
 from .lobby import entry, parse_address, rules_label
 
 GOLD = (1, 0.92, 0.6, 1)
@@ -220,7 +221,7 @@ class MatchScreens:
         typed = self.panel.entries["address"].get().strip()
         if typed:
             try:
-                parse_address(typed, 47470)
+                parse_address(typed, DEFAULT_PORT)
             except ValueError as exc:
                 self._say(str(exc), error=True)
                 return
