@@ -21,8 +21,8 @@ from ..engine import (
     deadwood_of_mask,
 )
 from ..engine.cards import VALUES
+from .greedy import next_layoff
 from .player import ComputerPlayer
-from .simple import best_layoff_step
 
 DRAW_STOCK, DRAW_DISCARD, PASS, FINISH = DrawStock(), DrawDiscard(), Pass(), FinishLayoff()
 
@@ -70,7 +70,7 @@ class BeginnerPlayer(ComputerPlayer):
         if phase == "last_chance":
             return DRAW_DISCARD if DRAW_DISCARD in view.legal else PASS
         if phase == "layoff":
-            step = best_layoff_step(view)
+            step = next_layoff(view)
             if type(step) is LayOff and rng.random() < SKIP_LAYOFF:
                 return FINISH
             return step

@@ -80,8 +80,7 @@ def practice_hint(view) -> Hint:
     """The hint for the practice hand: the AI's best move and the reason for it."""
     from ..ai.hint import hint as ai_hint
 
-    got = ai_hint(view, budget_s=0.25)
-    return Hint(got.action, got.reason)
+    return ai_hint(view, budget_s=0.25)
 
 
 class TutorialController(TableController):
