@@ -471,9 +471,7 @@ def apply_settings(app, s: Settings) -> None:
     """Use settings now: animation speed, volumes, window size (where it can change live)."""
     app.user_settings = s
     app.set_speed(s.animation_speed)
-    app.settings.style = s.card_style
     app.scene.set_style(s.card_style)  # at once, on every card
-    app.settings.sound = s.effects_volume > 0
     app.sounds.volume = s.effects_volume
     app.sounds.enabled = s.effects_volume > 0
     setup = app.setup

@@ -455,7 +455,7 @@ class TutorialView(MouseButtons):
     def _show(self, events) -> None:
         if self.ctl is None:
             return
-        speed = self.app.settings.speed
+        speed = self.app.speed
         fast = len(events) > FAST_FORWARD and speed > 0
         if fast:  # a scripted fast-forward (many moves at once) plays four times as fast
             self.queue.call(lambda: setattr(self.queue, "speed", speed * 4))
@@ -466,13 +466,13 @@ class TutorialView(MouseButtons):
     def _finish_animations(self) -> None:
         """Jump every animation to its end, at the speed the settings ask for afterwards."""
         self.queue.finish_all()
-        self.queue.speed = self.app.settings.speed
+        self.queue.speed = self.app.speed
 
     # -- the table ---------------------------------------------------------------------------
     def _load_table(self, instant: bool) -> None:
         """Put the runner's game on the table (animating the deal unless ``instant``)."""
         self._drop_table()
-        speed = self.app.settings.speed
+        speed = self.app.speed
         if instant:
             self._finish_animations()
             self.queue.speed = 0
