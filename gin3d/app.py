@@ -50,8 +50,6 @@ from .scene.warmup import install_warm_up
 from .settings import Settings
 from .undo import can_undo, undo_last_human_move
 
-STYLES = ("classic", "four_colour", "large_index")
-BACKS = ("back_blue", "back_red")
 TARGETS = (100, 150, 200, 250, 50)
 OPTIONS = (
     ("last_chance", "Last chance"),
