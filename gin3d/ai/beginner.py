@@ -19,6 +19,7 @@ from ..engine import (
     Pass,
     PlayerView,
     deadwood_of_mask,
+    mask_of,
 )
 from ..engine.cards import VALUES
 from .greedy import next_layoff
@@ -55,9 +56,7 @@ class BeginnerPlayer(ComputerPlayer):
         phase = view.phase
         rng = self.rng
         blind = rng.random() < MISS_RUNS
-        mask = 0
-        for c in view.hand:
-            mask |= 1 << c
+        mask = mask_of(view.hand)
         if phase in ("upcard", "draw"):
             top = view.top
             if DRAW_DISCARD in view.legal and top is not None:

@@ -17,6 +17,7 @@ from ..engine import (
     Pass,
     PlayerView,
     deadwood_of_mask,
+    mask_of,
 )
 from ..engine.cards import VALUES
 from .evaluate import melded_in_some_best
@@ -53,9 +54,7 @@ class SimplePlayer(ComputerPlayer):
     def _discard(self, view: PlayerView) -> Action:
         if BigGin() in view.legal:
             return BigGin()
-        mask = 0
-        for c in view.hand:
-            mask |= 1 << c
+        mask = mask_of(view.hand)
         knocks = [a.card for a in view.legal if type(a) is Knock]
         pool = knocks or [a.card for a in view.legal if type(a) is Discard]
         scored = [
