@@ -12,19 +12,8 @@ from importlib import import_module
 
 _HOME = {
     "PROTOCOL_VERSION": "protocol",
-    **dict.fromkeys(
-        (
-            "CHEATED",
-            "CONNECTED",
-            "GONE",
-            "WAITING",
-            "Callbacks",
-            "MatchEnded",
-            "MatchSession",
-            "Timing",
-        ),
-        "session",
-    ),
+    **dict.fromkeys(("CHEATED", "CONNECTED", "GONE", "WAITING"), "constants"),
+    **dict.fromkeys(("Callbacks", "MatchEnded", "MatchSession", "Timing"), "session"),
 }
 
 __all__ = sorted(_HOME)
