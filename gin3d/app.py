@@ -39,6 +39,7 @@ from .scene.hud import FITTED, Hud, register_suit_graphics
 from .scene.lobby import LobbyScreens, NetConfig, NetHub
 from .scene.match_screens import MatchScreens
 from .scene.nettable import NetSession
+from .scene.palette import GOLD
 from .scene.quality import fit_framebuffer, trim_clears
 from .scene.screens import Panel
 from .scene.ship_screens import ShipScreens, apply_settings
@@ -775,8 +776,8 @@ class Screens(ShipScreens, LobbyScreens, MatchScreens, FSM):
         self.app.sounds.play("game_won" if winner == 0 else "hand_lost")
         rows = game.score.breakdown() if hasattr(game.score, "breakdown") else None
         y = 0.45
-        p.text(names[0], y, 0.05, x=0.25, fg=(1, 0.92, 0.6, 1))
-        p.text(names[1], y, 0.05, x=0.65, fg=(1, 0.92, 0.6, 1))
+        p.text(names[0], y, 0.05, x=0.25, fg=GOLD)
+        p.text(names[1], y, 0.05, x=0.65, fg=GOLD)
         labels = (
             ("points", "Hand points"),
             ("game_bonus", "Game bonus"),

@@ -12,8 +12,8 @@ from panda3d.core import TextNode
 
 from ..net.constants import DEFAULT_PORT
 from .lobby import entry, parse_address, rules_label
+from .palette import GOLD
 
-GOLD = (1, 0.92, 0.6, 1)
 SOFT = (0.85, 0.85, 0.8, 1)
 SAVED_ROWS = 6
 

@@ -17,6 +17,7 @@ from ..net.constants import CONNECTED, DECLINED, GONE, SAVED_BYE
 from .hud import Hud, button, suitify
 from .lobby import net_event
 from .netcontroller import NetTableController
+from .palette import GOLD
 from .perspective import MatchRecord
 from .tableinput import KEYS, TableInput
 
@@ -75,7 +76,7 @@ class ChatBox:
             text="Chat",
             pos=(0.025, -0.05),
             scale=0.036,
-            fg=(1, 0.92, 0.6, 1),
+            fg=GOLD,
             align=TextNode.ALeft,
         )
         self.text = OnscreenText(

@@ -50,6 +50,7 @@ from .autoplay import InputDriver
 from .cards import CARD_H, CardNode
 from .controller import TableController
 from .hud import FITTED, Hud, button, suitify
+from .palette import GOLD
 from .picking import MouseButtons, Picker
 from .tableinput import TableInput
 
@@ -202,7 +203,7 @@ class NarrationPanel:
         )
         self.texts = []
         for name, scale, colour in (
-            ("title", 0.038, (1, 0.92, 0.6, 1)),
+            ("title", 0.038, GOLD),
             ("body", 0.044, (1, 1, 1, 1)),
             ("why", 0.04, (1, 0.72, 0.45, 1)),
             ("prompt", 0.041, (0.6, 0.9, 1, 1)),
