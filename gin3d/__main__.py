@@ -7,6 +7,7 @@ import argparse
 
 def main(argv: list[str] | None = None) -> int:
     from gin3d import version
+    from gin3d.net.constants import DEFAULT_PORT
 
     parser = argparse.ArgumentParser(prog="gin3d", description="Gin Rummy on a 3D table")
     parser.add_argument("--version", action="version", version=f"gin3d {version()}")
@@ -24,7 +25,7 @@ def main(argv: list[str] | None = None) -> int:
     net.add_argument("--name", default="", help="your name at the table")
     net.add_argument("--relay", default=None, help="a gin3d-relay, host:port (online play)")
     net.add_argument("--listen", default="0.0.0.0", help="address to host on")
-    net.add_argument("--port", type=int, default=47470, help="port to host on (0: any)")
+    net.add_argument("--port", type=int, default=DEFAULT_PORT, help="port to host on (0: any)")
     net.add_argument(
         "--no-lan-discovery",
         action="store_true",
@@ -95,9 +96,10 @@ def launch(
     net["name"] = net.get("name") or user.player_name  # --name, else the settings' name
     config = NetConfig(**net)
     if config.relay:
+        from gin3d.net.constants import RELAY_PORT
         from gin3d.net.transport import parse_address
 
-        parse_address(config.relay, 47471)  # a bad relay address fails here, clearly
+        parse_address(config.relay, RELAY_PORT)  # a bad relay address fails here, clearly
     app = GinApp(seed=seed, user_settings=user, notice=notice, net=config)
     install_exit_after_first_frame(app)
     return app

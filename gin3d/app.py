@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from direct.fsm.FSM import FSM
 from direct.gui.DirectGui import DGG
@@ -18,7 +18,6 @@ from direct.interval.IntervalGlobal import LerpFunctionInterval
 from direct.showbase.ShowBase import ShowBase
 from panda3d.core import TextNode
 
-from . import settings as settings_mod
 from .engine import Game, RuleSet
 from .engine.rules import OPTION_NOTES, PRESET_NOTES, TARGET_NOTE
 from .paths import save_path
@@ -40,6 +39,7 @@ from .scene.hud import FITTED, Hud, register_suit_graphics
 from .scene.lobby import LobbyScreens, NetConfig, NetHub
 from .scene.match_screens import MatchScreens
 from .scene.nettable import NetSession
+from .scene.palette import GOLD
 from .scene.quality import fit_framebuffer, trim_clears
 from .scene.screens import Panel
 from .scene.ship_screens import ShipScreens, apply_settings
@@ -48,10 +48,9 @@ from .scene.splash import show_splash
 from .scene.table import TableScene
 from .scene.tableinput import TableInput
 from .scene.warmup import install_warm_up
+from .settings import Settings
 from .undo import can_undo, undo_last_human_move
 
-STYLES = ("classic", "four_colour", "large_index")
-BACKS = ("back_blue", "back_red")
 TARGETS = (100, 150, 200, 250, 50)
 OPTIONS = (
     ("last_chance", "Last chance"),
@@ -59,15 +58,6 @@ OPTIONS = (
     ("straight_gin", "Straight gin"),
     ("no_upcard", "No upcard"),
 )
-
-
-@dataclass
-class Settings:
-    speed: float = 1.0
-    style: str = "classic"
-    back: str = "back_blue"
-    sound: bool = True
-    detail: str = "auto"  # auto | full | light (light: software renderers)
 
 
 @dataclass
@@ -150,36 +140,38 @@ class GinApp(ShowBase):
 
     def __init__(
         self,
-        settings: Settings | None = None,
+        user_settings: Settings | None = None,
         seed: int | None = None,
-        user_settings: settings_mod.Settings | None = None,
         notice: str | None = None,
         net: NetConfig | None = None,
+        *,
+        sound: bool = True,
+        back: str = "back_blue",
+        detail: str = "auto",
     ) -> None:
+        """``user_settings``: the player's settings (the defaults when None). ``sound=False``
+        keeps the card sounds off whatever the settings say (tests, tools); ``back`` is the
+        cards' back; ``detail`` is auto, full or light (light: software renderers)."""
         self.launch_time = time.perf_counter()
         super().__init__()
         self.framebuffer = fit_framebuffer(self)  # before anything is loaded into the window
         trim_clears(self)
         splash = show_splash(self)  # on screen now: the table and menus take seconds more
-        self.user_settings = user_settings or settings_mod.Settings()
-        self.settings = settings or Settings(
-            speed=self.user_settings.animation_speed,
-            style=self.user_settings.card_style,
-            sound=self.user_settings.effects_volume > 0,
-        )
+        self.user_settings = user_settings or Settings()
+        self.speed = self.user_settings.animation_speed  # in use now (the table may change it)
         self.setup = GameSetup()
         self.seed = seed
         self.disableMouse()
-        self.queue = AnimationQueue(self.settings.speed)
+        self.queue = AnimationQueue(self.speed)
         self.sounds = Sounds(self.loader)
-        self.sounds.enabled = self.settings.sound
+        self.sounds.enabled = sound and self.user_settings.effects_volume > 0
         self.scene = TableScene(
             self,
             self.queue,
             self.sounds,
-            back=self.settings.back,
-            style=self.settings.style,
-            detail=self.settings.detail,
+            back=back,
+            style=self.user_settings.card_style,
+            detail=detail,
         )
         register_suit_graphics(self.scene.factory.atlas)
         self.session: Session | NetSession | None = None
@@ -189,19 +181,9 @@ class GinApp(ShowBase):
         self.help = HelpOverlay(self)  # F1 / ? on every screen
         self.keeper: GameKeeper | None = None
         self.notice: str | None = None  # shown once on the menu (e.g. a damaged save)
-        given = replace(settings) if settings is not None else None
         apply_settings(self, self.user_settings)
-        if given is not None:  # an explicit app Settings (tests, tools) wins over the file
-            self.settings = given
-            self.scene.set_style(given.style)
-            self.sounds.enabled = given.sound
-            try:  # and the settings screen starts from what is really in use
-                self.user_settings = self.user_settings.but(
-                    animation_speed=given.speed, card_style=given.style
-                )
-            except ValueError:
-                pass
-        self.set_speed(self.settings.speed)
+        if not sound:
+            self.sounds.enabled = False
         resume, message = offer_resume()
         self.notice = " ".join(m for m in (notice, message) if m) or None
         if resume is not None:
@@ -341,7 +323,7 @@ class GinApp(ShowBase):
         self.screens.request("GameOver" if self.session.game.over else "HandResult")
 
     def set_speed(self, speed: float) -> None:
-        self.settings.speed = speed
+        self.speed = speed
         self.queue.speed = speed
 
     def userExit(self) -> None:
@@ -471,7 +453,7 @@ class Screens(ShipScreens, LobbyScreens, MatchScreens, FSM):
             load_chapters(),
             self.app.setup.rules,
             on_exit=lambda: self.request("Menu"),
-            auto_advance=self.app.settings.speed > 0,
+            auto_advance=self.app.speed > 0,
         )
 
     def exitTutorial(self) -> None:
@@ -794,8 +776,8 @@ class Screens(ShipScreens, LobbyScreens, MatchScreens, FSM):
         self.app.sounds.play("game_won" if winner == 0 else "hand_lost")
         rows = game.score.breakdown() if hasattr(game.score, "breakdown") else None
         y = 0.45
-        p.text(names[0], y, 0.05, x=0.25, fg=(1, 0.92, 0.6, 1))
-        p.text(names[1], y, 0.05, x=0.65, fg=(1, 0.92, 0.6, 1))
+        p.text(names[0], y, 0.05, x=0.25, fg=GOLD)
+        p.text(names[1], y, 0.05, x=0.65, fg=GOLD)
         labels = (
             ("points", "Hand points"),
             ("game_bonus", "Game bonus"),
@@ -875,4 +857,4 @@ class Screens(ShipScreens, LobbyScreens, MatchScreens, FSM):
         self._close()
 
 
-__all__ = ["GinApp", "GameSetup", "Settings", "Session"]
+__all__ = ["GinApp", "GameSetup", "Session"]

@@ -26,8 +26,9 @@ def get_app():
     if _APP is None:
         import builtins
 
-        from gin3d.app import GinApp, Settings
+        from gin3d.app import GinApp
         from gin3d.scene.lobby import NetConfig
+        from gin3d.settings import Settings
 
         other = getattr(builtins, "base", None)
         if other is not None:  # another test module's plain ShowBase: one per process
@@ -35,7 +36,7 @@ def get_app():
         loadPrcFileData("gin3d-tests-app", PRC)  # the newest page wins over other modules'
         # network screens stay on loopback: no LAN discovery (mDNS), no UPnP, port 0
         net = NetConfig(listen="127.0.0.1", port=0, discovery=False, upnp=False)
-        _APP = GinApp(Settings(speed=0.0, sound=False), seed=0, net=net)
+        _APP = GinApp(Settings(animation_speed=0.0), seed=0, net=net, sound=False)
         _APP.taskMgr.add(
             _wait_for_frame, "harness-frame-wait", sort=55, extraArgs=[_APP], appendTask=True
         )

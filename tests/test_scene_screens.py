@@ -79,10 +79,10 @@ def test_escape_pauses_and_resumes_the_table(app):
     assert app.screens.state == "Pause"
     app.screens.panel.buttons["settings"]["command"]()
     assert app.screens.state == "Settings"
-    speed = app.settings.speed
+    speed = app.speed
     app.screens.panel.buttons["speed"]["command"]()
     app.screens.panel.buttons["save"]["command"]()  # the screen edits a draft until Save
-    assert app.settings.speed != speed and app.queue.speed == app.settings.speed
+    assert app.speed != speed and app.queue.speed == app.speed
     assert app.screens.state == "Pause"
     app.set_speed(0.0)
     app.screens.panel.buttons["resign"]["command"]()

@@ -110,9 +110,10 @@ def test_software_renderer_window_loses_its_samples():
         loadPrcFileData('', 'window-type offscreen\\naudio-library-name null\\n'
                             'win-size 320 200\\nframebuffer-multisample 1\\nmultisamples 4\\n'
                             'notify-level-display error\\nnotify-level-device fatal\\n')
-        from gin3d.app import GinApp, Settings
+        from gin3d.app import GinApp
         from gin3d.scene.quality import is_software
-        app = GinApp(Settings(speed=0.0, sound=False))
+        from gin3d.settings import Settings
+        app = GinApp(Settings(animation_speed=0.0), sound=False)
         app.taskMgr.step()
         print(app.framebuffer, app.win.getFbProperties().getMultisamples(), is_software(app),
               app.win.getXSize(), app.win.getYSize())

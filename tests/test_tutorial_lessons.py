@@ -149,7 +149,7 @@ def test_the_greedy_practice_player_is_always_legal_and_hints_explain():
             view = game.view(game.hand.turn)
             action = greedy_player(view)
             assert action in view.legal
-            assert hint(view).text
+            assert hint(view).reason
             game.apply(action)
         assert game.hand.over
 

@@ -44,7 +44,7 @@ def main(argv: list[str] | None = None) -> int:
         "\nsync-video 0\nnotify-level-display error\n"
         "notify-level-device fatal\n",
     )
-    from gin3d.app import GinApp, Settings
+    from gin3d.app import GinApp
     from gin3d.engine import RuleSet
     from gin3d.net.api import NetEvent, NetService
     from gin3d.net.discovery import Table
@@ -52,6 +52,7 @@ def main(argv: list[str] | None = None) -> int:
     from gin3d.players import GreedyPlayer
     from gin3d.scene.autoplay import InputDriver
     from gin3d.scene.lobby import NetConfig
+    from gin3d.settings import Settings
 
     config = NetConfig(
         name="Ann",
@@ -61,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
         upnp=False,
         save_dir=str(Path(home) / "net"),
     )
-    app = GinApp(Settings(speed=0.0, sound=False, detail=args.detail), seed=1, net=config)
+    app = GinApp(Settings(animation_speed=0.0), seed=1, net=config, sound=False, detail=args.detail)
     saved: list[str] = []
 
     def shot(name: str) -> None:

@@ -40,12 +40,13 @@ def main(argv: list[str] | None = None) -> int:
         "\nsync-video 0\nnotify-level-display error\n"
         "notify-level-device fatal\n",
     )
-    from gin3d.app import GinApp, Settings
+    from gin3d.app import GinApp
     from gin3d.engine import Knocked, RuleSet, best_melds
     from gin3d.players import GreedyPlayer
     from gin3d.scene.autoplay import InputDriver
+    from gin3d.settings import Settings
 
-    app = GinApp(Settings(speed=1.0, sound=False, detail=args.detail), seed=args.seed)
+    app = GinApp(Settings(animation_speed=1.0), seed=args.seed, sound=False, detail=args.detail)
     saved: list[str] = []
 
     def shot(name: str) -> None:

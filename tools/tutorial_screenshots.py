@@ -52,11 +52,12 @@ def main(argv: list[str] | None = None) -> int:
         "\nsync-video 0\nnotify-level-display error\n"
         "notify-level-device fatal\n",
     )
-    from gin3d.app import GinApp, Settings
+    from gin3d.app import GinApp
     from gin3d.engine import parse_action
     from gin3d.scene.tutorial_view import TutorialDriver
+    from gin3d.settings import Settings
 
-    app = GinApp(Settings(speed=0.0, sound=False), seed=1)
+    app = GinApp(Settings(animation_speed=0.0), seed=1, sound=False)
     app.setup.preset = args.preset
     app.request("Tutorial")
     screen = app.screens.tutorial

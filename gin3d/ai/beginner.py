@@ -19,10 +19,11 @@ from ..engine import (
     Pass,
     PlayerView,
     deadwood_of_mask,
+    mask_of,
 )
 from ..engine.cards import VALUES
+from .greedy import next_layoff
 from .player import ComputerPlayer
-from .simple import best_layoff_step
 
 DRAW_STOCK, DRAW_DISCARD, PASS, FINISH = DrawStock(), DrawDiscard(), Pass(), FinishLayoff()
 
@@ -55,9 +56,7 @@ class BeginnerPlayer(ComputerPlayer):
         phase = view.phase
         rng = self.rng
         blind = rng.random() < MISS_RUNS
-        mask = 0
-        for c in view.hand:
-            mask |= 1 << c
+        mask = mask_of(view.hand)
         if phase in ("upcard", "draw"):
             top = view.top
             if DRAW_DISCARD in view.legal and top is not None:
@@ -70,7 +69,7 @@ class BeginnerPlayer(ComputerPlayer):
         if phase == "last_chance":
             return DRAW_DISCARD if DRAW_DISCARD in view.legal else PASS
         if phase == "layoff":
-            step = best_layoff_step(view)
+            step = next_layoff(view)
             if type(step) is LayOff and rng.random() < SKIP_LAYOFF:
                 return FINISH
             return step

@@ -27,9 +27,9 @@ from ..engine import (
 )
 from ..engine.cards import VALUES
 from .evaluate import potential
+from .greedy import next_layoff
 from .knowledge import Knowledge
 from .player import ComputerPlayer
-from .simple import best_layoff_step
 
 DRAW_STOCK, DRAW_DISCARD, PASS = DrawStock(), DrawDiscard(), Pass()
 
@@ -67,7 +67,7 @@ class HardPlayer(ComputerPlayer):
     def decide(self, view: PlayerView) -> Action:
         phase = view.phase
         if phase == "layoff":
-            return best_layoff_step(view)
+            return next_layoff(view)
         if phase == "last_chance":
             return DRAW_DISCARD if DRAW_DISCARD in view.legal else PASS
         know = Knowledge.of(view)

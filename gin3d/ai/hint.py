@@ -23,6 +23,7 @@ from ..engine import (
     best_layoff,
     best_melds,
     deadwood_of_mask,
+    mask_of,
 )
 from ..engine.cards import CARDS
 from .expert import ExpertPlayer
@@ -58,9 +59,7 @@ def hint(view: PlayerView, budget_s: float = 0.5) -> Hint:
 
 def explain(view: PlayerView, action: Action) -> str:
     """One sentence on why ``action`` is a good move in ``view``."""
-    mask = 0
-    for c in view.hand:
-        mask |= 1 << c
+    mask = mask_of(view.hand)
     t = type(action)
     if t in (DrawDiscard, DrawStock, Pass):
         return _explain_draw(view, action, mask)

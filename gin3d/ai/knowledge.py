@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..engine import CardDrawn, Discarded, Knocked, Passed, PlayerView, UpcardTurned
+from ..engine import CardDrawn, Discarded, Knocked, Passed, PlayerView, UpcardTurned, mask_of
 from ..engine.cards import VALUES
 
 SUIT_BITS = 0x1FFF
@@ -82,16 +82,10 @@ class Knowledge:
     @classmethod
     def of(cls, view: PlayerView) -> Knowledge:
         opp = 1 - view.seat
-        mine = 0
-        for c in view.hand:
-            mine |= 1 << c
+        mine = mask_of(view.hand)
         unseen = tuple(int(c) for c in view.unseen())
-        unseen_mask = 0
-        for c in unseen:
-            unseen_mask |= 1 << c
-        opp_known = 0
-        for c in view.opponent_known:
-            opp_known |= 1 << c
+        unseen_mask = mask_of(unseen)
+        opp_known = mask_of(view.opponent_known)
         discards, declined = _opponent_signals(view, opp)
         hidden = max(0, view.opponent_count - len(view.opponent_known))
         if view.opponent_revealed:

@@ -13,28 +13,18 @@ from ..engine import (
     Discard,
     DrawDiscard,
     DrawStock,
-    FinishLayoff,
     Knock,
-    LayOff,
     Pass,
     PlayerView,
-    best_layoff,
     deadwood_of_mask,
+    mask_of,
 )
 from ..engine.cards import VALUES
 from .evaluate import melded_in_some_best
+from .greedy import next_layoff
 from .player import ComputerPlayer
 
-DRAW_STOCK, DRAW_DISCARD, PASS, FINISH = DrawStock(), DrawDiscard(), Pass(), FinishLayoff()
-
-
-def best_layoff_step(view: PlayerView) -> Action:
-    """The next layoff of the plan leaving the least deadwood, or FinishLayoff when none."""
-    _, plan = best_layoff(view.table_melds, view.hand)
-    if plan:
-        card, meld = plan[0]
-        return LayOff(card, meld)
-    return FINISH
+DRAW_STOCK, DRAW_DISCARD, PASS = DrawStock(), DrawDiscard(), Pass()
 
 
 def take_top(view: PlayerView) -> Action:
@@ -58,15 +48,13 @@ class SimplePlayer(ComputerPlayer):
         if phase == "last_chance":
             return DRAW_DISCARD if DRAW_DISCARD in view.legal else PASS
         if phase == "layoff":
-            return best_layoff_step(view)
+            return next_layoff(view)
         return self._discard(view)
 
     def _discard(self, view: PlayerView) -> Action:
         if BigGin() in view.legal:
             return BigGin()
-        mask = 0
-        for c in view.hand:
-            mask |= 1 << c
+        mask = mask_of(view.hand)
         knocks = [a.card for a in view.legal if type(a) is Knock]
         pool = knocks or [a.card for a in view.legal if type(a) is Discard]
         scored = [

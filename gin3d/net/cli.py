@@ -20,14 +20,15 @@ from gin3d.engine import RuleSet
 from gin3d.paths import write_atomic
 
 # absolute imports: the packaged build freezes this file as its own program (gin3d-match)
-from gin3d.net.peer import DEFAULT_PORT, HostedMatch, JoinedMatch, MatchOptions
+from gin3d.net.constants import DEFAULT_PORT, RELAY_PORT
+from gin3d.net.peer import HostedMatch, JoinedMatch, MatchOptions
 from gin3d.net.session import Callbacks, Timing
 from gin3d.net.transport import parse_address
 from gin3d.players import GreedyPlayer
 
 
 def _options(args) -> MatchOptions:
-    relay = parse_address(args.relay, 47471) if args.relay else None
+    relay = parse_address(args.relay, RELAY_PORT) if args.relay else None
     timing = Timing(args.heartbeat, args.dead_after, args.grace)
     cb = Callbacks(
         on_status=lambda s: print(f"STATUS {s}", flush=True),

@@ -31,8 +31,6 @@ from .transport import (
     tls_link,
 )
 
-DEFAULT_PORT = 47470
-
 
 @dataclass
 class MatchOptions:

@@ -17,8 +17,9 @@ import re
 import sys
 from collections import Counter
 
+from .constants import RELAY_PORT
+
 MAGIC = "GIN3D-RELAY/1"
-DEFAULT_PORT = 47471
 LINE_LIMIT = 200
 _LINE = re.compile(r"GIN3D-RELAY/1 (host|guest) ([0-9a-f]{64})\Z")
 
@@ -36,7 +37,7 @@ class Relay:
     def __init__(
         self,
         host: str = "127.0.0.1",
-        port: int = DEFAULT_PORT,
+        port: int = RELAY_PORT,
         pair_timeout: float = 600.0,
         max_rooms: int = 10_000,
         observer=None,
@@ -220,8 +221,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--port",
         type=int,
-        default=DEFAULT_PORT,
-        help=f"TCP port (default {DEFAULT_PORT}; 0 picks a free one)",
+        default=RELAY_PORT,
+        help=f"TCP port (default {RELAY_PORT}; 0 picks a free one)",
     )
     args = parser.parse_args(argv)
 

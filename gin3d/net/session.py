@@ -45,6 +45,7 @@ from gin3d.engine import (
 from gin3d.engine.hand import LAST_CHANCE
 from gin3d.engine.scoring import GameScore
 
+from .constants import CHEATED, CONNECTED, DECLINED, GONE, SAVED_BYE, WAITING
 from .evidence import write_evidence
 from .fairdeal import (
     Deal,
@@ -59,14 +60,8 @@ from .movelog import MoveLog
 from .protocol import SEQUENCED, FrameError, ProtocolError, key_hex, key_int
 from .tracker import DuplicateCard, HandTracker
 
-WAITING = "waiting for opponent…"
-CONNECTED = "connected"
-GONE = "opponent gone"
-CHEATED = "your opponent's client cheated"
 CAUGHT = "cheating detected"  # the bye sent to a peer whose step or key failed its proof
 SAVE_FORMAT = "gin3d-net-save/1"
-SAVED_BYE = "saved the match to finish later"  # a bye with this reason: both keep their saves
-DECLINED = "declined the host's rules"
 RULES_REFUSED = "rules refused"  # the host's match does not use the rules it offered
 FAREWELL_PING = 2**61  # a ping numbered this plus our bye's seq: its pong confirms the bye
 # what the peer is told for any refused move: the same words whatever our hidden cards are,

@@ -36,6 +36,7 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 
+from .constants import EXAMPLE_ADDRESS
 from .links import StreamLink
 from .protocol import PROTOCOL_VERSION, ProtocolError
 
@@ -406,7 +407,7 @@ def parse_address(text: str, default_port: int) -> tuple[str, int]:
     """``host:port`` (or just ``host``) as typed by a player; ValueError says what is wrong."""
     text = text.strip()
     if not text:
-        raise ValueError("type an address like 192.168.1.20:47470")
+        raise ValueError(f"type an address like {EXAMPLE_ADDRESS}")
     if text.startswith("["):  # [v6]:port
         host, _, rest = text[1:].partition("]")
         port_text = rest.lstrip(":")

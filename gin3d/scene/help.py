@@ -10,6 +10,7 @@ from __future__ import annotations
 from direct.gui.DirectGui import DGG, DirectFrame, OnscreenText
 from panda3d.core import TextNode
 
+from .palette import GOLD
 from .tableinput import KEYS
 
 OPEN_KEYS = ("f1", "shift-/", "?")  # "?" is shift-/ on most layouts
@@ -189,9 +190,7 @@ class HelpOverlay:
             sortOrder=100,
         )  # over every panel
         self.frame.setBin("gui-popup", 100)
-        OnscreenText(
-            parent=self.frame, text="Keys", pos=(0, half - 0.1), scale=0.065, fg=(1, 0.92, 0.6, 1)
-        )
+        OnscreenText(parent=self.frame, text="Keys", pos=(0, half - 0.1), scale=0.065, fg=GOLD)
         y = half - 0.2
         for left, right, heading in rows:
             if heading:
@@ -201,7 +200,7 @@ class HelpOverlay:
                         text=left,
                         pos=(-0.9, y),
                         scale=0.046,
-                        fg=(1, 0.92, 0.6, 1),
+                        fg=GOLD,
                         align=TextNode.ALeft,
                     )
                 )

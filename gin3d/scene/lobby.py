@@ -18,11 +18,12 @@ from typing import TYPE_CHECKING
 from direct.gui.DirectGui import DirectEntry
 from panda3d.core import TextNode
 
+from ..net.constants import DEFAULT_PORT
+from .palette import GOLD
+
 if TYPE_CHECKING:  # the network stack (TLS, crypto) loads only when a network screen opens
     from ..net.api import NetEvent, NetService
     from ..net.session import Timing
-
-DEFAULT_PORT = 47470  # gin3d.net.peer.DEFAULT_PORT
 
 ERROR_FG = (1, 0.5, 0.4, 1)
 OK_FG = (0.8, 1, 0.8, 1)
@@ -319,15 +320,13 @@ class LobbyScreens:
             self.lan_tables = []
         p = self._lobby("LAN play")
         self._name_row(p, 0.66)
-        p.text(
-            "Tables on this network", 0.54, 0.05, x=-1.1, align=TextNode.ALeft, fg=(1, 0.92, 0.6, 1)
-        )
+        p.text("Tables on this network", 0.54, 0.05, x=-1.1, align=TextNode.ALeft, fg=GOLD)
         self.table_rows: list = []
         self.tables_empty = p.text(
             "", 0.44, 0.042, x=-1.05, align=TextNode.ALeft, fg=(0.85, 0.85, 0.8, 1)
         )
         y = -0.13
-        p.text("Host a table", y, 0.05, x=-1.1, align=TextNode.ALeft, fg=(1, 0.92, 0.6, 1))
+        p.text("Host a table", y, 0.05, x=-1.1, align=TextNode.ALeft, fg=GOLD)
         entry(p, "table", f"{self.hub.config.name}'s table", (-0.6, y - 0.1), width=12)
         p.text("Name", y - 0.1, 0.042, x=-1.1, align=TextNode.ALeft)
         p.button(
@@ -347,7 +346,7 @@ class LobbyScreens:
             frameSize=(-2.4, 2.4, -0.55, 1.05),
         )
         y2 = y - 0.27
-        p.text("Or join by address", y2, 0.05, x=-1.1, align=TextNode.ALeft, fg=(1, 0.92, 0.6, 1))
+        p.text("Or join by address", y2, 0.05, x=-1.1, align=TextNode.ALeft, fg=GOLD)
         p.text("host:port", y2 - 0.1, 0.042, x=-1.1, align=TextNode.ALeft)
         entry(p, "address", "", (-0.75, y2 - 0.1), width=9)
         p.text("code", y2 - 0.1, 0.042, x=-0.22, align=TextNode.ALeft)
@@ -515,7 +514,7 @@ class LobbyScreens:
         p = self._lobby("Online play")
         self._name_row(p, 0.66)
         relay = self.hub.config.relay
-        p.text("Host a game", 0.5, 0.05, x=-1.1, align=TextNode.ALeft, fg=(1, 0.92, 0.6, 1))
+        p.text("Host a game", 0.5, 0.05, x=-1.1, align=TextNode.ALeft, fg=GOLD)
         p.text(
             "You get a code to give your opponent (by message or phone).",
             0.41,
@@ -541,7 +540,7 @@ class LobbyScreens:
             scale=0.05,
             frameSize=(-2.4, 2.4, -0.55, 1.05),
         )
-        p.text("Join by code", 0.14, 0.05, x=-1.1, align=TextNode.ALeft, fg=(1, 0.92, 0.6, 1))
+        p.text("Join by code", 0.14, 0.05, x=-1.1, align=TextNode.ALeft, fg=GOLD)
         p.text("Code", 0.03, 0.042, x=-1.1, align=TextNode.ALeft)
         entry(p, "code", "", (-0.75, 0.03), width=10)
         # without a relay the code alone cannot find the host: the address is required then
@@ -687,7 +686,7 @@ class LobbyScreens:
                 "Opening the table..." if i == 0 else "",
                 0.42 - i * 0.09,
                 0.048 if i else 0.07,
-                fg=(1, 1, 0.85, 1) if i else (1, 0.92, 0.6, 1),
+                fg=(1, 1, 0.85, 1) if i else GOLD,
             )
             for i in range(6)
         ]

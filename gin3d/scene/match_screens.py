@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from panda3d.core import TextNode
 
+from ..net.constants import DEFAULT_PORT
 from .lobby import entry, parse_address, rules_label
+from .palette import GOLD
 
-GOLD = (1, 0.92, 0.6, 1)
 SOFT = (0.85, 0.85, 0.8, 1)
 SAVED_ROWS = 6
 
@@ -220,7 +221,7 @@ class MatchScreens:
         typed = self.panel.entries["address"].get().strip()
         if typed:
             try:
-                parse_address(typed, 47470)
+                parse_address(typed, DEFAULT_PORT)
             except ValueError as exc:
                 self._say(str(exc), error=True)
                 return

@@ -13,9 +13,11 @@ from direct.gui.DirectGui import DGG, DirectEntry, DirectFrame, OnscreenText
 from direct.showbase.DirectObject import DirectObject
 from panda3d.core import TextNode
 
+from ..net.constants import CONNECTED, DECLINED, GONE, SAVED_BYE
 from .hud import Hud, button, suitify
 from .lobby import net_event
 from .netcontroller import NetTableController
+from .palette import GOLD
 from .perspective import MatchRecord
 from .tableinput import KEYS, TableInput
 
@@ -38,8 +40,6 @@ ENDINGS = {
     "saves differ": "The two saves are not of the same point in this match: it cannot be resumed",
     "rules refused": "The host's match does not use the rules it offered: refused",
 }
-SAVED_BYE = "saved the match to finish later"  # gin3d.net.session.SAVED_BYE
-DECLINED = "declined the host's rules"  # gin3d.net.session.DECLINED
 
 
 def ending_text(reason: str, detail: str = "") -> str:
@@ -76,7 +76,7 @@ class ChatBox:
             text="Chat",
             pos=(0.025, -0.05),
             scale=0.036,
-            fg=(1, 0.92, 0.6, 1),
+            fg=GOLD,
             align=TextNode.ALeft,
         )
         self.text = OnscreenText(
@@ -267,7 +267,7 @@ class NetSession:
         self.resumed = False  # a saved match that goes on (its rules were agreed long ago)
         self.route = route
         self.safety_code = safety_code
-        self.link_state = "connected"
+        self.link_state = CONNECTED
         self.alarm = ""  # a cheat or an ending: shown in red, input off
         self.ended: str | None = None
         self.want_rematch = False
@@ -339,7 +339,7 @@ class NetSession:
             self.link_state = data["text"]
         elif kind == "connected":
             self.route = data.get("route", self.route)
-            self.link_state = "connected"
+            self.link_state = CONNECTED
         elif kind == "refused":
             who = "The other player refused" if data["by_peer"] else "Refused from the other side"
             self.chat.add(f"{who}: {data['reason']}")
@@ -397,24 +397,24 @@ class NetSession:
             state = self.alarm
         elif self.link_state.startswith("waiting"):
             state = "The line dropped: waiting for opponent..."
-        elif self.link_state == "opponent gone":
+        elif self.link_state == GONE:
             state = "Opponent gone (no line for a minute): you may claim the match"
         else:
             state = self.link_state
         stalled = claim_line(snap.get("claim_in"), snap.get("stall_s"))
-        if stalled and not self.alarm and self.link_state == "connected" and not self.ended:
+        if stalled and not self.alarm and self.link_state == CONNECTED and not self.ended:
             state = stalled
-        may_claim = self.link_state == "opponent gone" or snap.get("claim_in") == 0
+        may_claim = self.link_state == GONE or snap.get("claim_in") == 0
         self.status.set(
             "  -  ".join(parts),
             state,
-            alarm=bool(self.alarm) or self.link_state != "connected" or may_claim,
+            alarm=bool(self.alarm) or self.link_state != CONNECTED or may_claim,
         )
         if may_claim and self.ended is None:
             self.status.claim.show()
         else:
             self.status.claim.hide()
-        away = self.link_state.startswith("waiting") or self.link_state == "opponent gone"
+        away = self.link_state.startswith("waiting") or self.link_state == GONE
         if away and self.ended is None and not self.saving:
             self.status.save.show()
         else:

@@ -8,6 +8,7 @@ from direct.gui.DirectGui import DGG, DirectFrame, OnscreenText
 from panda3d.core import TextNode
 
 from .hud import button, suitify
+from .palette import GOLD
 
 PANEL = (0.05, 0.08, 0.06, 0.92)
 
@@ -37,7 +38,7 @@ class Panel:
             text=suitify(title),
             pos=(0, height - 0.14),
             scale=0.085,
-            fg=(1, 0.92, 0.6, 1),
+            fg=GOLD,
             shadow=(0, 0, 0, 1),
             mayChange=True,
         )

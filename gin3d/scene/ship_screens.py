@@ -18,6 +18,7 @@ from ..players import levels, opponent_name
 from ..settings import OPPONENT_LEVELS, Settings
 from . import layout
 from .hud import button, suitify
+from .palette import GOLD
 from .quality import is_software
 
 RESOLUTIONS = ((1280, 720), (1600, 900), (1920, 1080), (2560, 1440), (3840, 2160))
@@ -27,7 +28,6 @@ STYLE_NAMES = {"classic": "Classic", "four_colour": "Four-colour", "large_index"
 LEVEL_NAMES = {lv: opponent_name(lv) for lv, _ in levels()}  # short names: "Walt"
 LEVEL_NAMES.update(lan="LAN games", online="Online games")  # network matches (MatchKeeper)
 WON, LOST = (0.35, 0.78, 0.42, 1), (0.85, 0.35, 0.3, 1)
-GOLD = (1, 0.92, 0.6, 1)
 HISTORY_PAGE = 8
 FAR_SCALE, FAR_STEP, FAR_GAP, FAR_TILT = 1.3, 5.0, 2.6, 35.0  # the far hand in a replay
 
@@ -471,9 +471,7 @@ def apply_settings(app, s: Settings) -> None:
     """Use settings now: animation speed, volumes, window size (where it can change live)."""
     app.user_settings = s
     app.set_speed(s.animation_speed)
-    app.settings.style = s.card_style
     app.scene.set_style(s.card_style)  # at once, on every card
-    app.settings.sound = s.effects_volume > 0
     app.sounds.volume = s.effects_volume
     app.sounds.enabled = s.effects_volume > 0
     setup = app.setup

@@ -10,6 +10,8 @@ from __future__ import annotations
 from direct.gui.OnscreenText import OnscreenText
 from panda3d.core import NodePath
 
+from .palette import GOLD
+
 FELT = (0.05, 0.27, 0.16, 1)
 
 
@@ -23,7 +25,7 @@ def show_splash(base) -> NodePath:
         text="gin3d",
         pos=(0, 0.05),
         scale=0.16,
-        fg=(1, 0.92, 0.6, 1),
+        fg=GOLD,
         shadow=(0, 0, 0, 0.8),
     )
     OnscreenText(

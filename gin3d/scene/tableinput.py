@@ -11,6 +11,7 @@ from collections.abc import Callable
 
 from panda3d.core import Point3
 
+from ..ai.greedy import layoff_moves
 from ..engine import (
     BigGin,
     Discard,
@@ -20,7 +21,6 @@ from ..engine import (
     Knock,
     LayOff,
     Pass,
-    best_layoff,
     deadwood_of_mask,
     discard_deadwoods,
     mask_of,
@@ -292,8 +292,7 @@ class TableInput(MouseButtons):
         if name == "bestlayoff":
             if view.phase != "layoff" or not legal:
                 return False
-            _, plan = best_layoff(view.table_melds, view.hand)
-            ok = self.ctl.submit_many([LayOff(c, i) for c, i in plan] + [FinishLayoff()])
+            ok = self.ctl.submit_many(layoff_moves(view))
             if ok:
                 self.selected = None
             return ok

@@ -50,6 +50,7 @@ from .autoplay import InputDriver
 from .cards import CARD_H, CardNode
 from .controller import TableController
 from .hud import FITTED, Hud, button, suitify
+from .palette import GOLD
 from .picking import MouseButtons, Picker
 from .tableinput import TableInput
 
@@ -80,8 +81,7 @@ def practice_hint(view) -> Hint:
     """The hint for the practice hand: the AI's best move and the reason for it."""
     from ..ai.hint import hint as ai_hint
 
-    got = ai_hint(view, budget_s=0.25)
-    return Hint(got.action, got.reason)
+    return ai_hint(view, budget_s=0.25)
 
 
 class TutorialController(TableController):
@@ -203,7 +203,7 @@ class NarrationPanel:
         )
         self.texts = []
         for name, scale, colour in (
-            ("title", 0.038, (1, 0.92, 0.6, 1)),
+            ("title", 0.038, GOLD),
             ("body", 0.044, (1, 1, 1, 1)),
             ("why", 0.04, (1, 0.72, 0.45, 1)),
             ("prompt", 0.041, (0.6, 0.9, 1, 1)),
@@ -456,7 +456,7 @@ class TutorialView(MouseButtons):
     def _show(self, events) -> None:
         if self.ctl is None:
             return
-        speed = self.app.settings.speed
+        speed = self.app.speed
         fast = len(events) > FAST_FORWARD and speed > 0
         if fast:  # a scripted fast-forward (many moves at once) plays four times as fast
             self.queue.call(lambda: setattr(self.queue, "speed", speed * 4))
@@ -467,13 +467,13 @@ class TutorialView(MouseButtons):
     def _finish_animations(self) -> None:
         """Jump every animation to its end, at the speed the settings ask for afterwards."""
         self.queue.finish_all()
-        self.queue.speed = self.app.settings.speed
+        self.queue.speed = self.app.speed
 
     # -- the table ---------------------------------------------------------------------------
     def _load_table(self, instant: bool) -> None:
         """Put the runner's game on the table (animating the deal unless ``instant``)."""
         self._drop_table()
-        speed = self.app.settings.speed
+        speed = self.app.speed
         if instant:
             self._finish_animations()
             self.queue.speed = 0

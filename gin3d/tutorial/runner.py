@@ -302,7 +302,7 @@ class TutorialRunner:
         names = self.names()
         if step.practice and self._practice_live():
             h = self.hint()
-            return h.text if h else f"{self.opponent} is playing."
+            return h.reason if h else f"{self.opponent} is playing."
         return fill(step.expect.prompt, names) if step.expect else ""
 
     def frame(self) -> Frame:
