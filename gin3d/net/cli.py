@@ -17,13 +17,13 @@ import json
 import sys
 
 from gin3d.engine import RuleSet
-from gin3d.paths import write_atomic
 
 # absolute imports: the packaged build freezes this file as its own program (gin3d-match)
 from gin3d.net.constants import DEFAULT_PORT, RELAY_PORT
 from gin3d.net.peer import HostedMatch, JoinedMatch, MatchOptions
 from gin3d.net.session import Callbacks, Timing
 from gin3d.net.transport import parse_address
+from gin3d.paths import write_atomic
 from gin3d.players import GreedyPlayer
 
 
