@@ -9,6 +9,7 @@ fields are dropped; files in the older version-1 layout are migrated.
 from __future__ import annotations
 
 import json
+from collections.abc import Collection
 from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
@@ -98,13 +99,7 @@ def _is_number(v: Any) -> bool:
 def _check(name: str, v: Any) -> None:
     """Raise ValueError if ``v`` is not a valid value for setting ``name``."""
     if name == "resolution":
-        if not isinstance(v, (tuple, list)) or len(v) != 2 or not all(_is_int(x) for x in v):
-            raise ValueError(f"resolution must be two whole numbers (width, height), got {v!r}")
-        if not (MIN_RES[0] <= v[0] <= MAX_RES[0] and MIN_RES[1] <= v[1] <= MAX_RES[1]):
-            raise ValueError(
-                f"resolution must be from {MIN_RES[0]}x{MIN_RES[1]} to "
-                f"{MAX_RES[0]}x{MAX_RES[1]}, got {v[0]}x{v[1]}"
-            )
+        _check_resolution(v)
     elif name in ("fullscreen", "undo_enabled", "hints_enabled"):
         if not isinstance(v, bool):
             raise ValueError(f"{name} must be true or false, got {v!r}")
@@ -112,31 +107,50 @@ def _check(name: str, v: Any) -> None:
         if not _is_int(v) or v not in MULTISAMPLES:
             raise ValueError(f"antialiasing must be one of {MULTISAMPLES}, got {v!r}")
     elif name == "animation_speed":
-        if not _is_number(v) or not 0 <= v <= 3:
-            raise ValueError(f"animation_speed must be from 0 to 3, got {v!r}")
+        _check_range(name, v, 0, 3)
     elif name in ("sound_volume", "effects_volume"):
-        if not _is_number(v) or not 0 <= v <= 1:
-            raise ValueError(f"{name} must be from 0 to 1, got {v!r}")
+        _check_range(name, v, 0, 1)
     elif name == "card_style":
-        if v not in CARD_STYLES:
-            raise ValueError(f"card_style must be one of {CARD_STYLES}, got {v!r}")
+        _check_choice(name, v, CARD_STYLES)
     elif name == "rules_preset":
-        if v not in PRESETS:
-            raise ValueError(f"rules_preset must be one of {tuple(PRESETS)}, got {v!r}")
+        _check_choice(name, v, PRESETS)
     elif name == "rules_overrides":
         if not isinstance(v, dict):
             raise ValueError(f"rules_overrides must be an object, got {v!r}")
     elif name == "player_name":
-        if (
-            not isinstance(v, str)
-            or not 1 <= len(v) <= NAME_MAX
-            or not v.isprintable()
-            or not v.strip()
-        ):
-            raise ValueError(f"player_name must be 1 to {NAME_MAX} printable characters, got {v!r}")
+        _check_player_name(v)
     elif name == "opponent_level":
-        if v not in OPPONENT_LEVELS:
-            raise ValueError(f"opponent_level must be one of {OPPONENT_LEVELS}, got {v!r}")
+        _check_choice(name, v, OPPONENT_LEVELS)
+
+
+def _check_range(name: str, v: Any, low: int, high: int) -> None:
+    if not _is_number(v) or not low <= v <= high:
+        raise ValueError(f"{name} must be from {low} to {high}, got {v!r}")
+
+
+def _check_choice(name: str, v: Any, choices: Collection[str]) -> None:
+    if v not in choices:
+        raise ValueError(f"{name} must be one of {tuple(choices)}, got {v!r}")
+
+
+def _check_resolution(v: Any) -> None:
+    if not isinstance(v, (tuple, list)) or len(v) != 2 or not all(_is_int(x) for x in v):
+        raise ValueError(f"resolution must be two whole numbers (width, height), got {v!r}")
+    if not (MIN_RES[0] <= v[0] <= MAX_RES[0] and MIN_RES[1] <= v[1] <= MAX_RES[1]):
+        raise ValueError(
+            f"resolution must be from {MIN_RES[0]}x{MIN_RES[1]} to "
+            f"{MAX_RES[0]}x{MAX_RES[1]}, got {v[0]}x{v[1]}"
+        )
+
+
+def _check_player_name(v: Any) -> None:
+    if (
+        not isinstance(v, str)
+        or not 1 <= len(v) <= NAME_MAX
+        or not v.isprintable()
+        or not v.strip()
+    ):
+        raise ValueError(f"player_name must be 1 to {NAME_MAX} printable characters, got {v!r}")
 
 
 # -- the file ---------------------------------------------------------------------------------

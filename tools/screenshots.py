@@ -41,7 +41,7 @@ def main(argv: list[str] | None = None) -> int:
         "notify-level-device fatal\n",
     )
     from gin3d.app import GinApp
-    from gin3d.engine import Knocked, RuleSet, best_melds
+    from gin3d.engine import RuleSet
     from gin3d.players import GreedyPlayer
     from gin3d.scene.autoplay import InputDriver
     from gin3d.settings import Settings
@@ -76,32 +76,14 @@ def main(argv: list[str] | None = None) -> int:
     driver = InputDriver(app)
     ctl = session.controller
 
-    def melds_in_hand() -> int:
-        return len(best_melds(list(ctl.view(0).hand)).melds)
-
-    for _ in range(60):
-        view = ctl.view(0)
-        if view.phase == "discard" and melds_in_hand() >= 2 or ctl.game.hand.over:
-            break
-        driver.play_turn()
+    _play_to_melds(ctl, driver)
     shot("3_mid_hand")
     app.request("Pause")
     shot("3b_pause")
     app.screens.panel.buttons["rules"]["command"]()
     shot("3c_rules")
     app.request("Table")
-    knocked: list = []
-    ctl.on_applied.append(
-        lambda action, events: knocked.extend(e for e in events if isinstance(e, Knocked))
-    )
-    for _ in range(400):
-        if ctl.game.hand.over:
-            if knocked:
-                break
-            app.screens.panel.buttons["next"]["command"]()
-        if knocked and ctl.view(0).phase == "layoff":
-            break
-        driver.play_turn()
+    _play_to_a_knock(app, ctl, driver)
     panel = app.screens.panel
     if panel is not None:
         panel.frame.hide()
@@ -117,6 +99,37 @@ def main(argv: list[str] | None = None) -> int:
     shot("6_game_over")
     print("\n".join(saved))
     return 0
+
+
+def _play_to_melds(ctl, driver) -> None:
+    """Play on until the local seat is to discard holding two melds (or the hand ends)."""
+    from gin3d.engine import best_melds
+
+    for _ in range(60):
+        view = ctl.view(0)
+        if view.phase == "discard" and len(best_melds(list(view.hand)).melds) >= 2:
+            return
+        if ctl.game.hand.over:
+            return
+        driver.play_turn()
+
+
+def _play_to_a_knock(app, ctl, driver) -> None:
+    """Play hands until one has a knock: stop at its layoff, or at its end."""
+    from gin3d.engine import Knocked
+
+    knocked: list = []
+    ctl.on_applied.append(
+        lambda action, events: knocked.extend(e for e in events if isinstance(e, Knocked))
+    )
+    for _ in range(400):
+        if ctl.game.hand.over:
+            if knocked:
+                return
+            app.screens.panel.buttons["next"]["command"]()
+        if knocked and ctl.view(0).phase == "layoff":
+            return
+        driver.play_turn()
 
 
 if __name__ == "__main__":

@@ -320,21 +320,9 @@ class NetSession:
         if kind == "hand_over":
             self._keep(data)
         if kind in MATCH_KINDS:
-            if (
-                self.want_rematch
-                and kind == "game"
-                and self.controller.showing_result
-                and self.game is not None
-                and self.game.over
-            ):
-                self.want_rematch = False
-                self.controller.start_rematch()
-                self.app.request("Table")
-            self.controller.handle(ev)
+            self._match_event(ev)
         elif kind in ("chat", "emote"):
-            who = self.names[self._local(data["seat"])]
-            text = data["text"] if kind == "chat" else f"*{EMOTE_TEXT.get(data['name'], '?')}*"
-            self.chat.add(f"{who}: {text}")
+            self._chat_line(kind, data)
         elif kind == "status":
             self.link_state = data["text"]
         elif kind == "connected":
@@ -344,21 +332,12 @@ class NetSession:
             who = "The other player refused" if data["by_peer"] else "Refused from the other side"
             self.chat.add(f"{who}: {data['reason']}")
         elif kind == "error":
-            self.chat.add(f"(!) {data['message']}")
-            if data["message"].startswith("not saved") and self.app.screens.state == "Pause":
-                self.app.request("Table")  # say it where the player looks
-            if data["message"].startswith("not saved"):
-                self.hud.set_message(data["message"])
+            self._error(data["message"])
         elif kind == "cheat":
             self.alarm = f"{data['message']} - evidence saved to {data['evidence']}"
             self.controller.stop()
         elif kind == "ended":
-            self.ended = data["reason"]
-            self.controller.stop()
-            text = ending_text(self.ended, data.get("detail", ""))
-            if not self.alarm and self.ended != "finished":
-                self.alarm = text
-            self._note(text)
+            self._ended(data["reason"], data.get("detail", ""))
         elif kind == "resumed":
             self._resumed(data["hands"])
         elif kind == "offer":
@@ -372,6 +351,41 @@ class NetSession:
             return
         self.refresh_status()
         self._prompt()
+
+    def _match_event(self, ev) -> None:
+        """A move, deal or result of the match: the controller's; a new game after a
+        rematch both asked for starts at the table."""
+        if (
+            self.want_rematch
+            and ev.kind == "game"
+            and self.controller.showing_result
+            and self.game is not None
+            and self.game.over
+        ):
+            self.want_rematch = False
+            self.controller.start_rematch()
+            self.app.request("Table")
+        self.controller.handle(ev)
+
+    def _chat_line(self, kind: str, data) -> None:
+        who = self.names[self._local(data["seat"])]
+        text = data["text"] if kind == "chat" else f"*{EMOTE_TEXT.get(data['name'], '?')}*"
+        self.chat.add(f"{who}: {text}")
+
+    def _error(self, message: str) -> None:
+        self.chat.add(f"(!) {message}")
+        if message.startswith("not saved") and self.app.screens.state == "Pause":
+            self.app.request("Table")  # say it where the player looks
+        if message.startswith("not saved"):
+            self.hud.set_message(message)
+
+    def _ended(self, reason: str, detail: str) -> None:
+        self.ended = reason
+        self.controller.stop()
+        text = ending_text(reason, detail)
+        if not self.alarm and reason != "finished":
+            self.alarm = text
+        self._note(text)
 
     def _local(self, seat: int) -> int:
         me = self.controller.seat or 0

@@ -28,11 +28,9 @@ from ..engine import (
 from . import layout
 from .cards import CardNode
 from .picking import MouseButtons, Picker
+from .prompts import InputState, gin_knocks, table_shows
 
 DRAG_START = 0.025  # mouse units the pointer must move before a press becomes a drag
-GLOW_DRAW = (1.0, 0.85, 0.3, 0.9)
-GLOW_LAYOFF = (0.45, 1.0, 0.55, 0.9)
-GLOW_KNOCK = (1.0, 0.5, 0.3, 0.95)
 
 KEYS = {
     "s": "stock",
@@ -251,83 +249,91 @@ class TableInput(MouseButtons):
         if not self.enabled:
             return False
         if name.startswith("sort:"):
-            self.scene.set_sort(name[5:])
-            self._sync_sort()
-            self.refresh()
-            return True
-        if name == "next":
-            return self.ctl.next_hand()
-        if name == "hint":
-            return self.show_hint()
+            return self._sort(name[5:])
+        command = COMMANDS.get(name)
+        return command(self) if command is not None else False
+
+    def _sort(self, mode: str) -> bool:
+        self.scene.set_sort(mode)
+        self._sync_sort()
+        self.refresh()
+        return True
+
+    def _hand(self) -> list:
+        return [n.card for n in self.scene.hands[0]]
+
+    def _gin(self) -> bool:
+        legal = self.ctl.legal()
+        if BigGin() in legal:
+            return self._submit(BigGin())
+        gins = gin_knocks(self.ctl.view(0), legal)
+        return self._submit(gins[0]) if gins else False
+
+    def _knock(self) -> bool:
+        """Knock with the selected card, or the only card that may knock; with several,
+        arm (or disarm) Knock so the next hand card clicked is the one laid face down."""
+        legal = self.ctl.legal()
+        knocks = [a for a in legal if isinstance(a, Knock)]
+        if not knocks:
+            return False
+        if self.selected is not None and Knock(self.selected) in legal:
+            return self._submit(Knock(self.selected))
+        if len(knocks) == 1:
+            return self._submit(knocks[0])
+        self.knock_mode = not self.knock_mode
+        self.refresh()
+        return True
+
+    def _best_layoff(self) -> bool:
         legal = self.ctl.legal()
         view = self.ctl.view(0)
-        hand = [n.card for n in self.scene.hands[0]]
-        if name == "stock":
-            return self._submit(DrawStock())
-        if name == "take":
-            return self._submit(DrawDiscard())
-        if name == "pass":
-            return self._submit(Pass())
-        if name == "gin":
-            if BigGin() in legal:
-                return self._submit(BigGin())
-            gins = [
-                a
-                for a in legal
-                if isinstance(a, Knock)
-                and deadwood_of_mask(mask_of(view.hand) & ~(1 << a.card)) == 0
-            ]
-            return self._submit(gins[0]) if gins else False
-        if name == "knock":
-            knocks = [a for a in legal if isinstance(a, Knock)]
-            if not knocks:
-                return False
-            if self.selected is not None and Knock(self.selected) in legal:
+        if view.phase != "layoff" or not legal:
+            return False
+        ok = self.ctl.submit_many(layoff_moves(view))
+        if ok:
+            self.selected = None
+        return ok
+
+    def _step_selection(self, step: int) -> bool:
+        """Select the hand card ``step`` places right (+1) or left (-1) of the selected one;
+        with none selected, the first card from that side."""
+        cards = [c for c in self._hand() if c is not None]
+        if not cards:
+            return False
+        if self.selected in cards:
+            i = cards.index(self.selected)
+        else:
+            i = -1 if step > 0 else len(cards)
+        self.selected = cards[max(0, min(len(cards) - 1, i + step))]
+        self.hinted = None
+        self.refresh()
+        return True
+
+    def _move_selected(self, step: int) -> bool:
+        """Move the selected card ``step`` places along the hand (a custom order)."""
+        hand = self._hand()
+        if self.selected not in hand:
+            return False
+        self.scene.move_in_hand(self.selected, hand.index(self.selected) + step)
+        self._sync_sort()
+        self.refresh()
+        return True
+
+    def _confirm(self) -> bool:
+        """Enter: play the selected card as the phase means (discard, knock, lay off)."""
+        if self.selected is None:
+            return False
+        phase = self.ctl.view(0).phase
+        if phase == "discard":
+            if self.knock_mode:
                 return self._submit(Knock(self.selected))
-            if len(knocks) == 1:
-                return self._submit(knocks[0])
-            self.knock_mode = not self.knock_mode
-            self.refresh()
-            return True
-        if name == "bestlayoff":
-            if view.phase != "layoff" or not legal:
-                return False
-            ok = self.ctl.submit_many(layoff_moves(view))
-            if ok:
-                self.selected = None
-            return ok
-        if name == "done":
-            return self._submit(FinishLayoff())
-        if name in ("left", "right") and hand:
-            cards = [c for c in hand if c is not None]
-            i = (
-                cards.index(self.selected)
-                if self.selected in cards
-                else (-1 if name == "right" else len(cards))
-            )
-            i = max(0, min(len(cards) - 1, i + (1 if name == "right" else -1)))
-            self.selected = cards[i]
-            self.hinted = None
-            self.refresh()
-            return True
-        if name in ("moveleft", "moveright") and self.selected in hand:
-            i = hand.index(self.selected) + (1 if name == "moveright" else -1)
-            self.scene.move_in_hand(self.selected, i)
-            self._sync_sort()
-            self.refresh()
-            return True
-        if name == "confirm":
-            if self.selected is None:
-                return False
-            if view.phase == "discard":
-                if self.knock_mode:
-                    return self._submit(Knock(self.selected))
-                return self._discard_or_knock(self.selected)
-            if view.phase == "layoff":
-                fits = [a for a in legal if isinstance(a, LayOff) and a.card == self.selected]
-                if self.hinted in fits:  # the hint chose the meld too
-                    return self._submit(self.hinted)
-                return self._submit(fits[0]) if fits else False
+            return self._discard_or_knock(self.selected)
+        if phase == "layoff":
+            legal = self.ctl.legal()
+            fits = [a for a in legal if isinstance(a, LayOff) and a.card == self.selected]
+            if self.hinted in fits:  # the hint chose the meld too
+                return self._submit(self.hinted)
+            return self._submit(fits[0]) if fits else False
         return False
 
     def show_hint(self) -> bool:
@@ -372,89 +378,16 @@ class TableInput(MouseButtons):
                 n.set_glow(False)
         legal = self.ctl.legal()
         view = self.ctl.view(0)
-        hand_cards = [n.card for n in scene.hands[0]]
-        if self.selected not in hand_cards or not legal:
-            self.selected = None if self.selected not in hand_cards else self.selected
+        if self.selected not in [n.card for n in scene.hands[0]]:
+            self.selected = None
         if view.phase != "discard":
             self.knock_mode = False
-        buttons: set[str] = {"hint"} if legal and self.hints() else set()
-        prompt = ""
-        top = view.top
-        if not legal:
-            prompt = self._waiting_prompt(view)
-        elif view.phase in ("upcard", "last_chance"):
-            if DrawDiscard() in legal:
-                scene.pile[-1].set_glow(True, GLOW_DRAW)
-                buttons.add("take")
-            buttons.add("pass")
-            prompt = (
-                f"Take the {top.pretty} or pass"
-                if view.phase == "upcard"
-                else f"Last chance: take the {top.pretty} and knock, or pass"
-            )
-            if DrawDiscard() not in legal:
-                prompt = "You cannot knock with it: pass"
-        elif view.phase == "draw":
-            if scene.stock:
-                scene.stock[-1].set_glow(True, GLOW_DRAW)
-            if DrawDiscard() in legal:
-                scene.pile[-1].set_glow(True, GLOW_DRAW)
-                prompt = f"Draw from the stock or take the {top.pretty}"
-            else:
-                prompt = "Draw from the stock"
-        elif view.phase == "discard":
-            knocks = [a.card for a in legal if isinstance(a, Knock)]
-            gin = any(deadwood_of_mask(mask_of(view.hand) & ~(1 << c)) == 0 for c in knocks)
-            if knocks:
-                buttons.add("knock")
-            if gin or BigGin() in legal:
-                buttons.add("gin")
-            if self.knock_mode:
-                for n in scene.hands[0]:
-                    if n.card in knocks:
-                        n.set_glow(True, GLOW_KNOCK)
-                prompt = "Knock: click the card to lay face down"
-            else:
-                if scene.pile:
-                    scene.pile[-1].set_glow(True, GLOW_DRAW)
-                if self.selected is not None:
-                    prompt = (
-                        f"Discard the {self.selected.pretty}: click it again or the "
-                        "pile, or press Enter"
-                    )
-                elif self.click_discards():
-                    prompt = "Discard: click the card to throw away"
-                else:
-                    prompt = "Discard: click a card then the pile, or drag it onto the pile"
-                if BigGin() in legal:
-                    prompt = "Big Gin! Press Gin to lay out all 11 cards"
-                elif gin:
-                    prompt = "You can go gin! Press Gin, or discard"
-                elif knocks:
-                    prompt += " - or Knock"
-        elif view.phase == "layoff":
-            fits = {a.card for a in legal if isinstance(a, LayOff)}
-            for n in scene.hands[0]:
-                if n.card in fits:
-                    n.set_glow(True, GLOW_LAYOFF)
-            if self.selected is not None:
-                for a in legal:
-                    if isinstance(a, LayOff) and a.card == self.selected:
-                        for n in scene.table_melds[a.meld]:
-                            n.set_glow(True, GLOW_LAYOFF)
-                prompt = f"Click the meld to lay the {self.selected.pretty} on"
-            elif fits:
-                prompt = "Lay off: click a glowing card, or press Best layoff / Done"
-            else:
-                prompt = "Nothing to lay off: press Done"
-            buttons |= {"bestlayoff", "done"} if fits else {"done"}
-        if self.selected is not None:
-            for n in scene.hands[0]:
-                if n.card == self.selected:
-                    n.set_glow(True, (0.6, 0.85, 1.0, 0.95))
+        shows = table_shows(view, legal, self._input_state(view, legal))
+        self._light(shows.glows)
         self._lift_selected()
+        buttons = set(shows.buttons)
         if self.hud is not None:
-            self.hud.set_prompt(prompt)
+            self.hud.set_prompt(shows.prompt)
             self.hud.show_buttons(buttons)
             self._show_deadwood(view, legal)
         turn = view.turn if view.phase != "over" else None
@@ -464,8 +397,34 @@ class TableInput(MouseButtons):
                 self.ctl.names, view.scores, view.target, view.dealer, view.knock_limit, turn=turn
             )
             self.hud.set_sort(scene.sort_mode)
-        self.prompt = prompt
+        self.prompt = shows.prompt
         self.buttons = buttons
+
+    def _input_state(self, view, legal) -> InputState:
+        """This input's state for ``table_shows``; the overridable questions (hints offered,
+        one-click discards, the waiting line) are asked only where their answer is used."""
+        return InputState(
+            selected=self.selected,
+            knock_mode=self.knock_mode,
+            hints=bool(legal) and self.hints(),
+            click_discards=bool(legal) and view.phase == "discard" and self.click_discards(),
+            waiting="" if legal else self._waiting_prompt(view),
+        )
+
+    def _light(self, glows) -> None:
+        """Light the nodes ``table_shows`` named, in its order."""
+        scene = self.scene
+        for glow in glows:
+            if glow.where == "stock":
+                nodes = scene.stock[-1:]
+            elif glow.where == "pile":
+                nodes = scene.pile[-1:]
+            elif glow.where == "meld":
+                nodes = scene.table_melds[glow.meld]
+            else:
+                nodes = [n for n in scene.hands[0] if n.card == glow.card]
+            for n in nodes:
+                n.set_glow(True, glow.colour)
 
     def _show_deadwood(self, view, legal) -> None:
         """The HUD's deadwood count: with 11 cards in hand, the count after the best
@@ -519,6 +478,25 @@ class TableInput(MouseButtons):
         if self.refresh in self.ctl.on_change:
             self.ctl.on_change.remove(self.refresh)
         self.picker.ray_np.removeNode()
+
+
+# the commands of ``TableInput.do`` (and so of KEYS and the HUD's buttons), besides "sort:..."
+COMMANDS: dict[str, Callable[[TableInput], bool]] = {
+    "next": lambda inp: inp.ctl.next_hand(),
+    "hint": lambda inp: inp.show_hint(),
+    "stock": lambda inp: inp._submit(DrawStock()),
+    "take": lambda inp: inp._submit(DrawDiscard()),
+    "pass": lambda inp: inp._submit(Pass()),
+    "gin": TableInput._gin,
+    "knock": TableInput._knock,
+    "bestlayoff": TableInput._best_layoff,
+    "done": lambda inp: inp._submit(FinishLayoff()),
+    "left": lambda inp: inp._step_selection(-1),
+    "right": lambda inp: inp._step_selection(+1),
+    "moveleft": lambda inp: inp._move_selected(-1),
+    "moveright": lambda inp: inp._move_selected(+1),
+    "confirm": TableInput._confirm,
+}
 
 
 __all__ = ["TableInput", "KEYS", "layout"]

@@ -96,13 +96,7 @@ def evaluate(text: str, names: Mapping[str, Any]) -> Any:
                 return all(ev(v) for v in node.values)
             return any(ev(v) for v in node.values)
         if isinstance(node, ast.Compare):
-            left = ev(node.left)
-            for op, right_node in zip(node.ops, node.comparators):
-                right = ev(right_node)
-                if not _COMPARE[type(op)](_plain(left), _plain(right)):
-                    return False
-                left = right
-            return True
+            return _chain_holds(node, ev)
         if isinstance(node, ast.Call):
             func = names.get(node.func.id)
             if not callable(func):
@@ -111,6 +105,18 @@ def evaluate(text: str, names: Mapping[str, Any]) -> Any:
         raise ExpressionError(f"cannot evaluate {ast.dump(node)} in {text!r}")
 
     return ev(tree)
+
+
+def _chain_holds(node: ast.Compare, ev: Callable[[ast.AST], Any]) -> bool:
+    """Whether every link of ``a < b <= c`` holds; operands are evaluated left to right
+    and no further than the first link that fails."""
+    left = ev(node.left)
+    for op, right_node in zip(node.ops, node.comparators):
+        right = ev(right_node)
+        if not _COMPARE[type(op)](_plain(left), _plain(right)):
+            return False
+        left = right
+    return True
 
 
 def _plain(value: Any) -> Any:

@@ -323,6 +323,38 @@ def _expect(data: Any) -> Expect:
     return Expect(_require(data, "prompt", str), tuple(wrong), move, pick)
 
 
+def _claims(data: dict) -> list:
+    """A step's 'check': at least one claim, each one a valid expression."""
+    check = _require(data, "check", list)
+    if not check:
+        raise LessonError("every step needs at least one claim in 'check'")
+    for claim in check:
+        try:
+            parse_expression(claim)
+        except ExpressionError as exc:
+            raise LessonError(str(exc)) from None
+    return check
+
+
+def _staging(data: dict) -> tuple[str, tuple, tuple, tuple]:
+    """A step's camera, focus, shown rows and their labels, each checked."""
+    camera = data.get("camera", "table")
+    if camera not in CAMERAS:
+        raise LessonError(f"camera {camera!r} is not one of {', '.join(CAMERAS)}")
+    focus = tuple(data.get("focus", ()))
+    for token in focus:
+        if token not in PLACES and token not in NAMED_CARDS:
+            parse_hand(token, 1)
+    show = tuple(data.get("show", ()))
+    for row in show:
+        for group in row.split("|"):
+            parse_hand(group)
+    labels = tuple(data.get("labels", ()))
+    if labels and len(labels) != len(show):
+        raise LessonError(f"{len(labels)} labels for {len(show)} rows in 'show'")
+    return camera, focus, show, labels
+
+
 def _step(data: Any, has_hand: bool, sheets: set[str]) -> Step:
     if not isinstance(data, dict):
         raise LessonError("a step is a JSON object")
@@ -344,28 +376,8 @@ def _step(data: Any, has_hand: bool, sheets: set[str]) -> Step:
         },
         "step",
     )
-    check = _require(data, "check", list)
-    if not check:
-        raise LessonError("every step needs at least one claim in 'check'")
-    for claim in check:
-        try:
-            parse_expression(claim)
-        except ExpressionError as exc:
-            raise LessonError(str(exc)) from None
-    camera = data.get("camera", "table")
-    if camera not in CAMERAS:
-        raise LessonError(f"camera {camera!r} is not one of {', '.join(CAMERAS)}")
-    focus = tuple(data.get("focus", ()))
-    for token in focus:
-        if token not in PLACES and token not in NAMED_CARDS:
-            parse_hand(token, 1)
-    show = tuple(data.get("show", ()))
-    for row in show:
-        for group in row.split("|"):
-            parse_hand(group)
-    labels = tuple(data.get("labels", ()))
-    if labels and len(labels) != len(show):
-        raise LessonError(f"{len(labels)} labels for {len(show)} rows in 'show'")
+    check = _claims(data)
+    camera, focus, show, labels = _staging(data)
     do = _do(data.get("do", []))
     if do and not has_hand:
         raise LessonError("'do' needs a chapter with a deal")
