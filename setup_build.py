@@ -35,7 +35,7 @@ from setuptools import setup
 ROOT = Path(__file__).resolve().parent
 VERSION = re.search(r'__version__ = "([^"]+)"', (ROOT / "gin3d" / "__init__.py").read_text())[1]
 
-PLATFORMS = ["manylinux2014_x86_64", "win_amd64", "macosx_10_9_x86_64"]
+PLATFORMS = ["manylinux2014_x86_64", "win_amd64", "macosx_11_0_x86_64"]
 
 BUILD_APPS = {
     "gui_apps": {"Gin3D": "gin3d/__main__.py"},
@@ -218,7 +218,7 @@ if __name__ == "__main__":
                 "installers": {
                     "manylinux2014_x86_64": ["gztar"],
                     "win_amd64": ["zip"],
-                    "macosx_10_9_x86_64": ["zip"],
+                    "macosx_11_0_x86_64": ["zip"],
                 }
             },
         },

@@ -14,3 +14,20 @@ uv pip compile pyproject.toml "${common[@]}" -c tools/lock-constraints.txt \
     -o requirements.txt --quiet
 uv pip compile pyproject.toml --extra test --extra build-tls "${common[@]}" -c requirements.txt \
     -o requirements-test.txt --quiet
+# The packaged builds need a wheel of every pin for each of their platforms (setup_build.py's
+# PLATFORMS, CPython 3.11): a pin without one fails build_apps, so it fails here first.
+platforms=$(python3 -c 'import re, pathlib
+text = pathlib.Path("setup_build.py").read_text()
+print(" ".join(re.findall(r"\"(\w+)\"", re.search(r"PLATFORMS = \[(.*?)\]", text)[1])))')
+for platform in $platforms; do
+    scratch=$(mktemp -d)
+    if ! python3 -m pip download --quiet --disable-pip-version-check --only-binary=:all: \
+            --python-version 311 --abi cp311 --platform "$platform" \
+            -r requirements.txt -d "$scratch" >"$scratch.log" 2>&1; then
+        grep ERROR "$scratch.log" >&2
+        echo "lock.sh: a pin has no $platform wheel; limit it in tools/lock-constraints.txt" >&2
+        rm -rf "$scratch" "$scratch.log"
+        exit 1
+    fi
+    rm -rf "$scratch" "$scratch.log"
+done
