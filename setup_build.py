@@ -176,6 +176,13 @@ def missing_from(app: Path, root: Path = ROOT) -> list[str]:
     return [rel for rel in expected if not (app / rel).is_file()]
 
 
+def game_folder(platform_folder: Path) -> Path:
+    """Where a platform's build keeps the game's files: the folder itself, or a macOS app
+    bundle's Contents/Resources (gin3d.paths.bundle_root looks there too)."""
+    bundles = sorted(platform_folder.glob("*.app/Contents/Resources"))
+    return bundles[0] if bundles else platform_folder
+
+
 def add_desktop_entry(app: Path) -> None:
     """The Linux build's desktop entry and the script that installs it with the icon."""
     (app / "gin3d.desktop").write_text(DESKTOP_ENTRY, encoding="utf-8")
@@ -190,11 +197,21 @@ def checked_build_apps():
     from direct.dist.commands import build_apps
 
     class CheckedBuildApps(build_apps):
+        def bundle_macos_app(self, builddir: str) -> None:
+            # Panda3D 1.10.16 moves every file of the build into Contents/MacOS when any
+            # console app is set (``fname in gui_apps or console_apps``), leaving Resources
+            # empty: bundle without the console app, which a Mac player starts from the app.
+            console, self.console_apps = self.console_apps, {}
+            try:
+                super().bundle_macos_app(builddir)
+            finally:
+                self.console_apps = console
+
         def run(self) -> None:
             super().run()
             problems = []
             for platform in self.platforms:
-                app = Path(self.build_base) / platform
+                app = game_folder(Path(self.build_base) / platform)
                 missing = missing_from(app)
                 if missing:
                     problems.append(f"{platform}: {', '.join(missing)}")

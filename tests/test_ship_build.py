@@ -70,6 +70,14 @@ def test_a_build_missing_any_game_file_is_refused(tmp_path):
     assert "sounds/ (no files in the checkout)" in build.missing_from(tmp_path, empty)
 
 
+def test_a_macos_build_is_checked_inside_its_app_bundle(tmp_path):
+    build = load_setup_build()
+    assert build.game_folder(tmp_path) == tmp_path
+    resources = tmp_path / "Gin3D.app" / "Contents" / "Resources"
+    resources.mkdir(parents=True)
+    assert build.game_folder(tmp_path) == resources
+
+
 def wheel_source() -> dict[str, str]:
     """Where build_apps's pip finds the Linux wheels: GIN3D_BUILD_WHEELS, a folder of them
     (``pip download -r requirements.txt psycopg-binary==<pin> --platform
