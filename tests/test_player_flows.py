@@ -358,8 +358,14 @@ def test_whole_games_at_normal_speed_stay_flat(player, level):
         f"RSS {rss[0] // 1024}..{max(rss) // 1024} MiB; worst frame p99 {p99} ms"
     )
     assert len(floors) >= 4
-    early = sorted(floors[1:4])[1]  # after the first hand has met every kind of thing
-    assert max(floors[3:]) <= early + 40, f"vertex buffers grow from hand to hand: {floors}"
+    # The buffers climb over the first hands while each kind of card, meld and label is met
+    # for the first time, then level off: the later half of the game may not rise above the
+    # earlier half's peak (the first hand aside) by more than a little; a leak of a few
+    # buffers a hand rises through it.
+    half = len(floors) // 2
+    assert max(floors[half:]) <= max(floors[1:half]) + 24, (
+        f"vertex buffers grow from hand to hand: {floors}"
+    )
     assert max(rss[len(rss) // 2 :]) <= max(rss[: len(rss) // 2]) + 24 * 1024, (
         f"memory grows: {rss}"
     )
