@@ -35,6 +35,7 @@ from .events import (
     redact,
 )
 from .game import Game, Match, cut_for_deal, next_dealer
+from .groups import PartnershipGame, ThreePlayerGame
 from .hand import (
     DISCARD,
     DRAW,
@@ -105,8 +106,10 @@ __all__ = [
     "NextHand",
     "Pass",
     "Passed",
+    "PartnershipGame",
     "PlayerView",
     "RuleSet",
+    "ThreePlayerGame",
     "UpcardTurned",
     "all_best_arrangements",
     "best_layoff",

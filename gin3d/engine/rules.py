@@ -36,8 +36,13 @@ class RuleSet:
     no_upcard: bool = False
     straight_gin: bool = False
     hollywood: bool = False
+    # more than two players (gin3d.engine.groups): a hand is always between two of them
+    three_player_boxes: bool = True  # 3 players: box_bonus for every hand a player won
+    partnership_target: int = 125  # 4 players in two teams: the first team to this wins
+    partnership_game_bonus: bool = False  # ... and gets game_bonus (the source leaves it open)
+    partnership_box_bonus: bool = False  # ... and box_bonus per round won (likewise)
 
-    def __post_init__(self) -> None:
+    def _check_types(self) -> None:
         for f in fields(self):
             value = getattr(self, f.name)
             if f.type == "bool" and not isinstance(value, bool):
@@ -46,13 +51,17 @@ class RuleSet:
                 raise ValueError(f"{f.name} must be a whole number, got {value!r:.40}")
             if f.type == "str" and not isinstance(value, str):
                 raise ValueError(f"{f.name} must be text, got {value!r:.40}")
+
+    def __post_init__(self) -> None:
+        self._check_types()
         if not 0 <= self.knock_limit <= 90:
             raise ValueError(f"knock_limit must be 0..90, got {self.knock_limit}")
         for name in ("gin_bonus", "big_gin_bonus", "undercut_bonus", "box_bonus", "game_bonus"):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} cannot be negative, got {getattr(self, name)}")
-        if self.game_target <= 0:
-            raise ValueError(f"game_target must be positive, got {self.game_target}")
+        for name in ("game_target", "partnership_target"):
+            if getattr(self, name) <= 0:
+                raise ValueError(f"{name} must be positive, got {getattr(self, name)}")
         if self.match_target < self.game_target:
             raise ValueError(
                 f"match_target ({self.match_target}) is below game_target ({self.game_target})"

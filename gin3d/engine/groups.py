@@ -1,0 +1,320 @@
+"""Gin for three players and for four in two teams, over the unchanged two-player ``Hand``.
+
+The rule pages (RULES.md, "Other ways to play" of seed 001) describe both; a hand is always
+between two players:
+
+- **Three players**: the dealer deals to the other two and sits that hand out; the loser of
+  each hand deals the next, so the winner stays in and plays the player who just dealt. The
+  source gives no scoring: each player keeps their own score to ``game_target``, the first
+  to reach it wins the game bonus, and (``three_player_boxes``, on by default) every player
+  gets ``box_bonus`` for each hand they won. A drawn hand is dealt again by the same dealer.
+- **Four players in two teams** (players 0 and 2 against 1 and 3): each round is two
+  ordinary hands at once, each player against one player of the other team, partners taking
+  turns facing each opponent. If both partners win, the team scores both results added; if
+  each team wins one, the team with more points scores the difference (the same thing: the
+  team ahead in the round scores the difference of the two teams' points). First team to
+  ``partnership_target`` (125) wins; the game and box bonuses are options, off by default
+  because the source leaves them open.
+"""
+
+from __future__ import annotations
+
+import random
+
+from .actions import Action, NextHand
+from .cards import CARDS
+from .events import Event
+from .hand import Hand, IllegalAction, shuffled_deck
+from .rules import RuleSet
+
+TEAMS = ((0, 2), (1, 3))  # partnership: team 0 and team 1, by player
+
+
+def cut_among(seed: int | str, players: int) -> int:
+    """Every player draws a card; the highest deals (ranks K high, then suits S > H > D > C)."""
+    cards = random.Random(f"{seed}:cut{players}").sample(CARDS, players)
+    return max(range(players), key=lambda p: (cards[p].rank, -cards[p].suit))
+
+
+def three_player_seats(dealer: int) -> tuple[int, int]:
+    """The two players of a hand dealt by ``dealer`` (who sits it out): the player after the
+    dealer is hand seat 0 and acts first, the other is seat 1 and takes the dealer's part."""
+    return (dealer + 1) % 3, (dealer + 2) % 3
+
+
+def three_player_next_dealer(dealer: int, players: tuple[int, int], winner: int | None) -> int:
+    """The loser of a hand deals the next one (the winner stays in and meets the player who
+    just dealt); after a drawn hand (no winner) the same dealer deals again."""
+    if winner is None:
+        return dealer
+    if winner not in players:
+        raise ValueError(f"player {winner} did not play this hand")
+    return players[1] if winner == players[0] else players[0]
+
+
+def round_score(results: list[tuple[int | None, int]]) -> tuple[int | None, int]:
+    """A partnership round from its two hands, each ``(winning team or None, points)``: the
+    team with more points scores the difference (both hands won by one team: their sum); equal
+    points, or two drawn hands, score nothing. Returns ``(team or None, points)``."""
+    points = [0, 0]
+    for team, won in results:
+        if team is not None:
+            if team not in (0, 1) or won < 0:
+                raise ValueError(f"bad hand result {(team, won)!r}")
+            points[team] += won
+    if points[0] == points[1]:
+        return None, 0
+    ahead = 0 if points[0] > points[1] else 1
+    return ahead, points[ahead] - points[1 - ahead]
+
+
+def team_of(player: int) -> int:
+    if player not in range(4):
+        raise ValueError(f"a partnership game has players 0..3, not {player!r}")
+    return player % 2
+
+
+def pairings(round_number: int) -> tuple[tuple[int, int], tuple[int, int]]:
+    """Who plays whom in a round, as (team-0 player, team-1 player) per table: partners take
+    turns facing each opponent (0 meets 1 and 3 in turn, 2 meets 3 and 1)."""
+    if round_number % 2 == 0:
+        return (0, 1), (2, 3)
+    return (0, 3), (2, 1)
+
+
+class ThreePlayerGame:
+    """Hands between two of three players until one reaches ``game_target``."""
+
+    players = 3
+
+    def __init__(
+        self, rules: RuleSet | None = None, seed: int | str = 0, first_dealer: int | None = None
+    ) -> None:
+        self.rules = rules or RuleSet()
+        self.seed = seed
+        if first_dealer is None:
+            first_dealer = cut_among(seed, 3)
+        if first_dealer not in range(3):
+            raise ValueError(f"first_dealer must be 0, 1 or 2, got {first_dealer!r}")
+        self.dealer = first_dealer
+        self.hands: list[Hand] = []
+        self.seats: list[tuple[int, int]] = []  # per hand: the players at hand seats 0 and 1
+        self.won: list[tuple[int | None, int]] = []  # per finished hand: (player or None, points)
+        self.actions: list[Action] = []
+        self._deal()
+
+    def _deal(self) -> None:
+        n = len(self.hands)
+        self.hand = Hand(self.rules, 1, shuffled_deck(f"{self.seed}:3p:{n}"), hand_number=n)
+        self.hands.append(self.hand)
+        self.seats.append(three_player_seats(self.dealer))
+
+    # -- queries ------------------------------------------------------------------------
+    @property
+    def playing(self) -> tuple[int, int]:
+        """The two players of the hand in progress (hand seats 0 and 1)."""
+        return self.seats[-1]
+
+    @property
+    def sitting_out(self) -> int:
+        return self.dealer
+
+    @property
+    def turn(self) -> int:
+        """The player whose move it is."""
+        return self.playing[self.hand.turn]
+
+    def running(self) -> list[int]:
+        """Hand points per player so far, without bonuses."""
+        totals = [0, 0, 0]
+        for player, points in self.won:
+            if player is not None:
+                totals[player] += points
+        return totals
+
+    @property
+    def over(self) -> bool:
+        return max(self.running()) >= self.rules.game_target
+
+    @property
+    def winner(self) -> int | None:
+        if not self.over:
+            return None
+        run = self.running()
+        return run.index(max(run))
+
+    def totals(self) -> list[int]:
+        """Each player's score: hand points, and once the game is over the game bonus to the
+        winner and the box bonuses."""
+        totals = self.running()
+        if self.over:
+            totals[self.winner] += self.rules.game_bonus
+            if self.rules.three_player_boxes:
+                for player, _ in self.won:
+                    if player is not None:
+                        totals[player] += self.rules.box_bonus
+        return totals
+
+    def legal_actions(self) -> list[Action]:
+        if self.hand.over:
+            return [] if self.over else [NextHand()]
+        return self.hand.legal_actions()
+
+    def view(self, player: int):
+        """What ``player`` may know of the hand in progress (ValueError for the player who
+        sits it out: they see the table, not a hand)."""
+        if player not in self.playing:
+            raise ValueError(f"player {player} sits out this hand")
+        seat = self.playing.index(player)
+        run = self.running()
+        scores = (run[player], run[self.playing[1 - seat]])
+        return self.hand.view(seat, scores, self.rules.game_target)
+
+    # -- changes ------------------------------------------------------------------------
+    def apply(self, action: Action) -> list[Event]:
+        """The move of the player whose turn it is, or NextHand after a hand. IllegalAction
+        (and nothing changes) for anything not legal now."""
+        if isinstance(action, NextHand):
+            if not self.hand.over or self.over:
+                raise IllegalAction("next hand is only possible after a hand, before game over")
+            self.actions.append(action)
+            winner = self.won[-1][0]
+            self.dealer = three_player_next_dealer(self.dealer, self.playing, winner)
+            self._deal()
+            return list(self.hand.events)
+        events = self.hand.apply(action)
+        self.actions.append(action)
+        if self.hand.over:
+            seat = self.hand.winner
+            if seat is None or self.hand.result is None:
+                self.won.append((None, 0))
+            else:
+                self.won.append((self.playing[seat], self.hand.result.points))
+        return events
+
+
+class PartnershipGame:
+    """Rounds of two hands at once, team 0 (players 0, 2) against team 1 (players 1, 3)."""
+
+    players = 4
+
+    def __init__(
+        self,
+        rules: RuleSet | None = None,
+        seed: int | str = 0,
+        first_dealer_team: int | None = None,
+    ) -> None:
+        self.rules = rules or RuleSet()
+        self.seed = seed
+        if first_dealer_team is None:
+            first_dealer_team = team_of(cut_among(seed, 4))
+        if first_dealer_team not in (0, 1):
+            raise ValueError(f"first_dealer_team must be 0 or 1, got {first_dealer_team!r}")
+        self.first_dealer_team = first_dealer_team
+        self.rounds: list[tuple[int | None, int]] = []  # per finished round: (team, points)
+        self.actions: list[tuple[int | None, Action]] = []  # (table or None, action)
+        self.tables: list[Hand] = []
+        self._deal()
+
+    def _deal(self) -> None:
+        """A new round: one hand per table; the same team deals at both tables, in turn."""
+        r = len(self.rounds)
+        dealer_seat = (self.first_dealer_team + r) % 2  # hand seat 0 is the team-0 player
+        self.tables = [
+            Hand(self.rules, dealer_seat, shuffled_deck(f"{self.seed}:4p:{r}:{t}"), hand_number=r)
+            for t in (0, 1)
+        ]
+
+    # -- queries ------------------------------------------------------------------------
+    @property
+    def round_number(self) -> int:
+        return len(self.rounds) - (1 if self.round_over else 0)
+
+    @property
+    def seats(self) -> tuple[tuple[int, int], tuple[int, int]]:
+        """Per table, the players at hand seats 0 and 1."""
+        return pairings(self.round_number)
+
+    @property
+    def round_over(self) -> bool:
+        return all(hand.over for hand in self.tables)
+
+    def turn(self, table: int) -> int:
+        """The player whose move it is at ``table``."""
+        return self.seats[table][self.tables[table].turn]
+
+    def running(self) -> list[int]:
+        totals = [0, 0]
+        for team, points in self.rounds:
+            if team is not None:
+                totals[team] += points
+        return totals
+
+    @property
+    def over(self) -> bool:
+        return max(self.running()) >= self.rules.partnership_target
+
+    @property
+    def winner(self) -> int | None:
+        if not self.over:
+            return None
+        run = self.running()
+        return 0 if run[0] > run[1] else 1
+
+    def totals(self) -> list[int]:
+        """Per team: round points, and once over the game and box bonuses where the rules
+        turn them on (``partnership_game_bonus``, ``partnership_box_bonus``)."""
+        totals = self.running()
+        if self.over:
+            if self.rules.partnership_game_bonus:
+                totals[self.winner] += self.rules.game_bonus
+            if self.rules.partnership_box_bonus:
+                for team, _ in self.rounds:
+                    if team is not None:
+                        totals[team] += self.rules.box_bonus
+        return totals
+
+    def legal_actions(self, table: int) -> list[Action]:
+        if self.round_over:
+            return [] if self.over else [NextHand()]
+        return self.tables[self._table(table)].legal_actions()
+
+    def view(self, player: int):
+        """What ``player`` may know of their own hand this round."""
+        team = team_of(player)
+        for table, seats in enumerate(self.seats):
+            if player in seats:
+                seat = seats.index(player)
+                run = self.running()
+                return self.tables[table].view(seat, (run[team], run[1 - team]), None)
+        raise AssertionError("every player plays every round")  # pragma: no cover
+
+    # -- changes ------------------------------------------------------------------------
+    def _table(self, table: int) -> int:
+        if table not in (0, 1):
+            raise IllegalAction(f"there are tables 0 and 1, not {table!r}")
+        return table
+
+    def apply(self, table: int | None, action: Action) -> list[Event]:
+        """A move at ``table``, or ``NextHand`` (table None) once both hands of the round are
+        over. IllegalAction, and nothing changes, for anything not legal now."""
+        if isinstance(action, NextHand):
+            if not self.round_over or self.over:
+                raise IllegalAction("the next round starts once both hands are over")
+            self.actions.append((None, action))
+            self._deal()
+            return [e for hand in self.tables for e in hand.events]
+        hand = self.tables[self._table(table)]
+        if hand.over:
+            raise IllegalAction(f"the hand at table {table} is over")
+        events = hand.apply(action)
+        self.actions.append((table, action))
+        if self.round_over:
+            self.rounds.append(round_score([self._result(t) for t in (0, 1)]))
+        return events
+
+    def _result(self, table: int) -> tuple[int | None, int]:
+        hand = self.tables[table]
+        if hand.winner is None or hand.result is None:
+            return None, 0
+        return team_of(self.seats[table][hand.winner]), hand.result.points

@@ -1,0 +1,176 @@
+"""Three players, and four in two teams (seed 001, "Other ways to play"), over two-player hands:
+the seed's words as checks, and random legal games that keep every card and every point."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from gin3d.engine import (
+    IllegalAction,
+    NextHand,
+    PartnershipGame,
+    RuleSet,
+    ThreePlayerGame,
+)
+from gin3d.engine.groups import (
+    pairings,
+    round_score,
+    team_of,
+    three_player_next_dealer,
+    three_player_seats,
+)
+
+
+def cards_in(hand) -> int:
+    """Every card of a hand, wherever it lies (both hands, stock, pile, the table), each
+    counted once: a knocker's melds lie on the table and stay in their hand's list."""
+    places = [*hand.hands, hand.stock, hand.pile, *hand.table_melds]
+    found = {c for place in places for c in place}
+    if not hand.table_melds:  # before a knock no card may be in two places
+        assert sum(len(place) for place in places) == len(found)
+    return len(found)
+
+
+def play_three(seed: int, rules: RuleSet | None = None) -> ThreePlayerGame:
+    game = ThreePlayerGame(rules, seed=seed)
+    rng = random.Random(seed)
+    while not game.over:
+        before = game.dealer, game.playing
+        game.apply(rng.choice(game.legal_actions()))
+        if game.hand.over and not game.over:
+            winner = game.won[-1][0]
+            game.apply(NextHand())
+            dealer, playing = before
+            # the dealer sat the hand out; the loser deals next, the winner stays in and
+            # meets the player who just dealt; a drawn hand is dealt again by the same dealer
+            assert dealer not in playing
+            if winner is None:
+                assert game.dealer == dealer
+            else:
+                assert game.dealer == next(p for p in playing if p != winner)
+                assert set(game.playing) == {winner, dealer}
+        assert cards_in(game.hand) == 52
+    return game
+
+
+def test_three_players_the_dealer_deals_to_the_other_two_and_sits_out():
+    assert three_player_seats(0) == (1, 2)
+    assert three_player_seats(2) == (0, 1)
+    game = ThreePlayerGame(seed=5, first_dealer=1)
+    assert game.sitting_out == 1 and game.playing == (2, 0)
+    assert game.hand.dealer == 1  # hand seat 1 (player 0) takes the dealer's part
+    assert game.turn == 2  # the player after the dealer acts first
+    with pytest.raises(ValueError, match="sits out"):
+        game.view(1)
+    assert len(game.view(2).hand) == 10
+
+
+def test_three_players_the_loser_deals_next_so_the_winner_stays_in():
+    assert three_player_next_dealer(0, (1, 2), winner=1) == 2
+    assert three_player_next_dealer(0, (1, 2), winner=2) == 1
+    assert three_player_next_dealer(0, (1, 2), winner=None) == 0
+    with pytest.raises(ValueError, match="did not play"):
+        three_player_next_dealer(0, (1, 2), winner=0)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_three_player_games_keep_every_card_and_every_point(seed):
+    game = play_three(seed)
+    run = game.running()
+    assert max(run) >= 100 and game.winner == run.index(max(run))
+    boxes = [sum(1 for p, _ in game.won if p == player) for player in range(3)]
+    expected = [run[p] + 25 * boxes[p] + (100 if p == game.winner else 0) for p in range(3)]
+    assert game.totals() == expected
+    assert sum(p for _, p in game.won) == sum(run)
+    assert game.legal_actions() == []
+    with pytest.raises(IllegalAction):
+        game.apply(NextHand())
+
+
+def test_three_player_boxes_are_an_option():
+    on = play_three(4)
+    off = play_three(4, RuleSet(three_player_boxes=False))
+    assert off.running() == on.running()
+    assert off.totals()[off.winner] == off.running()[off.winner] + 100
+    assert sum(on.totals()) > sum(off.totals())
+
+
+def test_partners_take_turns_facing_each_opponent():
+    assert pairings(0) == ((0, 1), (2, 3))
+    assert pairings(1) == ((0, 3), (2, 1))
+    faced = {p: set() for p in range(4)}
+    for r in range(2):
+        for a, b in pairings(r):
+            assert team_of(a) != team_of(b)  # always against the other team
+            faced[a].add(b)
+            faced[b].add(a)
+    assert faced == {0: {1, 3}, 2: {1, 3}, 1: {0, 2}, 3: {0, 2}}
+
+
+def test_a_round_scores_both_results_added_or_the_difference():
+    # both partners win: the team scores both results added together
+    assert round_score([(0, 14), (0, 30)]) == (0, 44)
+    # each team wins one: the team with more points scores the difference
+    assert round_score([(0, 14), (1, 30)]) == (1, 16)
+    assert round_score([(1, 9), (0, 21)]) == (0, 12)
+    assert round_score([(0, 20), (1, 20)]) == (None, 0)
+    assert round_score([(None, 0), (1, 7)]) == (1, 7)
+    assert round_score([(None, 0), (None, 0)]) == (None, 0)
+    with pytest.raises(ValueError):
+        round_score([(2, 5), (0, 1)])
+
+
+def play_four(seed: int, rules: RuleSet | None = None) -> PartnershipGame:
+    game = PartnershipGame(rules, seed=seed)
+    rng = random.Random(seed)
+    while not game.over:
+        if game.round_over:
+            game.apply(None, NextHand())
+            continue
+        open_tables = [t for t in (0, 1) if not game.tables[t].over]
+        table = rng.choice(open_tables)
+        game.apply(table, rng.choice(game.legal_actions(table)))
+        assert all(cards_in(hand) == 52 for hand in game.tables)
+    return game
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_partnership_games_go_to_125_with_consistent_scores(seed):
+    game = play_four(seed)
+    run = game.running()
+    assert max(run) >= 125 and run[game.winner] == max(run)
+    assert run == [sum(p for t, p in game.rounds if t == team) for team in (0, 1)]
+    assert game.totals() == run  # no bonuses unless the options are on
+    with pytest.raises(IllegalAction):
+        game.apply(None, NextHand())
+
+
+def test_partnership_bonuses_are_options():
+    rules = RuleSet(partnership_game_bonus=True, partnership_box_bonus=True)
+    game = play_four(3, rules)
+    run = game.running()
+    boxes = [sum(1 for t, _ in game.rounds if t == team) for team in (0, 1)]
+    bonus = [100 if team == game.winner else 0 for team in (0, 1)]
+    assert game.totals() == [run[t] + 25 * boxes[t] + bonus[t] for t in (0, 1)]
+
+
+def test_a_partnership_move_out_of_place_changes_nothing():
+    game = PartnershipGame(seed=9)
+    before = [list(h.actions) for h in game.tables]
+    with pytest.raises(IllegalAction):
+        game.apply(None, NextHand())  # the round has only begun
+    with pytest.raises(IllegalAction):
+        game.apply(2, game.legal_actions(0)[0])  # no third table
+    assert [list(h.actions) for h in game.tables] == before and game.actions == []
+    # each player sees only their own hand of the round
+    for player in range(4):
+        table = next(t for t, seats in enumerate(game.seats) if player in seats)
+        seat = game.seats[table].index(player)
+        assert game.view(player).hand == game.tables[table].view(seat).hand
+
+
+def test_the_partnership_target_is_checked():
+    with pytest.raises(ValueError, match="partnership_target"):
+        RuleSet(partnership_target=0)
