@@ -42,7 +42,6 @@ from ..engine import (
     LayOff,
     Pass,
     RuleSet,
-    redact,
 )
 from ..tutorial import PLAY, WATCH, Chapter, Hint, TutorialRunner
 from . import layout
@@ -147,9 +146,7 @@ class TutorialController(TableController):
 
     def show(self, events) -> None:
         """Animate events the runner applied (script moves, the learner's right moves)."""
-        for e in events:
-            self.scene.show_event(redact(e, 0))
-            self._narrate(e)
+        self.show_events(None, events)
         self._changed()
 
 
