@@ -134,3 +134,21 @@ def test_seats_match_the_game_and_bad_seats_are_named():
     human = LocalSeat()
     assert seat_for(human, (0.0, 0.0), None) is human
     assert isinstance(seat_for(None, (0.0, 0.0), None), LocalSeat)
+
+
+def test_one_recorded_hand_replays_through_the_driver_step_by_step():
+    from gin3d.driver import OneHand
+    from gin3d.history import HandRecord, Replay
+
+    game = played_directly("onehand", [GreedyPlayer(), GreedyPlayer()])
+    record = HandRecord.of(game.hands[1])
+    replay = Replay(record)
+    assert replay.length > 6
+    for step in (0, 3, replay.length // 2, replay.length):
+        hand = record.replay_hand()
+        log = ReplayLog(record.parsed_actions()[:step])
+        status = GameDriver(OneHand(hand), log.seats(2)).run()
+        replay.seek(step)
+        assert hand.events == replay.hand.events
+        assert status == (GAME_OVER if step == replay.length else WAITING)
+        assert hand.over == (step == replay.length)

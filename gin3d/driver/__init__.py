@@ -8,6 +8,7 @@ time, so it runs the same under the table's task loop and in a plain test.
 """
 
 from .loop import GAME_OVER, HAND_OVER, MOVED, THINKING, WAITING, GameDriver, IllegalAnswer
+from .one_hand import OneHand
 from .seats import ComputerSeat, LocalSeat, ReplayLog, ReplaySeat, ScriptSeat, Seat, seat_for
 
 __all__ = [
@@ -20,6 +21,7 @@ __all__ = [
     "GameDriver",
     "IllegalAnswer",
     "LocalSeat",
+    "OneHand",
     "ReplayLog",
     "ReplaySeat",
     "ScriptSeat",
