@@ -16,7 +16,7 @@ ALLOWED: dict[str, set[str]] = {
     "players": {"engine", "ai"},
     "net": {"engine", "paths"},
     "driver": {"engine", "ai"},  # the one game loop and its seats
-    "tutorial": {"engine", "ai", "players", "paths", "driver"},
+    "tutorial": {"engine", "ai", "players", "paths"},
     **{s: {"engine", "__init__"} | SERVICES for s in SERVICES},  # __init__: the version
     "arena": {"engine", "ai", "players"},
     "scene": {"engine", "ai", "players", "net", "tutorial", "driver", "__init__"} | SERVICES,
