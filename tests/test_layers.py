@@ -15,11 +15,12 @@ ALLOWED: dict[str, set[str]] = {
     "ai": {"engine"},
     "players": {"engine", "ai"},
     "net": {"engine", "paths"},
+    "driver": {"engine", "ai"},  # the one game loop and its seats
     "tutorial": {"engine", "ai", "players", "paths"},
     **{s: {"engine", "__init__"} | SERVICES for s in SERVICES},  # __init__: the version
     "arena": {"engine", "ai", "players"},
-    "scene": {"engine", "ai", "players", "net", "tutorial", "__init__"} | SERVICES,
-    "app": {"engine", "ai", "players", "net", "tutorial", "scene", "__init__"} | SERVICES,
+    "scene": {"engine", "ai", "players", "net", "tutorial", "driver", "__init__"} | SERVICES,
+    "app": {"engine", "ai", "players", "net", "tutorial", "driver", "scene", "__init__"} | SERVICES,
     "__main__": {"app", "net", "scene", "settings", "__init__"},
     "__init__": set(),
 }

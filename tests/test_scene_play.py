@@ -148,3 +148,40 @@ def test_hint_button_follows_the_setting(app):
         app.user_settings = before
     session.input.refresh()
     assert not session.hud.buttons["hint"].isHidden()
+
+
+class LaterSeat:
+    """A seat (``gin3d.driver.Seat``) whose answer comes only once ``ready`` is set."""
+
+    name = "Later"
+    local = False
+
+    def __init__(self) -> None:
+        self.ready = False
+        self.asked = 0
+
+    def pause(self, view) -> float:
+        return 0.0
+
+    def request(self, view, legal):
+        self.asked += 1
+        return GreedyPlayer().choose(view) if self.ready else None
+
+
+def test_the_table_waits_for_a_seat_that_answers_later(app):
+    seat = LaterSeat()
+    session = app.start_game([None, seat], RuleSet.preset("classic"), seed=7, first_dealer=0)
+    ctl = session.controller
+    assert ctl.game.turn == 1  # the seat that answers later plays first
+    for _ in range(5):
+        app.taskMgr.step()
+    assert ctl.game.actions == [] and not ctl.waiting_for_human() and ctl.legal() == []
+    assert seat.asked >= 5  # asked again at each frame, not once and forgotten
+    seat.ready = True
+    for _ in range(5):
+        app.taskMgr.step()
+        if ctl.waiting_for_human():
+            break
+    assert ctl.game.actions and ctl.waiting_for_human()
+    check_scene(app)
+    app.request("Menu")

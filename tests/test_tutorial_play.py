@@ -115,3 +115,44 @@ def test_back_after_the_practice_hand_shows_the_hand_you_played():
     runner.back()
     assert runner.index == 2 and list(runner.table.game.actions) == actions
     assert runner.frame().text == result
+
+
+def _practice_runner(seat_driven: bool) -> TutorialRunner:
+    from gin3d.players import computer_player
+
+    practice = next(c for c in CHAPTERS if c.id == "practice")
+    player = computer_player("beginner", seed=5)
+    runner = TutorialRunner(
+        practice,
+        RuleSet.preset("classic"),
+        PLAY,
+        seat_driven=seat_driven,
+        practice_player=player.choose,
+    )
+    while not runner.waiting:
+        runner.next()
+    return runner
+
+
+def test_the_practice_hand_on_a_game_driver_plays_the_same_moves_as_inside_act():
+    """Seat-driven, the opponent answers as a ScriptSeat of a GameDriver and the learner's
+    moves go through the driver: the same hand, to the same next step, as ``act`` playing
+    the opponent itself."""
+    from gin3d.driver import GameDriver, LocalSeat, ScriptSeat
+
+    inside = _practice_runner(False)
+    while inside.step.practice and not inside.finished:
+        assert inside.act(right_move(inside)).ok
+    driven = _practice_runner(True)
+    learner = LocalSeat()
+    game = driven.table.game
+    driver = GameDriver(game, [learner, ScriptSeat(driven.opponent_move)])
+    driver.on_applied.append(lambda action, events: driven.practice_moved())
+    for _ in range(200):
+        if not driven.step.practice or driven.finished:
+            break
+        if driver.pump(0.0) == "waiting" and game.turn == 0:
+            learner.give(right_move(driven))
+    assert game.actions == inside.table.game.actions
+    assert (driven.index, driven.finished) == (inside.index, inside.finished)
+    assert not driven.step.practice or driven.finished

@@ -221,3 +221,36 @@ def test_the_panel_covers_no_card_a_step_talks_about(app):
         app.taskMgr.step()
         app.taskMgr.step()
     assert checked > 90 and not covered, covered
+
+
+def test_the_practice_hand_played_along_runs_through_the_game_driver(app):
+    """Play along's practice hand is a game on the driver: every move of both seats, the
+    learner's through the table input and the opponent's as a seat, is applied by it."""
+    screen = open_tutorial(app, play=True)
+    screen.menu.buttons["chapter15"]["command"]()
+    view = screen.view
+    runner = view.runner
+    try:
+        for _ in range(40):
+            if runner.waiting:
+                break
+            press_next(app, view)
+        assert runner.waiting and runner.step.practice
+        game, ctl = runner.table.game, view.ctl
+        applied = []
+        ctl.on_applied.append(lambda action, events: applied.append(action))
+        before = len(game.actions)  # moves the script made before the learner's turn
+        driver = TutorialDriver(app, view)
+        for _ in range(200):
+            if not runner.step.practice or runner.finished:
+                break
+            driver.perform(right_move(runner))
+            app.taskMgr.step()
+        assert game.hand.over and (runner.finished or not runner.step.practice)
+        assert applied == game.actions[before:]
+        assert len(applied) > 4
+        seats = {e.seat for e in game.hand.events if type(e).__name__ == "Discarded"}
+        assert seats == {0, 1}  # both seats played through it
+        table_matches_engine(app, view)
+    finally:
+        app.request("Menu")

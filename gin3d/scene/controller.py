@@ -1,9 +1,10 @@
-"""The game loop on the table: a ``Game`` with two seats, each fed by a Player or local input.
+"""The table's face of the one game loop: a ``GameDriver`` shown on a ``TableScene``.
 
 Seat 0 is shown at the bottom of the screen. ``players[s] is None`` means seat ``s`` is the
 local human, whose actions arrive through ``submit`` (from the mouse/keyboard handlers, or a
-script). Computer seats are asked ``choose(view)`` after a short, human-like pause. Every
-event goes to the scene redacted for seat 0, so the table never shows a hidden card.
+script); a computer player becomes a ``ComputerSeat`` thinking ``think`` seconds, and a
+``Seat`` is used as it is. The Panda3D task only pumps the driver while no animation plays;
+every event goes to the scene redacted for seat 0, so the table never shows a hidden card.
 """
 
 from __future__ import annotations
@@ -11,15 +12,16 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
+from panda3d.core import ClockObject
+
+from ..driver import MOVED, GameDriver, seat_for
 from ..engine import (
     CardDrawn,
     Discarded,
     Game,
     HandDrawn,
     HandScored,
-    IllegalAction,
     Knocked,
-    NextHand,
     Passed,
     redact,
 )
@@ -38,50 +40,49 @@ class TableController:
         think: tuple[float, float] = (0.6, 1.2),
         names: tuple[str, str] = ("You", "Computer"),
     ) -> None:
-        if len(players) != 2:
-            raise ValueError("a table has two seats")
         self.base = base
         self.scene = scene
         self.queue = scene.queue
-        self.game = game
-        self.players = list(players)
         self.names = names
-        self.think = think
-        self.thinking = False
         self.paused = False
-        self.finished_hand_seen = -1
-        self._rng = random.Random(f"think:{game.seed}")
-        self._announced: tuple[int, int] | None = None
+        rng = random.Random(f"think:{game.seed}")
+        self.seats = [seat_for(p, think, rng) for p in players]
+        self.driver = GameDriver(game, self.seats, pace=self.queue.seconds)
         self.log: list[str] = []
         self.on_change: list[Callable[[], None]] = []
         self.on_hand_over: list[Callable[[object], None]] = []
         self.on_game_over: list[Callable[[object], None]] = []
         self.on_message: list[Callable[[str], None]] = []
-        self.on_applied: list[Callable[[Action, list], None]] = []  # after each action's events
+        self.on_applied = self.driver.on_applied  # after each action's events (saves)
+        self.driver.on_events.append(self.show_events)
+        self.driver.on_asked.append(lambda seat: self._changed())
+        self.driver.on_hand_finished.append(self._hand_finished)
+        self._clock = ClockObject.getGlobalClock()
         self._task = base.taskMgr.add(self._tick, "table-controller")
         self.queue.on_idle.append(self._idle)
-        for e in game.events:
-            self.scene.show_event(redact(e, 0))
-            self._narrate(e)
+        self.show_events(None, game.events)
 
     # -- queries -----------------------------------------------------------------------
     @property
+    def game(self) -> Game:
+        return self.driver.game
+
+    @property
     def human_seat(self) -> int | None:
-        return 0 if self.players[0] is None else (1 if self.players[1] is None else None)
+        return next((i for i, s in enumerate(self.seats) if s.local), None)
+
+    @property
+    def thinking(self) -> bool:
+        """Whether a computer seat is in its thinking pause."""
+        return self.driver.thinking(self._now())
 
     def view(self, seat: int = 0):
         return self.game.view(seat)
 
     def waiting_for_human(self) -> bool:
         """Whether the game waits for local input right now (and no animation plays)."""
-        g = self.game
-        return (
-            not self.queue.busy
-            and not self.paused
-            and not g.hand.over
-            and g.turn >= 0
-            and self.players[g.turn] is None
-        )
+        seat = self.driver.seat
+        return not self.queue.busy and not self.paused and seat is not None and seat.local
 
     def legal(self) -> list[Action]:
         return self.game.legal_actions() if self.waiting_for_human() else []
@@ -89,9 +90,10 @@ class TableController:
     # -- changes -----------------------------------------------------------------------
     def submit(self, action: Action) -> bool:
         """A local player's action; refused (False, nothing changes) if not legal now."""
-        if not self.waiting_for_human() or action not in self.game.legal_actions():
+        if not self._give(action):
             return False
-        self._apply(action)
+        self._changed()
+        self.advance()
         return True
 
     def submit_many(self, actions: list[Action]) -> bool:
@@ -101,95 +103,68 @@ class TableController:
             return False
         done = False
         for action in actions:
-            if self.game.hand.over or action not in self.game.legal_actions():
+            if not self._give(action, busy_ok=True):
                 break
-            events = self.game.apply(action)
-            for e in events:
-                self.scene.show_event(redact(e, 0))
-                self._narrate(e)
-            for fn in list(self.on_applied):
-                fn(action, events)
             done = True
         if done:
             self._changed()
             self.advance()
         return done
 
-    def next_hand(self) -> bool:
-        """Deal the next hand once a hand is over (False when not possible)."""
-        g = self.game
-        if self.queue.busy or not g.hand.over or g.over:
+    def _give(self, action: Action, busy_ok: bool = False) -> bool:
+        """Hand one local action to the seat whose turn it is and let the driver play it."""
+        seat = self.driver.seat
+        if not (busy_ok or self.waiting_for_human()) or seat is None or not seat.local:
             return False
-        self._apply(NextHand())
+        if action not in self.game.legal_actions():
+            return False
+        seat.give(action)
+        if self.driver.pump(self._now()) != MOVED:  # pragma: no cover - a local seat answers
+            seat.inbox.clear()
+            return False
         return True
 
-    def _apply(self, action: Action) -> None:
-        try:
-            events = self.game.apply(action)
-        except IllegalAction:
-            raise
-        for e in events:
-            self.scene.show_event(redact(e, 0))
-            self._narrate(e)
-        for fn in list(self.on_applied):
-            fn(action, events)
+    def next_hand(self) -> bool:
+        """Deal the next hand once a hand is over (False when not possible)."""
+        if self.queue.busy or not self.driver.next_hand():
+            return False
         self._changed()
         self.advance()
+        return True
 
     def advance(self) -> None:
-        """Let computer seats move until local input is needed, a hand ends, or an animation
-        must play first. With animation speed 0 this runs whole stretches at once."""
-        while True:
-            g = self.game
-            if self.queue.busy or self.paused or self.thinking:
+        """Pump the driver until local input is needed, a seat thinks, a hand ends, or an
+        animation must play first. With animation speed 0 this runs whole stretches at once."""
+        while not self.queue.busy and not self.paused:
+            if self.driver.pump(self._now()) != MOVED:
                 return
-            if g.hand.over:
-                if self.finished_hand_seen != len(g.hands):
-                    self.finished_hand_seen = len(g.hands)
-                    for fn in list(self.on_game_over if g.over else self.on_hand_over):
-                        fn(g)
-                return
-            seat = g.turn
-            player = self.players[seat]
-            if player is None:
-                stamp = (len(g.actions), len(g.hands))
-                if stamp != self._announced:  # tell the input once per new decision
-                    self._announced = stamp
-                    self._changed()
-                return
-            if self.queue.speed > 0 and self.think[1] > 0:
-                self.thinking = True
-                self._changed()
-                lo, hi = self.think
-                if g.hand.phase == "layoff":  # quick, mechanical decisions
-                    lo, hi = lo / 2, hi / 2
-                pause = self.queue.seconds(lo + (hi - lo) * self._rng.random())
-                self.base.taskMgr.doMethodLater(pause, self._computer_move, "computer-move")
-                return
-            self._play_computer(seat)
-
-    def _computer_move(self, task=None):
-        self.thinking = False
-        if not self.paused and not self.game.hand.over and self.players[self.game.turn]:
-            self._play_computer(self.game.turn)
-        return None
-
-    def _play_computer(self, seat: int) -> None:
-        action = self.players[seat].choose(self.game.view(seat))
-        self._apply(action)
+            self._changed()
 
     def set_paused(self, paused: bool) -> None:
         self.paused = paused
         if not paused:
+            self.driver.restart_pause()  # a computer thinks afresh after the pause
             self.advance()
+
+    def show_events(self, action: Action | None, events) -> None:
+        """Show and narrate events on the table (the driver's ``on_events`` hook)."""
+        for e in events:
+            self.scene.show_event(redact(e, 0))
+            self._narrate(e)
+
+    def _hand_finished(self, game: Game) -> None:
+        for fn in list(self.on_game_over if game.over else self.on_hand_over):
+            fn(game)
+
+    def _now(self) -> float:
+        return self._clock.getFrameTime()
 
     def _idle(self) -> None:
         self.advance()
         self._changed()
 
     def _tick(self, task):
-        if not self.queue.busy and not self.thinking:
-            self.advance()
+        self.advance()
         return task.cont
 
     def _changed(self) -> None:
@@ -227,11 +202,12 @@ class TableController:
 
     def destroy(self) -> None:
         self.base.taskMgr.remove(self._task)
-        self.base.taskMgr.remove("computer-move")
         if self._idle in self.queue.on_idle:
             self.queue.on_idle.remove(self._idle)
         self.on_change.clear()
         self.on_hand_over.clear()
         self.on_game_over.clear()
         self.on_message.clear()
-        self.on_applied.clear()
+        for hooks in (self.on_applied, self.driver.on_events, self.driver.on_asked):
+            hooks.clear()
+        self.driver.on_hand_finished.clear()

@@ -12,6 +12,7 @@ from panda3d.core import TextNode, WindowProperties
 
 from .. import settings as settings_mod
 from .. import stats as stats_mod
+from ..driver import GameDriver, OneHand, ReplayLog
 from ..engine import PRESETS, best_melds
 from ..history import HandRecord, Replay, read_hands
 from ..players import levels, opponent_name
@@ -500,8 +501,9 @@ def window_prc(s: Settings) -> str:
 class ReplayView:
     """A recorded hand on the 3D table, both hands face up, stepped forwards and back.
 
-    Every step rebuilds the table from the deal by replaying the events instantly (the
-    engine is deterministic, so back is exact); the far hand is then turned face up."""
+    Every step rebuilds the table from the deal: the game driver plays the log's actions up
+    to the step (``ReplaySeat``s), its events shown instantly (the engine is deterministic,
+    so back is exact); the far hand is then turned face up."""
 
     def __init__(self, app, record: HandRecord) -> None:
         self.app = app
@@ -519,16 +521,21 @@ class ReplayView:
             for node in scene.cards:
                 node.body.setScale(1)
             hand = self.replay.record.replay_hand()
-            for e in hand.events:
-                scene.show_event(e)
-            for action in self.replay.actions[: self.replay.step]:
-                for e in hand.apply(action):
-                    scene.show_event(e)
+            self._show_events(hand.events)
+            log = ReplayLog(self.replay.actions[: self.replay.step])
+            driver = GameDriver(OneHand(hand), log.seats(len(hand.hands)))
+            driver.on_events.append(lambda action, events: self._show_events(events))
+            driver.run()
             queue.finish_all()
             scene.relayout_hand(0)
             self._face_up_far_hand(hand)
         finally:
             queue.speed, app.sounds.enabled = speed, sound
+
+    def _show_events(self, events) -> None:
+        """Both hands face up: the replay shows every event as it is, nothing redacted."""
+        for e in events:
+            self.scene.show_event(e)
 
     def _face_up_far_hand(self, hand) -> None:
         """Lay seat 1's cards face up, grouped by melds, where its hand lies."""

@@ -29,6 +29,7 @@ from panda3d.core import (
     TransparencyAttrib,
 )
 
+from ..driver import ScriptSeat
 from ..engine import (
     Action,
     BigGin,
@@ -42,7 +43,6 @@ from ..engine import (
     LayOff,
     Pass,
     RuleSet,
-    redact,
 )
 from ..tutorial import PLAY, WATCH, Chapter, Hint, TutorialRunner
 from . import layout
@@ -87,22 +87,26 @@ def practice_hint(view) -> Hint:
 class TutorialController(TableController):
     """The table's game loop for a tutorial chapter: seat 0 is the learner, seat 1 the script.
 
-    Moves the learner makes arrive through ``submit`` like in a game, and go to the runner,
-    which applies a right move (the events are then animated) and explains a wrong one (the
-    state is left as it was). ``legal`` also offers moves the engine refuses (a throw-back, a
-    knock over the limit), so the input reacts to them and the lesson can say why not.
+    In the practice hand of Play along both seats play through the game driver like a game:
+    the learner's legal moves go to the local seat, the opponent is a ``ScriptSeat`` that the
+    runner answers (``TutorialRunner.opponent_move``). In the scripted steps the learner's
+    moves go to the runner, which applies a right move (the events are then animated) and
+    explains a wrong one (the state is left as it was). ``legal`` also offers moves the
+    engine refuses (a throw-back, a knock over the limit), so the input reacts to them and
+    the lesson can say why not.
     """
 
     def __init__(self, view: TutorialView, game) -> None:
         self.tutorial = view
+        runner = view.runner
         super().__init__(
             view.base,
             view.scene,
             game,
-            [None, None],
-            think=0.0,
-            names=("You", view.runner.opponent),
+            [None, ScriptSeat(runner.opponent_move, runner.opponent)],
+            names=("You", runner.opponent),
         )
+        self.on_applied.append(lambda action, events: view.practice_moved())
 
     def waiting_for_human(self) -> bool:
         return not self.queue.busy and not self.paused and self.tutorial.expects_move()
@@ -132,7 +136,20 @@ class TutorialController(TableController):
     def submit(self, action: Action) -> bool:
         if not self.waiting_for_human():
             return False
+        if self._practice_move(action):
+            return super().submit(action)  # the practice hand: through the driver
         return self.tutorial.learner_move(action)
+
+    def _practice_move(self, action: Action) -> bool:
+        """Whether ``action`` is the learner's legal move in Play along's practice hand."""
+        runner = self.tutorial.runner
+        return (
+            runner.seat_driven
+            and runner.mode == PLAY
+            and runner.step.practice
+            and self.game.turn == 0
+            and action in self.game.legal_actions()
+        )
 
     def submit_many(self, actions: list[Action]) -> bool:
         done = False
@@ -147,9 +164,7 @@ class TutorialController(TableController):
 
     def show(self, events) -> None:
         """Animate events the runner applied (script moves, the learner's right moves)."""
-        for e in events:
-            self.scene.show_event(redact(e, 0))
-            self._narrate(e)
+        self.show_events(None, events)
         self._changed()
 
 
@@ -341,6 +356,7 @@ class TutorialView(MouseButtons):
             opponent=opponent,
             practice_player=practice_player,
             practice_hint=practice_hint,
+            seat_driven=True,
         )
         self.ctl: TutorialController | None = None
         self.input: TutorialInput | None = None
@@ -435,6 +451,13 @@ class TutorialView(MouseButtons):
             self.input.do("confirm")
         else:
             self.next()
+
+    def practice_moved(self) -> None:
+        """A move of the practice hand went through the driver: the next step once the hand
+        is over, and the panel redrawn (the prompt is the next move's hint)."""
+        self.why = ""
+        self._show(self.runner.practice_moved())
+        self.render()
 
     def learner_move(self, move: Action | Card) -> bool:
         """A move from the table's input: right ones are played, wrong ones explained."""

@@ -100,6 +100,7 @@ class TutorialRunner:
         opponent: str = "Robin",
         practice_player: Callable[[PlayerView], Action] | None = None,
         practice_hint: Callable[[PlayerView], Hint] | None = None,
+        seat_driven: bool = False,
     ) -> None:
         if mode not in (WATCH, PLAY):
             raise ValueError(f"mode must be {WATCH!r} or {PLAY!r}, got {mode!r}")
@@ -111,6 +112,9 @@ class TutorialRunner:
         self._hint_for = practice_hint or hint
         self._hint_cache: tuple[Any, int, Hint] | None = None
         self._practice_played: list[Action] = []  # moves of the last practice hand finished
+        # Play along's practice hand runs on a game driver (the table): the opponent answers
+        # ``opponent_move`` as a seat, not inside ``act``, and ``practice_moved`` follows it
+        self.seat_driven = seat_driven
         self.steps: list[Step] = chapter.steps_for(Table(chapter, self.rules).names(opponent))
         self.index = 0
         self.finished = False
@@ -275,12 +279,26 @@ class TutorialRunner:
         if isinstance(move, Card) or not game.hand.is_legal(move):
             return Outcome(False, explain_illegal(self.table, move, self.opponent))
         events = game.apply(move)
-        while self._practice_live() and game.hand.turn == 1:
+        while not self.seat_driven and self._practice_live() and game.hand.turn == 1:
             events += self._practice_turn()
-        if not self._practice_live():
-            self._practice_played = list(game.actions)
-            events += self._advance()
-        return Outcome(True, events=tuple(events))
+        return Outcome(True, events=tuple(events + self.practice_moved()))
+
+    def opponent_move(self, view: PlayerView) -> Action | None:
+        """The practice opponent's answer as a seat (Play along, its turn), else None."""
+        if self.finished or self.mode != PLAY or not self.step.practice:
+            return None
+        if not self._practice_live() or view.turn != 1 or view.seat != 1:
+            return None
+        action = self._player(view)
+        return action if action in view.legal else greedy_player(view)
+
+    def practice_moved(self) -> list[Event]:
+        """After a move of the practice hand: once the hand is over, the events of going on
+        to the next step (none while it goes on, or outside the practice hand)."""
+        if not self.step.practice or self.finished or self._practice_live():
+            return []
+        self._practice_played = list(self.table.game.actions)
+        return self._advance()
 
     def hint(self) -> Hint | None:
         """The hint for the learner's current practice move (hints are on in practice);
