@@ -15,9 +15,11 @@ for python in "$@"; do
     if "$python" -m venv "$venv" \
         && "$venv/bin/pip" install -q --disable-pip-version-check \
             -c "$root/requirements-test.txt" -e "$root[test]" >"$venv/install.log" 2>&1; then
-        summary=$(cd "$root" && "$venv/bin/python" -m pytest -q -p no:cacheprovider \
-            --ignore=tests/test_player_flows.py --ignore=tests/test_ship_build.py 2>&1 \
-            | grep -E "^(=+ )?[0-9]+ (passed|failed)|[0-9]+ (passed|failed).* in " | tail -1)
+        (cd "$root" && "$venv/bin/python" -m pytest -q -p no:cacheprovider -rf \
+            --ignore=tests/test_player_flows.py --ignore=tests/test_ship_build.py \
+            >"$venv/pytest.log" 2>&1)
+        grep "^FAILED\|^ERROR" "$venv/pytest.log" | sed "s/^/  Python $version: /"
+        summary=$(grep -E "[0-9]+ (passed|failed).* in " "$venv/pytest.log" | tail -1)
         case "$summary" in *failed*|*error*|"") status=1 ;; esac
     else
         summary="install failed: $(tail -3 "$venv/install.log")"
