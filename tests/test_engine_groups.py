@@ -40,7 +40,7 @@ def play_three(seed: int, rules: RuleSet | None = None) -> ThreePlayerGame:
         before = game.dealer, game.playing
         game.apply(rng.choice(game.legal_actions()))
         if game.hand.over and not game.over:
-            winner = game.won[-1][0]
+            winner = game.results[-1][0]
             game.apply(NextHand())
             dealer, playing = before
             # the dealer sat the hand out; the loser deals next, the winner stays in and
@@ -80,10 +80,10 @@ def test_three_player_games_keep_every_card_and_every_point(seed):
     game = play_three(seed)
     run = game.running()
     assert max(run) >= 100 and game.winner == run.index(max(run))
-    boxes = [sum(1 for p, _ in game.won if p == player) for player in range(3)]
+    boxes = [sum(1 for p, _ in game.results if p == player) for player in range(3)]
     expected = [run[p] + 25 * boxes[p] + (100 if p == game.winner else 0) for p in range(3)]
     assert game.totals() == expected
-    assert sum(p for _, p in game.won) == sum(run)
+    assert sum(p for _, p in game.results) == sum(run)
     assert game.legal_actions() == []
     with pytest.raises(IllegalAction):
         game.apply(NextHand())
@@ -141,7 +141,7 @@ def test_partnership_games_go_to_125_with_consistent_scores(seed):
     game = play_four(seed)
     run = game.running()
     assert max(run) >= 125 and run[game.winner] == max(run)
-    assert run == [sum(p for t, p in game.rounds if t == team) for team in (0, 1)]
+    assert run == [sum(p for t, p in game.results if t == team) for team in (0, 1)]
     assert game.totals() == run  # no bonuses unless the options are on
     with pytest.raises(IllegalAction):
         game.apply(None, NextHand())
@@ -151,7 +151,7 @@ def test_partnership_bonuses_are_options():
     rules = RuleSet(partnership_game_bonus=True, partnership_box_bonus=True)
     game = play_four(3, rules)
     run = game.running()
-    boxes = [sum(1 for t, _ in game.rounds if t == team) for team in (0, 1)]
+    boxes = [sum(1 for t, _ in game.results if t == team) for team in (0, 1)]
     bonus = [100 if team == game.winner else 0 for team in (0, 1)]
     assert game.totals() == [run[t] + 25 * boxes[t] + bonus[t] for t in (0, 1)]
 

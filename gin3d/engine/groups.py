@@ -82,10 +82,46 @@ def pairings(round_number: int) -> tuple[tuple[int, int], tuple[int, int]]:
     return (0, 3), (2, 1)
 
 
-class ThreePlayerGame:
+class PointsToTarget:
+    """Hand (or round) results, ``(winner or None, points)``, tallied per player or team
+    until one reaches the target: what both ways of playing share."""
+
+    sides: int
+    results: list[tuple[int | None, int]]
+
+    @property
+    def target(self) -> int:
+        raise NotImplementedError
+
+    def running(self) -> list[int]:
+        """Points per side so far, without bonuses."""
+        totals = [0] * self.sides
+        for side, points in self.results:
+            if side is not None:
+                totals[side] += points
+        return totals
+
+    def boxes(self) -> list[int]:
+        """Hands (rounds) won per side."""
+        return [sum(1 for s, _ in self.results if s == side) for side in range(self.sides)]
+
+    @property
+    def over(self) -> bool:
+        return max(self.running()) >= self.target
+
+    @property
+    def winner(self) -> int | None:
+        """The side that reached the target (only one gains points at a time)."""
+        if not self.over:
+            return None
+        run = self.running()
+        return run.index(max(run))
+
+
+class ThreePlayerGame(PointsToTarget):
     """Hands between two of three players until one reaches ``game_target``."""
 
-    players = 3
+    players = sides = 3
 
     def __init__(
         self, rules: RuleSet | None = None, seed: int | str = 0, first_dealer: int | None = None
@@ -99,7 +135,7 @@ class ThreePlayerGame:
         self.dealer = first_dealer
         self.hands: list[Hand] = []
         self.seats: list[tuple[int, int]] = []  # per hand: the players at hand seats 0 and 1
-        self.won: list[tuple[int | None, int]] = []  # per finished hand: (player or None, points)
+        self.results: list[tuple[int | None, int]] = []  # per finished hand: (player, points)
         self.actions: list[Action] = []
         self._deal()
 
@@ -124,24 +160,9 @@ class ThreePlayerGame:
         """The player whose move it is."""
         return self.playing[self.hand.turn]
 
-    def running(self) -> list[int]:
-        """Hand points per player so far, without bonuses."""
-        totals = [0, 0, 0]
-        for player, points in self.won:
-            if player is not None:
-                totals[player] += points
-        return totals
-
     @property
-    def over(self) -> bool:
-        return max(self.running()) >= self.rules.game_target
-
-    @property
-    def winner(self) -> int | None:
-        if not self.over:
-            return None
-        run = self.running()
-        return run.index(max(run))
+    def target(self) -> int:
+        return self.rules.game_target
 
     def totals(self) -> list[int]:
         """Each player's score: hand points, and once the game is over the game bonus to the
@@ -150,9 +171,7 @@ class ThreePlayerGame:
         if self.over:
             totals[self.winner] += self.rules.game_bonus
             if self.rules.three_player_boxes:
-                for player, _ in self.won:
-                    if player is not None:
-                        totals[player] += self.rules.box_bonus
+                totals = [t + self.rules.box_bonus * b for t, b in zip(totals, self.boxes())]
         return totals
 
     def legal_actions(self) -> list[Action]:
@@ -178,7 +197,7 @@ class ThreePlayerGame:
             if not self.hand.over or self.over:
                 raise IllegalAction("next hand is only possible after a hand, before game over")
             self.actions.append(action)
-            winner = self.won[-1][0]
+            winner = self.results[-1][0]
             self.dealer = three_player_next_dealer(self.dealer, self.playing, winner)
             self._deal()
             return list(self.hand.events)
@@ -187,16 +206,17 @@ class ThreePlayerGame:
         if self.hand.over:
             seat = self.hand.winner
             if seat is None or self.hand.result is None:
-                self.won.append((None, 0))
+                self.results.append((None, 0))
             else:
-                self.won.append((self.playing[seat], self.hand.result.points))
+                self.results.append((self.playing[seat], self.hand.result.points))
         return events
 
 
-class PartnershipGame:
+class PartnershipGame(PointsToTarget):
     """Rounds of two hands at once, team 0 (players 0, 2) against team 1 (players 1, 3)."""
 
     players = 4
+    sides = 2  # the teams
 
     def __init__(
         self,
@@ -211,14 +231,14 @@ class PartnershipGame:
         if first_dealer_team not in (0, 1):
             raise ValueError(f"first_dealer_team must be 0 or 1, got {first_dealer_team!r}")
         self.first_dealer_team = first_dealer_team
-        self.rounds: list[tuple[int | None, int]] = []  # per finished round: (team, points)
+        self.results: list[tuple[int | None, int]] = []  # per finished round: (team, points)
         self.actions: list[tuple[int | None, Action]] = []  # (table or None, action)
         self.tables: list[Hand] = []
         self._deal()
 
     def _deal(self) -> None:
         """A new round: one hand per table; the same team deals at both tables, in turn."""
-        r = len(self.rounds)
+        r = len(self.results)
         dealer_seat = (self.first_dealer_team + r) % 2  # hand seat 0 is the team-0 player
         self.tables = [
             Hand(self.rules, dealer_seat, shuffled_deck(f"{self.seed}:4p:{r}:{t}"), hand_number=r)
@@ -228,7 +248,7 @@ class PartnershipGame:
     # -- queries ------------------------------------------------------------------------
     @property
     def round_number(self) -> int:
-        return len(self.rounds) - (1 if self.round_over else 0)
+        return len(self.results) - (1 if self.round_over else 0)
 
     @property
     def seats(self) -> tuple[tuple[int, int], tuple[int, int]]:
@@ -243,23 +263,9 @@ class PartnershipGame:
         """The player whose move it is at ``table``."""
         return self.seats[table][self.tables[table].turn]
 
-    def running(self) -> list[int]:
-        totals = [0, 0]
-        for team, points in self.rounds:
-            if team is not None:
-                totals[team] += points
-        return totals
-
     @property
-    def over(self) -> bool:
-        return max(self.running()) >= self.rules.partnership_target
-
-    @property
-    def winner(self) -> int | None:
-        if not self.over:
-            return None
-        run = self.running()
-        return 0 if run[0] > run[1] else 1
+    def target(self) -> int:
+        return self.rules.partnership_target
 
     def totals(self) -> list[int]:
         """Per team: round points, and once over the game and box bonuses where the rules
@@ -269,9 +275,7 @@ class PartnershipGame:
             if self.rules.partnership_game_bonus:
                 totals[self.winner] += self.rules.game_bonus
             if self.rules.partnership_box_bonus:
-                for team, _ in self.rounds:
-                    if team is not None:
-                        totals[team] += self.rules.box_bonus
+                totals = [t + self.rules.box_bonus * b for t, b in zip(totals, self.boxes())]
         return totals
 
     def legal_actions(self, table: int) -> list[Action]:
@@ -310,7 +314,7 @@ class PartnershipGame:
         events = hand.apply(action)
         self.actions.append((table, action))
         if self.round_over:
-            self.rounds.append(round_score([self._result(t) for t in (0, 1)]))
+            self.results.append(round_score([self._result(t) for t in (0, 1)]))
         return events
 
     def _result(self, table: int) -> tuple[int | None, int]:
