@@ -14,3 +14,20 @@ CHEATED = "your opponent's client cheated"
 # reasons of a bye the table words in its own way
 SAVED_BYE = "saved the match to finish later"  # a bye with this reason: both keep their saves
 DECLINED = "declined the host's rules"
+
+# a match's words and limits (gin3d.net.session and its parts)
+CAUGHT = "cheating detected"  # the bye sent to a peer whose step or key failed its proof
+SAVE_FORMAT = "gin3d-net-save/1"
+RULES_REFUSED = "rules refused"  # the host's match does not use the rules it offered
+FAREWELL_PING = 2**61  # a ping numbered this plus our bye's seq: its pong confirms the bye
+# what the peer is told for any refused move: the same words whatever our hidden cards are,
+# so refusals are no oracle (the detail, for our own player, stays on this side)
+MOVE_REFUSED = "that move is not legal"
+STALLED = "opponent stopped playing"  # the detail of a match claimed against a staller
+CHAT_KEPT = 100  # chat lines kept (and saved): a flood cannot make a save unresumable
+INCIDENTS_KEPT = 50  # refused messages kept for the evidence file
+# game messages: sending one means we took the peer's last step and moved on
+PROGRESS_MESSAGES = frozenset(
+    {"setup", "commit", "open", "deck", "keys", "act", "reveal", "rematch", "restore"}
+)
+HAND_MESSAGES = frozenset({"deck", "keys", "act", "reveal"})  # one hand's, by its number

@@ -16,6 +16,7 @@ import json
 import secrets
 import time
 from pathlib import Path
+from typing import Any
 
 from gin3d.paths import data_dir, write_atomic
 
@@ -33,7 +34,7 @@ def write_evidence(
     session, why: str, peer: dict | None, message: dict | None = None, deal=None
 ) -> Path:
     """Write the evidence for ``session``'s current hand; return the file's path."""
-    from .session import CHEATED, _clip
+    from .constants import CHEATED
 
     folder = evidence_folder(session.evidence_dir)
     path = folder / (
@@ -73,9 +74,21 @@ def write_evidence(
             "perm": peer["perm"],
             "keys": [key_hex(k) for k in peer["keys"]],
         },
-        "last_message": _clip(session._current),  # the peer's message that was being handled
+        "last_message": clip(session._current),  # the peer's message that was being handled
         "refused": list(session.incidents),  # every refused message, oldest first
         "move_log": session.log.entries,
     }
     write_atomic(path, json.dumps(data, indent=1))
     return path
+
+
+def clip(msg: Any, limit: int = 2000) -> Any:
+    """A refused message as kept for the evidence: the message itself when small, else the
+    start of its JSON (a flood of large messages cannot grow the evidence without bound)."""
+    if msg is None:
+        return None
+    try:
+        text = json.dumps(msg, sort_keys=True)
+    except (TypeError, ValueError):
+        return repr(msg)[:limit]
+    return msg if len(text) <= limit else text[:limit]

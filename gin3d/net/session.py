@@ -8,6 +8,11 @@ schema (``protocol``), by cryptography (``fairdeal``) and by the rules (``tracke
 end of each hand with every card open, a full engine replay). A refused message changes
 nothing; a transcript that does not verify ends the match as cheating, with the evidence
 written to a file.
+
+``MatchSession`` is made of its parts, each in its own module and sharing its state: the
+channel to the peer (``channel.Channel``), each hand's fair deal (``dealing.DealProtocol``) and
+the end-of-hand check with every card open (``verifier.Verifier``); this module holds the
+match script itself (rules, games, turns) and what the app calls (chat, leave, save, claim).
 """
 
 from __future__ import annotations
@@ -25,7 +30,6 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from gin3d.engine import (
-    CARDS,
     BigGin,
     Card,
     Discard,
@@ -34,8 +38,6 @@ from gin3d.engine import (
     Game,
     Hand,
     Knock,
-    LogError,
-    NextHand,
     RuleSet,
     cut_for_deal,
     next_dealer,
@@ -45,61 +47,40 @@ from gin3d.engine import (
 from gin3d.engine.hand import LAST_CHANCE
 from gin3d.engine.scoring import GameScore
 
-from .constants import CHEATED, CONNECTED, DECLINED, GONE, SAVED_BYE, WAITING
-from .evidence import write_evidence
+from .channel import Channel, Link
+from .constants import (
+    CAUGHT,
+    CHAT_KEPT,
+    CHEATED,
+    CONNECTED,
+    DECLINED,
+    FAREWELL_PING,
+    GONE,
+    MOVE_REFUSED,
+    RULES_REFUSED,
+    SAVE_FORMAT,
+    SAVED_BYE,
+    STALLED,
+    WAITING,
+)
+from .dealing import DealProtocol
+from .ended import MatchEnded
 from .fairdeal import (
     Deal,
     DealError,
     DealerSecrets,
     ProofError,
     card_points,
-    check_deck,
-    verify_peer,
 )
 from .movelog import MoveLog
-from .protocol import SEQUENCED, FrameError, ProtocolError, key_hex, key_int
 from .tracker import DuplicateCard, HandTracker
-
-CAUGHT = "cheating detected"  # the bye sent to a peer whose step or key failed its proof
-SAVE_FORMAT = "gin3d-net-save/1"
-RULES_REFUSED = "rules refused"  # the host's match does not use the rules it offered
-FAREWELL_PING = 2**61  # a ping numbered this plus our bye's seq: its pong confirms the bye
-# what the peer is told for any refused move: the same words whatever our hidden cards are,
-# so refusals are no oracle (the detail, for our own player, stays on this side)
-MOVE_REFUSED = "that move is not legal"
-STALLED = "opponent stopped playing"  # the detail of a match claimed against a staller
-CHAT_KEPT = 100  # chat lines kept (and saved): a flood cannot make a save unresumable
-INCIDENTS_KEPT = 50  # refused messages kept for the evidence file
-# game messages: sending one means we took the peer's last step and moved on
-_PROGRESS = frozenset(
-    {"setup", "commit", "open", "deck", "keys", "act", "reveal", "rematch", "restore"}
-)
-_HAND_MESSAGES = frozenset({"deck", "keys", "act", "reveal"})  # one hand's, by its number
+from .verifier import Verifier
 
 
 class Player(Protocol):
     """Anything with ``choose(view) -> Action`` (a local human, the computer...)."""
 
     def choose(self, view: Any) -> Any: ...
-
-
-class Link(Protocol):
-    """One live connection to the peer (see ``transport.Link``)."""
-
-    async def send(self, msg: dict) -> None: ...
-
-    async def recv(self) -> dict: ...
-
-    def close(self) -> None: ...
-
-
-class MatchEnded(Exception):
-    """The match ended (finished, opponent left, claimed, or cheating found)."""
-
-    def __init__(self, reason: str, detail: str = "") -> None:
-        super().__init__(reason if not detail else f"{reason}: {detail}")
-        self.reason = reason
-        self.detail = detail
 
 
 @dataclass
@@ -136,7 +117,7 @@ class Timing:
 
 
 @dataclass
-class MatchSession:
+class MatchSession(Channel, DealProtocol, Verifier):
     seat: int  # 0 host, 1 guest
     player: Player
     match_id: str  # hex: both peers derive it from the two certificate fingerprints
@@ -200,200 +181,6 @@ class MatchSession:
         self._saved_ahead: tuple[int, int] | None = None  # (game, hand) saved ahead of sending
 
     # ================================================================= links
-    async def attach(self, link: Link) -> None:
-        """Use a new (authenticated) link: exchange what each side got, resend the rest."""
-        old = self.link
-        if old is not None:
-            self.link = None
-            old.close()
-        await link.send({"t": "resume", "match": self.match_id, "got": self.got})
-        first = await asyncio.wait_for(link.recv(), self.timing.dead_after)
-        if first.get("t") != "resume" or first.get("match") != self.match_id:
-            link.close()
-            raise ProtocolError("the peer did not resume this match")
-        async with self._send_lock:
-            for msg in self.outbox:
-                if msg["seq"] > first["got"]:
-                    await link.send(msg)
-            if self._bye_seq is not None:
-                await link.send(self._farewell_ping())
-            self.link = link
-        self.link_lost.clear()
-        self._last_seen = time.monotonic()
-        if self._grace is not None:
-            self._grace.cancel()
-            self._grace = None
-        self._set_status(CONNECTED)
-        self._spawn(self._reader(link))
-        self._spawn(self._heartbeat(link))
-        if self._bye_seq is not None and first["got"] >= self._bye_seq:
-            self._end(self.ended)  # the peer already holds our bye
-
-    def _spawn(self, coro) -> None:
-        task = asyncio.ensure_future(coro)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-
-    def _set_status(self, status: str) -> None:
-        self.status = status
-        self.callbacks.fire("on_status", status)
-
-    def _drop(self, link: Link, why: str = "") -> None:
-        """The link died: wait for a reconnect; after the grace period the opponent is gone."""
-        link.close()
-        if self.link is not link:
-            return
-        self.link = None
-        self.link_lost.set()
-        if self.ended is not None:
-            return
-        self._set_status(WAITING)
-        loop = asyncio.get_running_loop()
-        if self._grace is None:
-            self._grace = loop.call_later(self.timing.grace, self._gone)
-
-    def _gone(self) -> None:
-        self._grace = None
-        if self.link is None and self.ended is None:
-            self._set_status(GONE)
-
-    async def _reader(self, link: Link) -> None:
-        while self.link is link:
-            try:
-                msg = await link.recv()
-            except FrameError as exc:  # framing lost: this link cannot be read any further
-                self._drop(link, str(exc))
-                return
-            except ProtocolError as exc:
-                await self._refuse(f"bad message: {exc}", msg={"frame": "not a valid message"})
-                continue
-            except (ConnectionError, asyncio.IncompleteReadError, OSError, EOFError) as exc:
-                self._drop(link, str(exc))
-                return
-            self._last_seen = time.monotonic()
-            kind = msg["t"]
-            if kind == "ping":
-                await self._raw(link, {"t": "pong", "n": msg["n"]})
-                continue
-            if kind not in SEQUENCED:
-                if kind == "error":
-                    self._drop(link, msg["text"])
-                    return
-                if (
-                    kind == "pong"
-                    and self._bye_seq is not None
-                    and (msg["n"] == FAREWELL_PING + self._bye_seq)
-                ):
-                    self._end(self.ended)  # the peer read our bye before this ping
-                continue  # pong / stray resume: nothing to do
-            seq = msg["seq"]
-            if seq <= self.got:
-                continue  # resent after a reconnect: already have it
-            if seq != self.got + 1:
-                await self._refuse(f"message {seq} out of order (expected {self.got + 1})", msg=msg)
-                continue
-            self.got = seq
-            self._dispatch(msg)
-
-    def _dispatch(self, msg: dict) -> None:
-        kind = msg["t"]
-        if kind == "chat":
-            self._keep_chat(self.peer, msg["text"])
-            self.callbacks.fire("on_chat", self.peer, msg["text"])
-        elif kind == "emote":
-            self.callbacks.fire("on_emote", self.peer, msg["name"])
-        elif kind == "refused":
-            self.callbacks.fire("on_refused", msg["reason"], True)
-        elif kind == "bye":
-            if msg["reason"] == SAVED_BYE and self.autosave and self.resumable():
-                self._autosave()  # the opponent will want to finish this: keep ours too
-            self._end(MatchEnded("opponent left", msg["reason"]))
-        elif not (kind == "deck" and self._early_deck(msg)):
-            self.inbox.put_nowait(msg)
-
-    async def _heartbeat(self, link: Link) -> None:
-        n = 0
-        while self.link is link:
-            due = time.monotonic() + self.timing.heartbeat
-            await asyncio.sleep(self.timing.heartbeat)
-            if self.link is not link:
-                return
-            now = time.monotonic()
-            # woken a whole beat late, this program stalled (a loaded machine): the peer's
-            # frames may be waiting unread, so judge the link on the next beat instead
-            stalled = now - due > self.timing.heartbeat
-            if now - self._last_seen > self.timing.dead_after and not stalled:
-                self._drop(link, "no heartbeat")
-                return
-            n += 1
-            await self._raw(link, {"t": "ping", "n": n})
-
-    async def _raw(self, link: Link, msg: dict) -> None:
-        try:
-            await link.send(msg)
-        except (ConnectionError, OSError) as exc:
-            self._drop(link, str(exc))
-
-    async def _send(self, msg: dict) -> None:
-        """Send a sequence-numbered message: kept, and resent after a reconnect if need be."""
-        if msg["t"] in _PROGRESS:
-            self._owed_since = None
-        replay = self._replay
-        if (
-            replay is not None
-            and replay["out"]
-            and msg["t"] in _HAND_MESSAGES
-            and msg["hand"] == replay["number"]
-        ):
-            saved = replay["out"].popleft()  # sent again already, at the resume
-            if json.dumps(saved, sort_keys=True) != json.dumps(msg, sort_keys=True):
-                await self._saves_differ(
-                    f"our saved hand {replay['number'] + 1} does not replay "
-                    f"(saved {saved['t']}, now {msg['t']})"
-                )
-            return
-        async with self._send_lock:
-            self.sent += 1
-            msg = {**msg, "seq": self.sent}
-            self.outbox.append(msg)
-            self._save_ahead(msg)
-            link = self.link
-            if link is not None:
-                await self._raw(link, msg)
-
-    def _save_ahead(self, msg: dict) -> None:
-        """With an autosave: rewrite it *before* sending a move, or the first message of a
-        hand, so a program killed mid-hand still holds the hand in progress with all it
-        sent that the peer may have read (see ``savegame.hand_state``). The rest of a hand's
-        messages (deal steps, keys, the reveal) are made again from the saved secrets."""
-        t = self.tracker
-        if (
-            self.autosave is None
-            or msg["t"] not in _HAND_MESSAGES
-            or t is None
-            or msg["hand"] != t.hand_number
-            or self._tracker_game != self._game_no
-            or not self.resumable()
-        ):  # before any verified hand: nothing to resume
-            return
-        hand = (self._game_no, msg["hand"])
-        if msg["t"] == "act" or self._saved_ahead != hand:
-            self._saved_ahead = hand
-            self._autosave(quiet=True)
-
-    async def _refuse(self, reason: str, told: str | None = None, msg: dict | None = None) -> None:
-        """Refuse a peer's message: report it, tell the peer (``told``, by default the
-        reason), keep it for the evidence, change nothing. Too many end the match."""
-        self.refusals.append(reason)
-        offending = msg if msg is not None else self._current
-        self.incidents.append(
-            {"reason": reason[:300], "at": time.time(), "message": _clip(offending)}
-        )
-        del self.incidents[:-INCIDENTS_KEPT]
-        self.callbacks.fire("on_refused", reason, False)
-        await self._send({"t": "refused", "reason": (told or reason)[:300]})
-        if len(self.refusals) >= self.max_refusals and self.ended is None:
-            self._end(self._verdict(f"{len(self.refusals)} refused messages"))
 
     # ================================================================= app-facing
     async def send_chat(self, text: str) -> None:
@@ -822,290 +609,6 @@ class MatchSession:
                     break  # the next link gets them from the outbox
                 await self._raw(self.link, msg)
 
-    # -- the deal --------------------------------------------------------------------
-    def _deal_context(self, hand_no: int) -> bytes:
-        """What every proof of this hand's deal is bound to: match, game and hand."""
-        return f"gin3d-deal|{self.match_id}|{self._game_no}|{hand_no}".encode()
-
-    def _prepare(self, points: list[bytes], hand_no: int, early: bool = False) -> None:
-        """Host: compute hand ``hand_no``'s shuffle and its proof in the background (they
-        depend on nothing from the guest), so the deal does not wait for them. With
-        ``early`` (during the hand before) it is sent as soon as it is made, so the guest
-        checks it, and makes its own step 2, while that hand is played."""
-        if self.seat != 0:
-            return
-        context = self._deal_context(hand_no)
-
-        def work():
-            mine = DealerSecrets()
-            return mine, mine.shuffle_message(points, context, 1)
-
-        prep = {
-            "context": context,
-            "future": asyncio.ensure_future(asyncio.to_thread(work)),
-            "sent": False,
-        }
-        self._early_secrets = {}
-        self._prepared = prep
-        if early:
-            self._spawn(self._send_early(prep, hand_no))
-
-    async def _send_early(self, prep: dict, hand_no: int) -> None:
-        try:
-            mine, step1 = await prep["future"]
-        except Exception:  # noqa: BLE001 - the deal makes it again
-            return
-        t = self.tracker
-        # only while the hand before is still on: the guest then has it before this game ends
-        if (
-            self._prepared is prep
-            and self.ended is None
-            and t is not None
-            and t.hand_number == hand_no - 1
-            and not t.over
-        ):
-            prep["sent"] = True
-            self._early_secrets = {prep["context"]: mine}  # a save holds them from now
-            await self._send(self._deck_msg(hand_no, 1, step1))
-
-    def _early_deck(self, msg: dict) -> bool:
-        """Guest: the host's step 1 for the next hand, sent while this one is played: check
-        its proof now, and make step 2, in the background (``_shuffle`` takes them up)."""
-        t, deal = self.tracker, self.deal
-        if (
-            self.seat != 1
-            or msg["step"] != 1
-            or t is None
-            or deal is None
-            or deal.step != 4
-            or msg["hand"] != t.hand_number + 1
-            or self._points is None
-            or self._early is not None
-        ):  # one per hand: a second is not checked ahead
-            return False
-        points, context = self._points, self._deal_context(msg["hand"])
-
-        def work():
-            pending = Deal(points, DealerSecrets(), context=context, seat=1)
-            step1 = self._step_msg(msg)
-            check_deck(step1["cards"])
-            pending.check(1, step1)
-            return pending, step1, pending.mine.shuffle_message(step1["cards"], context, 2)
-
-        early = (msg["hand"], msg, asyncio.ensure_future(asyncio.to_thread(work)))
-        self._early = early
-
-        def done(fut: asyncio.Future) -> None:  # a false proof: the verdict comes at once
-            if (
-                not fut.cancelled()
-                and isinstance(fut.exception(), ProofError)
-                and self._early is early
-                and self.ended is None
-            ):
-                self._spawn(self._caught_early(early, fut.exception(), points, context))
-
-        early[2].add_done_callback(done)
-        return True
-
-    async def _caught_early(self, early, exc: ProofError, points, context) -> None:
-        self._early = None
-        deal = Deal(points, DealerSecrets(), context=context, seat=1)
-        try:
-            await self._caught(f"deck step 1 refused: {exc}", early[1], deal)
-        except MatchEnded:
-            pass
-
-    @staticmethod
-    def _step_msg(msg: dict) -> dict:
-        return {
-            "cards": [bytes.fromhex(x) for x in msg["cards"]],
-            "commits": [bytes.fromhex(x) for x in msg["commits"]],
-            "proof": msg["proof"],
-        }
-
-    @staticmethod
-    def _deck_msg(hand_no: int, step: int, step_msg: dict) -> dict:
-        return {
-            "t": "deck",
-            "hand": hand_no,
-            "step": step,
-            "cards": [x.hex() for x in step_msg["cards"]],
-            "commits": [x.hex() for x in step_msg["commits"]],
-            "proof": list(step_msg["proof"]),
-        }
-
-    async def _recv_deck(self, hand_no: int, step: int, then=None):
-        """The peer's deck for ``step``, verified (its proof) the moment it arrives, and, if
-        ``then`` is given, ``then(cards)`` (our next step) computed meanwhile.
-
-        A malformed deck is refused (it proves nothing, and nothing changes); a deck whose
-        proof does not hold ends the match as cheating, with the evidence."""
-        deal = self.deal
-        while True:
-            msg = await self._expect("deck", hand_no)
-            if msg["step"] != step:
-                await self._refuse(f"expected deck step {step}, got {msg['step']}")
-                continue
-            step_msg = self._step_msg(msg)
-            try:
-                check_deck(step_msg["cards"])
-            except DealError as exc:
-                await self._refuse(f"bad deck: {exc}")
-                continue
-            jobs = [asyncio.to_thread(deal.check, step, step_msg)]
-            if then is not None:
-                jobs.append(asyncio.to_thread(then, step_msg["cards"]))
-            results = await asyncio.gather(*jobs, return_exceptions=True)
-            verdict = results[0]
-            if isinstance(verdict, ProofError):
-                await self._caught(f"deck step {step} refused: {verdict}", msg)
-            if isinstance(verdict, DealError):
-                await self._refuse(f"bad deck: {verdict}")
-                continue
-            if isinstance(verdict, BaseException):
-                raise verdict
-            deal.add(step, step_msg)
-            if then is None:
-                return None
-            if isinstance(results[1], BaseException):
-                raise results[1]
-            return results[1]
-
-    async def _send_deck(self, hand_no: int, step: int, step_msg: dict) -> None:
-        self.deal.add(step, step_msg)
-        await self._send(self._deck_msg(hand_no, step, step_msg))
-
-    async def _shuffle(self, points: list[bytes], hand_no: int) -> Deal:
-        """The four steps, each proven by its maker and verified by the other on arrival;
-        nobody publishes a key before all four hold."""
-        context = self._deal_context(hand_no)
-        prepared, self._prepared = self._prepared, None
-        early, self._early = self._early, None
-        if self._replay is not None and self._replay["secrets"] is not None:
-            return await self._replay_shuffle(points, hand_no, context)
-        step1 = None
-        if self.seat == 0 and prepared is not None and prepared["context"] == context:
-            mine, step1 = await prepared["future"]
-        else:
-            mine = DealerSecrets()
-        self.deal = deal = Deal(points, mine, context=context, seat=self.seat)
-        if self.seat == 1 and early is not None and early[0] == hand_no:
-            step2 = await self._take_early(early)
-            if step2 is not None:
-                deal = self.deal
-                await self._send_deck(hand_no, 2, step2)
-                step4 = await self._recv_deck(
-                    hand_no, 3, lambda d3: deal.mine.rekey_message(d3, context, 4)
-                )
-                await self._send_deck(hand_no, 4, step4)
-                return deal
-        if self.seat == 0:
-            if step1 is None:
-                step1 = await asyncio.to_thread(mine.shuffle_message, points, context, 1)
-            if prepared is not None and prepared["sent"]:
-                deal.add(1, step1)  # sent during the hand before
-            else:
-                await self._send_deck(hand_no, 1, step1)
-            step3 = await self._recv_deck(hand_no, 2, lambda d2: mine.rekey_message(d2, context, 3))
-            await self._send_deck(hand_no, 3, step3)
-            await self._recv_deck(hand_no, 4)
-        else:
-            step2 = await self._recv_deck(
-                hand_no, 1, lambda d1: mine.shuffle_message(d1, context, 2)
-            )
-            await self._send_deck(hand_no, 2, step2)
-            step4 = await self._recv_deck(hand_no, 3, lambda d3: mine.rekey_message(d3, context, 4))
-            await self._send_deck(hand_no, 4, step4)
-        return deal
-
-    async def _replay_shuffle(self, points: list[bytes], hand_no: int, context: bytes) -> Deal:
-        """A resumed hand's deal: our saved secrets and steps, the peer's steps (sent again)
-        verified as on the first run; a step we had not made yet is made now."""
-        replay = self._replay
-        mine, replay["secrets"] = replay["secrets"], None
-        self.deal = deal = Deal(points, mine, context=context, seat=self.seat)
-        for step in range(1, 5):
-            if (step % 2 == 1) != (self.seat == 0):
-                await self._recv_deck(hand_no, step)
-                continue
-            head = replay["out"][0] if replay["out"] else None
-            if head is not None and head["t"] == "deck" and head["step"] == step:
-                step_msg = self._step_msg(head)
-            else:
-                make = mine.shuffle_message if step <= 2 else mine.rekey_message
-                step_msg = await asyncio.to_thread(
-                    make, points if step == 1 else deal.decks[-1], context, step
-                )
-            await self._send_deck(hand_no, step, step_msg)
-        return deal
-
-    async def _saves_differ(self, detail: str):
-        """Our save and the peer's cannot go on together: say why, end the match."""
-        ended = MatchEnded("saves differ", detail)
-        await self._farewell({"t": "bye", "reason": f"saves differ: {detail}"[:300]}, ended)
-        raise ended
-
-    async def _take_early(self, early) -> dict | None:
-        """Guest: the step 1 that came during the hand before, checked meanwhile; our step 2
-        for it, or None when it was malformed (refused: the deal waits for another)."""
-        _, msg, work = early
-        try:
-            pending, step1, step2 = await work
-        except ProofError as exc:
-            await self._caught(f"deck step 1 refused: {exc}", msg)
-        except DealError as exc:
-            await self._refuse(f"bad deck: {exc}")
-            return None
-        pending.add(1, step1)
-        self.deal = pending
-        return step2
-
-    async def _caught(self, why: str, msg: dict | None = None, deal: Deal | None = None):
-        """The peer's step or key fails its proof: refuse it, keep the evidence, tell the peer
-        and end the match as cheating (nothing of ours is published after it). ``deal``: the
-        deal it belongs to when that is not ``self.deal`` (a step sent ahead)."""
-        await self._refuse(why)
-        path = write_evidence(self, why, None, message=msg, deal=deal)
-        self.callbacks.fire("on_cheat", f"{CHEATED}: {why}", str(path))
-        ended = MatchEnded(CHEATED, f"{why} (evidence: {path})")
-        await self._farewell({"t": "bye", "reason": f"{CAUGHT}: {why}"[:300]}, ended)
-        raise ended
-
-    def _my_keys(self, slots) -> list[list]:
-        return [[s, key_hex(self.deal.mine.slot_keys[s])] for s in sorted(slots)]
-
-    def _open(self, pairs: list[list], expected: set[int]) -> dict[int, Card]:
-        """Open the peer's keys for exactly the ``expected`` slots (nothing recorded yet)."""
-        slots = {s for s, _ in pairs}
-        if slots != expected:
-            raise DealError(f"keys for slots {sorted(slots)}, expected {sorted(expected)}")
-        return {s: CARDS[self.deal.open_slot(s, key_int(k), record=False)] for s, k in pairs}
-
-    def _record(self, pairs: list[list]) -> None:
-        for s, k in pairs:
-            self.deal.peer_keys[s] = key_int(k)
-
-    async def _deal_keys(self, hand_no: int) -> None:
-        t = self.tracker
-        up = {t.upcard_slot} if t.upcard_slot is not None else set()
-        await self._send(
-            {"t": "keys", "hand": hand_no, "keys": self._my_keys(set(t.deal_slots(self.peer)) | up)}
-        )
-        self._opened_by_me |= up
-        expected = set(t.deal_slots(self.seat)) | up
-        while True:
-            msg = await self._expect("keys", hand_no)
-            try:
-                cards = self._open(msg["keys"], expected)
-                t.learn(cards)
-            except ProofError as exc:
-                await self._caught(f"deal keys refused: {exc}", msg)
-            except (DealError, ValueError) as exc:
-                await self._refuse(f"deal keys refused: {exc}")
-                continue
-            self._record(msg["keys"])
-            return
-
     # -- turns -----------------------------------------------------------------------
     def _must_knock_take(self, seat: int) -> bool:
         """Whether taking the pile now obliges ``seat`` to knock (so its hand must open)."""
@@ -1236,78 +739,25 @@ class MatchSession:
         self.log.append(self._game_no, hand_no, seat, str(action))
         self.callbacks.fire("on_event", [redact(e, self.seat) for e in events], self._view())
 
-    # -- end of hand -----------------------------------------------------------------
-    async def _reveal(self, hand_no: int) -> list[int]:
-        wire = self.deal.mine.to_wire()
-        await self._send(
-            {
-                "t": "reveal",
-                "hand": hand_no,
-                "master": key_hex(wire["master"]),
-                "perm": wire["perm"],
-                "keys": [key_hex(k) for k in wire["keys"]],
-            }
-        )
-        msg = await self._expect("reveal", hand_no)
-        peer = {
-            "master": key_int(msg["master"]),
-            "perm": msg["perm"],
-            "keys": [key_int(k) for k in msg["keys"]],
-        }
-        try:
-            return verify_peer(self.deal, peer, self.peer == 0)
-        except DealError as exc:
-            self._cheated(str(exc), peer)
 
-    def _verify_hand(self, deck: list[int], seed: bytes, dealer: int) -> Hand:
-        """Replay the hand with every card open; it must agree with what was played."""
-        t = self.tracker
-        for slot, c in t.known.items():
-            if deck[slot] != c:
-                self._cheated(f"slot {slot} was opened as {c} but holds {CARDS[deck[slot]]}")
-        try:
-            full = Hand.from_log(self.rules, dealer, deck, t.actions, t.hand_number)
-        except LogError as exc:
-            if exc.part != "action":
-                raise
-            self._cheated(f"with all cards open the hand is not legal: {exc.reason}")
-        if (full.phase, full.winner, full.result and full.result.points) != (
-            t.hand.phase,
-            t.hand.winner,
-            t.hand.result and t.hand.result.points,
-        ):
-            self._cheated("with all cards open the hand ends differently")
-        if self.game is None:
-            self.game = Game(self.rules, seed.hex(), first_dealer=dealer, decks=[deck])
-        else:
-            self.game.add_deck(deck)
-            self.game.apply(NextHand())
-        if self.game.hand.dealer != dealer:
-            raise RuntimeError("dealer rotation out of step with the engine")
-        for a in t.actions:
-            self.game.apply(a)
-        return self.game.hand
-
-    def _verdict(self, why: str, peer: dict | None = None) -> MatchEnded:
-        """The cheat verdict: write the evidence, tell the app; the caller ends the match."""
-        try:
-            where = str(write_evidence(self, why, peer))
-        except (OSError, TypeError, ValueError) as exc:
-            where = f"not written: {exc}"
-        self.callbacks.fire("on_cheat", f"{CHEATED}: {why}", where)
-        return MatchEnded(CHEATED, f"{why} (evidence: {where})")
-
-    def _cheated(self, why: str, peer: dict | None = None):
-        raise self._verdict(why, peer)
-
-
-def _clip(msg: Any, limit: int = 2000) -> Any:
-    """A refused message as kept for the evidence: the message itself when small, else the
-    start of its JSON (a flood of large messages cannot grow the evidence without bound)."""
-    if msg is None:
-        return None
-    try:
-        text = json.dumps(msg, sort_keys=True)
-    except (TypeError, ValueError):
-        return repr(msg)[:limit]
-    return msg if len(text) <= limit else text[:limit]
+# what other modules and tests import from here, the words of a match among them
+__all__ = [
+    "CAUGHT",
+    "CHAT_KEPT",
+    "CHEATED",
+    "CONNECTED",
+    "Callbacks",
+    "DECLINED",
+    "GONE",
+    "Link",
+    "MOVE_REFUSED",
+    "MatchEnded",
+    "MatchSession",
+    "Player",
+    "RULES_REFUSED",
+    "SAVED_BYE",
+    "SAVE_FORMAT",
+    "STALLED",
+    "Timing",
+    "WAITING",
+]
