@@ -17,7 +17,7 @@ from pathlib import Path
 from gin3d.engine import RuleSet
 
 from .protocol import PROTOCOL_VERSION, ProtocolError
-from .relay import RelayError, relay_connect
+from .relay import RelayError, claim_verifier, relay_connect
 from .session import Callbacks, MatchEnded, MatchSession, Player, Timing
 from .transport import (
     HandshakeError,
@@ -27,6 +27,7 @@ from .transport import (
     handshake,
     make_code,
     normalize_code,
+    room_claim,
     room_id,
     tls_link,
 )
@@ -69,6 +70,13 @@ class _Base:
         self.expect_rules: RuleSet | None = None  # guest: the rules the table offered
         self._tasks: set[asyncio.Task] = set()
         self._run_task: asyncio.Task | None = None
+        self._claim = ""  # the relay claim of our code (a scrypt: made once)
+
+    async def relay_claim(self) -> str:
+        """``room_claim(self.code)``, computed once in a worker thread (it takes ~50 ms)."""
+        if not self._claim:
+            self._claim = await asyncio.to_thread(room_claim, self.code)
+        return self._claim
 
     def _spawn(self, coro) -> asyncio.Task:
         task = asyncio.ensure_future(coro)
@@ -163,6 +171,7 @@ class HostedMatch(_Base):
         self.port = port
         self.server: asyncio.base_events.Server | None = None
         self._lock = asyncio.Lock()
+        self.wrong_codes = 0  # wrong join codes tried, at the relay and here
 
     async def start(self) -> None:
         self.server = await asyncio.start_server(self._incoming, self.listen, self.port)
@@ -191,9 +200,12 @@ class HostedMatch(_Base):
     async def _relay_loop(self) -> None:
         host, port = self.options.relay
         room = room_id(self.code) if not self.code.startswith("open:") else None
+        verifier = claim_verifier(await self.relay_claim()) if room is not None else ""
         while room is not None and not self.done:
             try:
-                reader, writer = await relay_connect(host, port, "host", room)
+                reader, writer = await relay_connect(
+                    host, port, "host", room, verifier, on_miss=self._relay_miss
+                )
                 link, _ = await tls_link(reader, writer, "host", self.identity)
                 peer = await handshake(
                     link,
@@ -210,6 +222,10 @@ class HostedMatch(_Base):
                 continue
             self.route = "relay"
             await self._use(peer)
+
+    def _relay_miss(self) -> None:
+        self.wrong_codes += 1
+        self._note_failure("someone tried a wrong join code for this table at the relay")
 
     async def _use(self, peer: Peer) -> None:
         async with self._lock:
@@ -296,8 +312,9 @@ class JoinedMatch(_Base):
                 errors.append(str(exc))
         if o.relay is not None and not self.code.startswith("open:"):
             try:
+                claim = await self.relay_claim()
                 reader, writer = await relay_connect(
-                    *o.relay, "guest", room_id(self.code), timeout=30
+                    *o.relay, "guest", room_id(self.code), claim, timeout=30
                 )
                 link, host_fp = await tls_link(reader, writer, "guest", self.identity)
                 peer = await handshake(

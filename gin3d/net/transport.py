@@ -71,6 +71,14 @@ def room_id(code: str) -> str:
     return hashlib.sha256(b"gin3d-room|" + normalize_code(code)[:4].encode()).hexdigest()
 
 
+def room_claim(code: str) -> str:
+    """What a guest shows the relay to claim its table: proof of the whole code, through a
+    memory-hard KDF (scrypt, 16 MiB), so neither the relay nor a listener can turn it back
+    into the code within a match's lifetime (docs/net.md, *The relay*)."""
+    raw = normalize_code(code).encode()
+    return hashlib.scrypt(raw, salt=b"gin3d-relay-claim/2", n=2**14, r=8, p=1, dklen=32).hex()
+
+
 def open_table_code(fingerprint: str) -> str:
     """The password of an open LAN table: public (from the advertised fingerprint)."""
     return "open:" + fingerprint
