@@ -55,6 +55,12 @@ class Budget:
             self.left(key)
 
 
+def peer_address(writer) -> str:
+    """The remote IP address of a stream (``?`` when the socket does not say)."""
+    peer = writer.get_extra_info("peername")
+    return str(peer[0]) if isinstance(peer, tuple) and peer else "?"
+
+
 class Slots:
     """Live connections by address: at most ``per_address`` from one."""
 

@@ -31,7 +31,7 @@ import sys
 from dataclasses import dataclass, field
 
 from .constants import RELAY_PORT
-from .limits import Budget, Slots
+from .limits import Budget, Slots, peer_address
 
 MAGIC = "GIN3D-RELAY/2"
 LINE_LIMIT = 200
@@ -124,7 +124,7 @@ class Relay:
             await self.server.wait_closed()
 
     async def _client(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        address = _address(writer)
+        address = peer_address(writer)
         if self.live.full_for(address):
             self._count("too many connections from one address")
             writer.close()
@@ -285,7 +285,7 @@ class Relay:
         partner.paired.set_result(finished)  # before its cancelled watch wakes its task
         await asyncio.wait({partner.watch})  # its read is cancelled before the pipe reads
         self.pairs += 1
-        self.live.give_back(_address(writer))
+        self.live.give_back(peer_address(writer))
         for w in (writer, partner.writer):
             w.write(b"PAIRED\n")
         try:
@@ -324,11 +324,6 @@ def claim_verifier(claim: str) -> str:
     """What the host registers: the hash of the guest's claim (``transport.room_claim``), so
     the relay can check a claim but holds nothing it could claim the table with itself."""
     return hashlib.sha256(b"gin3d-relay-verifier|" + claim.encode()).hexdigest()
-
-
-def _address(writer: asyncio.StreamWriter) -> str:
-    peer = writer.get_extra_info("peername")
-    return str(peer[0]) if isinstance(peer, tuple) and peer else "?"
 
 
 async def relay_connect(
