@@ -7,7 +7,9 @@ send a host's request line and vanish, then ``10,000 × scale`` connections open
 nothing and stay open; meanwhile a real host and guest pair. Printed: the time the pair
 took, and the relay's RSS before, under the flood and after it. Host (a ``HostedMatch`` in
 its own process): ``300 × scale`` idle connections that never send a ClientHello; printed:
-the host's RSS per idle connection. ``--old-tree DIR`` (a checkout of another version, e.g.
+the host's RSS per idle connection (``--idle N`` to change the count); then the seconds
+per hand of a short match between two computer players, without and with a flood of
+connections at the host. ``--old-tree DIR`` (a checkout of another version, e.g.
 ``git archive <rev> gin3d | tar -x -C DIR``) measures that version's host too, for a
 before/after figure. The attackers come from ``--spread`` loopback addresses 127.0.1.x (one
 machine's limits per address would otherwise stop them at once); the real players from
@@ -27,7 +29,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-if "--child-host" not in sys.argv:  # the child host imports the tree it was given
+if not {"--child-host", "--child-match"} & set(
+    sys.argv
+):  # the child host imports the tree it was given
     sys.path.insert(0, str(ROOT))
 
 LOOP = "127.0.0.1"
@@ -130,13 +134,12 @@ async def bench_relay(scale: float, spread: int) -> None:
         proc.wait()
 
 
-async def bench_host(scale: float, spread: int, tree: Path, label: str) -> None:
+async def bench_host(n: int, spread: int, tree: Path, label: str) -> None:
     proc, line = await spawn([str(Path(__file__).resolve()), "--child-host"], tree, "HOSTING")
     port = int(line.split()[1])
     try:
         await asyncio.sleep(0.5)
         base = rss_mib(proc.pid)
-        n = int(300 * scale)
         idle = [await _open(port, attacker(i, spread)) for i in range(n)]
         await asyncio.sleep(1.0)  # a bench: let the host take every connection in
         flooded = rss_mib(proc.pid)
@@ -151,6 +154,53 @@ async def bench_host(scale: float, spread: int, tree: Path, label: str) -> None:
     finally:
         proc.terminate()
         proc.wait()
+
+
+async def bench_match(scale: float, spread: int, tree: Path, label: str, flood: bool) -> None:
+    """One short match between two computer players in a child process, direct, while
+    (or not) this process floods the host with connections that never finish TLS."""
+    proc, line = await spawn([str(Path(__file__).resolve()), "--child-match"], tree, "HOSTING")
+    port = int(line.split()[1])
+    opened: list = []
+    done = asyncio.ensure_future(asyncio.to_thread(proc.stdout.readline))
+    i = 0
+    try:
+        while flood and not done.done():
+            batch = await asyncio.gather(*(_open(port, attacker(i + k, spread)) for k in range(20)))
+            i += 20
+            opened += [b for b in batch if b is not None]
+            while len(opened) > int(2000 * scale):
+                opened.pop(0)[1].close()
+        result = (await done).decode().split()
+        seconds, hands = float(result[1]), int(result[2])
+        print(
+            f"match ({label}, {'with' if flood else 'without'} a flood): "
+            f"{seconds / max(1, hands):.2f} s per hand ({hands} hands)"
+            + (f", {i} flood connections opened" if flood else "")
+        )
+    finally:
+        for _, w in opened:
+            w.close()
+        proc.terminate()
+        proc.wait()
+
+
+async def child_match() -> None:
+    from gin3d.engine import RuleSet
+    from gin3d.net.peer import HostedMatch, JoinedMatch
+    from gin3d.players import GreedyPlayer
+
+    host = HostedMatch(GreedyPlayer(), RuleSet.preset("classic", game_target=40), listen=LOOP)
+    await host.start()
+    print(f"HOSTING {host.port}", flush=True)
+    await asyncio.sleep(0.5)  # the parent's flood starts
+    start = time.perf_counter()
+    guest = JoinedMatch(GreedyPlayer(), host.code, direct=(LOOP, host.port))
+    await guest.start()
+    await asyncio.gather(host.wait(), guest.wait())
+    hands = sum(len(g.hands) for g in host.session.games)
+    print(f"MATCH {time.perf_counter() - start:.3f} {hands}", flush=True)
+    await asyncio.Event().wait()
 
 
 async def child_host() -> None:
@@ -169,19 +219,25 @@ def main() -> None:
     parser.add_argument("--scale", type=float, default=1.0, help="multiplies every count")
     parser.add_argument("--spread", type=int, default=64, help="attacker addresses (≤ 250)")
     parser.add_argument("--old-tree", type=Path, help="measure this tree's host too")
+    parser.add_argument("--idle", type=int, help="idle connections at the host (300 × scale)")
     parser.add_argument("--child-host", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--child-match", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    if args.child_host:
-        asyncio.run(child_host())
+    if args.child_host or args.child_match:
+        asyncio.run(child_host() if args.child_host else child_match())
         return
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     print(f"file descriptors: soft limit {soft} raised to {hard}")
     spread = max(1, min(250, args.spread))
     asyncio.run(bench_relay(args.scale, spread))
-    if args.old_tree is not None:
-        asyncio.run(bench_host(args.scale, spread, args.old_tree.resolve(), "old tree"))
-    asyncio.run(bench_host(args.scale, spread, ROOT, "this tree"))
+    trees = [(args.old_tree.resolve(), "old tree")] if args.old_tree else []
+    trees.append((ROOT, "this tree"))
+    for tree, label in trees:
+        asyncio.run(bench_host(args.idle or int(300 * args.scale), spread, tree, label))
+    for tree, label in trees:
+        for flood in (False, True):
+            asyncio.run(bench_match(args.scale, spread, tree, label, flood))
 
 
 if __name__ == "__main__":

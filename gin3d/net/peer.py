@@ -59,7 +59,7 @@ class HostLimits:
 
     preauth_timeout: float = 10.0  # seconds for TLS and the join-code handshake together
     max_preauth_per_address: int = 4  # handshakes under way from one address
-    max_preauth: int = 64  # handshakes under way in all; the oldest is closed to make room
+    max_preauth: int = 32  # handshakes under way in all; the oldest is closed to make room
     guesses: tuple[int, float] = (5, 12.0)  # wrong codes per address: burst, then one per s
     table_guesses: tuple[int, float] = (20, 5.0)  # wrong codes at this table, all addresses
 

@@ -220,6 +220,8 @@ async def start_tls(
         server_hostname=None if server_side else "gin3d-peer",
         ssl_handshake_timeout=timeout,
     )
+    if transport is None:  # the socket was closed under the handshake (3.11 returns None)
+        raise ConnectionError("the connection closed during the TLS handshake")
     protocol.connection_made(transport)  # loop.start_tls does not call it
     return tls_reader, asyncio.StreamWriter(transport, protocol, tls_reader, loop)
 
