@@ -256,6 +256,7 @@ class HostedMatch(_Base):
         self.table_guesses.spend("table")
 
     async def _authenticate(self, link: StreamLink) -> Peer:
+        """The join-code handshake as the host, over TLS already up (direct or relayed)."""
         return await handshake(
             link,
             "host",
@@ -276,15 +277,7 @@ class HostedMatch(_Base):
                     host, port, "host", room, verifier, on_miss=self._relay_miss
                 )
                 link, _ = await tls_link(reader, writer, "host", self.identity)
-                peer = await handshake(
-                    link,
-                    "host",
-                    self.identity,
-                    self.code,
-                    expect_peer=self.peer_fingerprint,
-                    name=self.options.name,
-                    version=self.options.version,
-                )
+                peer = await self._authenticate(link)
             except (HandshakeError, RelayError, ProtocolError, OSError) as exc:
                 self._note_failure(str(exc))
                 await asyncio.sleep(self.options.retry)
