@@ -45,11 +45,12 @@ async def attempt(coro) -> str:
 
 def test_a_squatter_who_knows_the_room_part_cannot_block_the_real_guest():
     """The attack: knowing only the room part of the code, park a guest (and a host) in the
-    room before the real ones come, so the real host pairs with the squatter. Now a guest is
-    paired only with the host whose verifier its claim hashes to."""
+    room before the real ones come, so the real host pairs with the squatter (and the real
+    guest, coming before its host, with the squatter's host). Now a guest is paired only
+    with the host whose verifier its claim hashes to."""
 
     async def scenario():
-        relay = Relay(LOOP, 0)
+        relay = Relay(LOOP, 0, limits=Limits(miss_wait=3.0))  # the real host has 3 s to come
         await relay.start()
         opts = MatchOptions(relay=(LOOP, relay.port))
         host = HostedMatch(GreedyPlayer(), SHORT, options=opts)
@@ -60,9 +61,11 @@ def test_a_squatter_who_knows_the_room_part_cannot_block_the_real_guest():
         squat_guest = asyncio.ensure_future(relay_connect(LOOP, relay.port, "guest", room, claim))
         squat_host = asyncio.ensure_future(relay_connect(LOOP, relay.port, "host", room, verifier))
         await until(lambda: len(relay.waiting) == 2)  # both parked first
-        await host.start()
         guest = JoinedMatch(GreedyPlayer(), host.code, options=MatchOptions(relay=opts.relay))
-        await asyncio.wait_for(guest.start(), 30)
+        joining = asyncio.ensure_future(guest.start())  # before the real host, too
+        await until(lambda: len(relay.waiting) == 3)
+        await host.start()
+        await asyncio.wait_for(joining, 30)
         await asyncio.wait_for(host.ready.wait(), 10)
         late = await attempt(
             relay_connect(LOOP, relay.port, "guest", room, room_claim(same_room_other_code(fake)))
@@ -84,16 +87,17 @@ def test_a_squatter_who_knows_the_room_part_cannot_block_the_real_guest():
     route, host_has_guest, guest_has_host, squatter_paired, late = asyncio.run(scenario())
     assert route == "relay" and host_has_guest and guest_has_host
     assert not squatter_paired  # still parked, paired with nobody
-    assert WRONG_CODE in late  # once the host waits, a wrong claim is refused at once
+    assert WRONG_CODE in late  # once the host waits, a wrong claim is told so soon
 
 
 def test_a_code_guesser_is_refused_after_its_budget_and_the_host_is_told():
     """The attack: try password parts for a known room, one connection each. Each wrong one
-    is refused and told to the waiting host; past the budget the guesser is refused before
-    its claim is even looked at, while a room it has not touched still answers normally."""
+    is told to the waiting host and answered "wrong" (after ``miss_wait``); past the budget
+    the guesser is refused at once, before its claim is even looked at."""
 
     async def scenario():
-        relay = Relay(LOOP, 0, limits=Limits(guesses=(3, 3600.0), room_guesses=(50, 3600.0)))
+        limits = Limits(guesses=(3, 3600.0), room_guesses=(50, 3600.0), miss_wait=0.1)
+        relay = Relay(LOOP, 0, limits=limits)
         await relay.start()
         host = HostedMatch(GreedyPlayer(), SHORT, options=MatchOptions(relay=(LOOP, relay.port)))
         await host.start()
@@ -103,7 +107,7 @@ def test_a_code_guesser_is_refused_after_its_budget_and_the_host_is_told():
             room, claim, _ = proofs(same_room_other_code(host.code))
             answers.append(await attempt(relay_connect(LOOP, relay.port, "guest", room, claim)))
         await until(lambda: host.wrong_codes == 3)
-        room_budget = Relay(LOOP, 0, limits=Limits(room_guesses=(2, 3600.0)))
+        room_budget = Relay(LOOP, 0, limits=Limits(room_guesses=(2, 3600.0), miss_wait=0.1))
         await room_budget.start()
         other = proofs("ZZZZ-ZZZZZZ")
         parked = asyncio.ensure_future(

@@ -5,14 +5,18 @@ code or just holding sockets open. ``Budget`` is a token bucket per key (an addr
 ``burst`` tries at once, then one more every ``every`` seconds. ``Budget.spend`` says whether a
 try is allowed; a key whose bucket is full again is forgotten, so memory stays bounded by the
 keys seen within one refill time. ``Slots`` counts live connections per address, with a cap.
+An address is what ``address_key`` makes of it: IPv4 as is, IPv6 by its /64 network.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
+
+FORGET_AT = 100_000  # keys remembered before full buckets are swept out
 
 
 @dataclass
@@ -23,6 +27,7 @@ class Budget:
     every: float
     clock: Callable[[], float] = time.monotonic
     _level: dict[str, tuple[float, float]] = field(default_factory=dict, repr=False)
+    _sweep_at: int = field(default=FORGET_AT, repr=False)
 
     def left(self, key: str) -> float:
         """Tries ``key`` may still make now."""
@@ -42,7 +47,7 @@ class Budget:
         if level < 1.0:
             return False
         self._level[key] = (level - 1.0, self.clock())
-        if len(self._level) > 100_000:  # many keys at once: forget the fullest buckets
+        if len(self._level) > self._sweep_at:  # many keys at once: forget the full buckets
             self._forget()
         return True
 
@@ -53,12 +58,30 @@ class Budget:
     def _forget(self) -> None:
         for key in list(self._level):
             self.left(key)
+        # still many: sweep again only once they have doubled (a sweep stays cheap per try)
+        self._sweep_at = max(FORGET_AT, 2 * len(self._level))
 
 
 def peer_address(writer) -> str:
-    """The remote IP address of a stream (``?`` when the socket does not say)."""
+    """Who a stream's limits are counted for: its remote IPv4 address, or its IPv6 /64 (one
+    customer's network: it holds more addresses than any limit), ``?`` when unknown."""
     peer = writer.get_extra_info("peername")
-    return str(peer[0]) if isinstance(peer, tuple) and peer else "?"
+    if not (isinstance(peer, tuple) and peer):
+        return "?"
+    return address_key(str(peer[0]))
+
+
+def address_key(host: str) -> str:
+    """``203.0.113.5`` stays itself; an IPv6 address becomes its /64 network."""
+    try:
+        ip = ipaddress.ip_address(host.split("%")[0])
+    except ValueError:
+        return host
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    return str(ip)
 
 
 class Slots:

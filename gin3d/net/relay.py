@@ -13,10 +13,11 @@ Strangers are kept cheap: a connection must send its line within ``line_timeout`
 waiting peer that closes its socket (or speaks out of turn) frees its place at once, a guest
 waits at most ``guest_wait`` s; one address keeps only a few connections open, and when
 too many lines are awaited at once the oldest idle connection is closed. A guest's claim
-that matches none of the hosts waiting in its room is a wrong code: it is refused, each
-address and each room has a budget of those (``limits.Budget``; a guest over it is refused
-before its claim is checked) and the hosts in that room are told (``MISS``). A guest that
-comes before its host waits for it.
+that matches none of the hosts waiting in its room is a wrong code: each address and each
+room has a budget of those (``limits.Budget``; a guest over it is refused before its claim
+is checked) and the hosts in that room are told (``MISS``). Such a guest still waits
+``miss_wait`` s (the host there may be a squatter's, the real one on its way) and is then
+told its code was wrong; a guest that comes before any host waits ``guest_wait`` s.
 Run it anywhere with one command: ``gin3d-relay --host 0.0.0.0``.
 """
 
@@ -56,6 +57,7 @@ class Limits:
     line_timeout: float = 5.0  # seconds to send the request line
     host_wait: float = 600.0  # a host waits this long for its guest, then registers again
     guest_wait: float = 30.0  # a guest waits this long for its host
+    miss_wait: float = 5.0  # ... or this long, when other hosts wait in its room
     max_rooms: int = 10_000  # peers waiting (registered, socket open) in all
     max_waiting_per_address: int = 16  # peers waiting from one address
     max_per_address: int = 32  # connections not yet paired, from one address
@@ -197,15 +199,16 @@ class Relay:
         if partner is not None:
             await self._pair(reader, writer, partner)
             return True
-        if role == "guest" and self.rooms.get(room):
-            self._miss(address, room)  # a table waits in this room, and not with this code
-            await self._refuse(writer, WRONG_CODE)
-            return False
+        # a table waits in this room, and not with this code: a wrong code, or a squatter's
+        # host parked there before the real one (so the guest waits a little, then is told)
+        missed = role == "guest" and bool(self.rooms.get(room))
+        if missed:
+            self._miss(address, room)
         refusal = self._refusal(role, key, address)
         if refusal:
             await self._refuse(writer, refusal)
             return False
-        return await self._wait(reader, writer, address, role, room, key)
+        return await self._wait(reader, writer, address, (role, room, key), missed)
 
     def _miss(self, address: str, room: str) -> None:
         """A guest's claim matched none of the hosts waiting in its room: a wrong code."""
@@ -254,16 +257,19 @@ class Relay:
         reader: asyncio.StreamReader,
         writer: asyncio.StreamWriter,
         address: str,
-        role: str,
-        room: str,
-        key: str,
+        booking: tuple[str, str, str],
+        missed: bool,
     ) -> bool:
+        """Wait as ``(role, room, key)`` for the partner; True once paired. A guest that
+        missed waits ``miss_wait`` only and is then told its code was wrong."""
+        role, room, key = booking
         entry = _Waiting(reader, writer, address, room, asyncio.get_running_loop().create_future())
         self.waiting[(role, key)] = entry
         self.waiting_from.take(address)
         if role == "host":
             self.rooms.setdefault(room, set()).add(key)
-        wait = self.limits.host_wait if role == "host" else self.limits.guest_wait
+        lim = self.limits
+        wait = lim.host_wait if role == "host" else lim.miss_wait if missed else lim.guest_wait
         try:
             await asyncio.wait(
                 {entry.paired, entry.watch}, timeout=wait, return_when=asyncio.FIRST_COMPLETED
@@ -275,6 +281,8 @@ class Relay:
             self.live.give_back(address)
             await entry.paired.result().wait()  # the partner's task pipes both directions
             return True
+        if missed and not entry.watch.done():
+            await self._refuse(writer, WRONG_CODE)
         writer.close()
         return False
 
