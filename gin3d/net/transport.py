@@ -52,7 +52,7 @@ class HandshakeError(ConnectionError):
 # -- join codes ----------------------------------------------------------------------------
 def make_code() -> str:
     """A fresh join code ``ABCD-EFGHJK``: the first 4 characters name the relay room, all 10
-    are the password (the relay only ever sees a hash of the room part)."""
+    are the password (the relay sees a hash of the room part and, to pair, ``room_claim``)."""
     chars = "".join(secrets.choice(CODE_ALPHABET) for _ in range(10))
     return f"{chars[:4]}-{chars[4:]}"
 
