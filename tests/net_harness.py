@@ -5,10 +5,18 @@ from __future__ import annotations
 import asyncio
 
 from gin3d.net.links import memory_pair
+from gin3d.net.relay import claim_verifier
 from gin3d.net.session import Callbacks, MatchSession, Timing
+from gin3d.net.transport import room_claim, room_id
 from gin3d.players import GreedyPlayer
 
 MATCH = "ab" * 32
+
+
+def relay_proofs(code: str) -> tuple[str, str, str]:
+    """What a host and its guest show the relay: the room, the guest's claim, the verifier."""
+    claim = room_claim(code)
+    return room_id(code), claim, claim_verifier(claim)
 
 
 def snapshot(s: MatchSession) -> tuple:

@@ -2,10 +2,11 @@
 
 import asyncio
 
+from net_harness import relay_proofs as proofs
+
 from gin3d.engine import RuleSet
 from gin3d.net.peer import HostedMatch, JoinedMatch, MatchOptions
-from gin3d.net.relay import Relay, RelayError, relay_connect
-from gin3d.net.transport import room_id
+from gin3d.net.relay import Limits, Relay, RelayError, relay_connect
 from gin3d.net.upnp import NOT_AVAILABLE, map_port
 from gin3d.players import GreedyPlayer
 
@@ -50,15 +51,15 @@ def test_relay_refuses_bad_requests_and_double_bookings():
         writer.write(b"HELLO THERE\n")
         answer = await reader.readline()
         writer.close()
-        room = room_id("ABCD-EFGHJK")
-        waiting = asyncio.ensure_future(relay_connect(LOOP, relay.port, "host", room))
-        while ("host", room) not in relay.waiting:
+        room, claim, verifier = proofs("ABCD-EFGHJK")
+        waiting = asyncio.ensure_future(relay_connect(LOOP, relay.port, "host", room, verifier))
+        while ("host", verifier) not in relay.waiting:
             await asyncio.sleep(0)
         try:
-            await relay_connect(LOOP, relay.port, "host", room)
+            await relay_connect(LOOP, relay.port, "host", room, verifier)
         except RelayError as exc:
             busy = str(exc)
-        guest = await relay_connect(LOOP, relay.port, "guest", room)
+        guest = await relay_connect(LOOP, relay.port, "guest", room, claim)
         paired = await waiting
         paired[1].write(b"ping")
         got = await guest[0].readexactly(4)
@@ -87,23 +88,26 @@ def test_one_address_cannot_fill_the_relay():
     Now an address may keep only a few tables waiting; a pairing frees its place."""
 
     async def scenario():
-        relay = Relay(LOOP, 0, max_waiting_per_address=3)
+        relay = Relay(LOOP, 0, limits=Limits(max_waiting_per_address=3))
         await relay.start()
-        rooms = [room_id(f"{c}BCD-EFGHJK") for c in "ABCD"]
+        rooms = [proofs(f"{c}BCD-EFGHJK") for c in "ABCD"]
         waiting = [
-            asyncio.ensure_future(relay_connect(LOOP, relay.port, "host", r)) for r in rooms[:3]
+            asyncio.ensure_future(relay_connect(LOOP, relay.port, "host", r, v))
+            for r, _, v in rooms[:3]
         ]
         while len(relay.waiting) < 3:
             await asyncio.sleep(0)
         try:
-            await relay_connect(LOOP, relay.port, "host", rooms[3])
+            await relay_connect(LOOP, relay.port, "host", rooms[3][0], rooms[3][2])
             refused = ""
         except RelayError as exc:
             refused = str(exc)
-        guest = await relay_connect(LOOP, relay.port, "guest", rooms[0])  # pairs the first
+        guest = await relay_connect(LOOP, relay.port, "guest", *rooms[0][:2])  # pairs the first
         host = await waiting[0]
-        fourth = asyncio.ensure_future(relay_connect(LOOP, relay.port, "host", rooms[3]))
-        while ("host", rooms[3]) not in relay.waiting:  # room for one more again
+        fourth = asyncio.ensure_future(
+            relay_connect(LOOP, relay.port, "host", rooms[3][0], rooms[3][2])
+        )
+        while ("host", rooms[3][2]) not in relay.waiting:  # room for one more again
             await asyncio.sleep(0)
         for task in (*waiting[1:], fourth):
             task.cancel()

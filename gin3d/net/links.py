@@ -20,6 +20,7 @@ class StreamLink:
         self.reader = reader
         self.writer = writer
         self.peer_fingerprint = peer_fingerprint
+        self.code_tried = False  # the handshake got as far as testing the join code
         self.closed = False
         self.bytes_sent = 0
         self.bytes_received = 0

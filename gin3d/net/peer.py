@@ -16,8 +16,10 @@ from pathlib import Path
 
 from gin3d.engine import RuleSet
 
+from .limits import Budget, Slots, peer_address
+from .links import StreamLink
 from .protocol import PROTOCOL_VERSION, ProtocolError
-from .relay import RelayError, relay_connect
+from .relay import RelayError, claim_verifier, relay_connect
 from .session import Callbacks, MatchEnded, MatchSession, Player, Timing
 from .transport import (
     HandshakeError,
@@ -27,6 +29,7 @@ from .transport import (
     handshake,
     make_code,
     normalize_code,
+    room_claim,
     room_id,
     tls_link,
 )
@@ -45,6 +48,20 @@ class MatchOptions:
     version: int = PROTOCOL_VERSION
     save_dir: str | None = None  # keep a resume file here, rewritten after every hand
     save_info: dict = field(default_factory=dict)  # more for the saves (e.g. "kind": "lan")
+
+
+FAILURES_KEPT = 100  # connection failures remembered (the newest)
+
+
+@dataclass
+class HostLimits:
+    """A hosting peer's limits on connections that have not authenticated yet."""
+
+    preauth_timeout: float = 10.0  # seconds for TLS and the join-code handshake together
+    max_preauth_per_address: int = 4  # handshakes under way from one address
+    max_preauth: int = 32  # handshakes under way in all; the oldest is closed to make room
+    guesses: tuple[int, float] = (5, 12.0)  # wrong codes per address: burst, then one per s
+    table_guesses: tuple[int, float] = (20, 5.0)  # wrong codes at this table, all addresses
 
 
 class _Base:
@@ -69,6 +86,13 @@ class _Base:
         self.expect_rules: RuleSet | None = None  # guest: the rules the table offered
         self._tasks: set[asyncio.Task] = set()
         self._run_task: asyncio.Task | None = None
+        self._claim = ""  # the relay claim of our code (a scrypt: made once)
+
+    async def relay_claim(self) -> str:
+        """``room_claim(self.code)``, computed once in a worker thread (it takes ~50 ms)."""
+        if not self._claim:
+            self._claim = await asyncio.to_thread(room_claim, self.code)
+        return self._claim
 
     def _spawn(self, coro) -> asyncio.Task:
         task = asyncio.ensure_future(coro)
@@ -78,6 +102,8 @@ class _Base:
 
     def _note_failure(self, why: str) -> None:
         self.failures.append(why)
+        if len(self.failures) > 2 * FAILURES_KEPT:  # a flood of strangers: keep the last ones
+            del self.failures[:-FAILURES_KEPT]
         self.options.callbacks.fire("on_status", f"connection failed: {why}")
 
     def _new_session(self, seat: int, peer: Peer, rules: RuleSet | None) -> MatchSession:
@@ -143,8 +169,15 @@ class HostedMatch(_Base):
         options: MatchOptions | None = None,
         open_table: bool = False,
         saved: dict | None = None,
+        limits: HostLimits | None = None,
     ) -> None:
         super().__init__(player, options, saved)
+        self.limits = limits or HostLimits()
+        self.preauth: dict[asyncio.StreamWriter, str] = {}  # handshakes under way, oldest first
+        self.preauth_from = Slots(self.limits.max_preauth_per_address)
+        self.guesses = Budget(*self.limits.guesses)
+        self.table_guesses = Budget(*self.limits.table_guesses)
+        self.turned_away = 0  # connections closed unread (over a limit) or evicted
         if saved is not None:
             if saved.get("role") != "host":
                 raise ValueError("this save is from the guest's side: join with it instead")
@@ -163,6 +196,7 @@ class HostedMatch(_Base):
         self.port = port
         self.server: asyncio.base_events.Server | None = None
         self._lock = asyncio.Lock()
+        self.wrong_codes = 0  # wrong join codes tried, at the relay and here
 
     async def start(self) -> None:
         self.server = await asyncio.start_server(self._incoming, self.listen, self.port)
@@ -171,45 +205,89 @@ class HostedMatch(_Base):
             self._spawn(self._relay_loop())
 
     async def _incoming(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        try:
-            link, _ = await tls_link(reader, writer, "host", self.identity)
-            peer = await handshake(
-                link,
-                "host",
-                self.identity,
-                self.code,
-                expect_peer=self.peer_fingerprint,
-                name=self.options.name,
-                version=self.options.version,
-            )
-        except (HandshakeError, ProtocolError, OSError) as exc:
-            self._note_failure(str(exc))
+        """A stranger until the handshake holds: limited per address, in all and in time."""
+        address = peer_address(writer)
+        if not self._admit(address):
+            self.turned_away += 1
+            writer.close()
             return
+        self.preauth[writer] = address
+        self.preauth_from.take(address)
+        link: StreamLink | None = None
+        try:
+            # TLS starts in this task, before anything awaits: a ClientHello read by the
+            # plain stream first would never reach the TLS layer
+            deadline = asyncio.get_running_loop().time() + self.limits.preauth_timeout
+            link, _ = await tls_link(
+                reader, writer, "host", self.identity, timeout=self.limits.preauth_timeout
+            )
+            left = max(0.0, deadline - asyncio.get_running_loop().time())
+            peer = await asyncio.wait_for(self._authenticate(link), left)
+        except (HandshakeError, ProtocolError, OSError, asyncio.TimeoutError) as exc:
+            writer.close()
+            if link is not None:
+                link.close()
+                if link.code_tried:
+                    self._wrong_code(address)
+            self._note_failure(str(exc) or "the other side did not complete the handshake in time")
+            return
+        finally:
+            self.preauth.pop(writer, None)
+            self.preauth_from.give_back(address)
         self.route = "direct"
         await self._use(peer)
+
+    def _admit(self, address: str) -> bool:
+        """May a new connection from ``address`` start a handshake?"""
+        if self.preauth_from.full_for(address):
+            return False
+        if not (self.guesses.allowed(address) and self.table_guesses.allowed("table")):
+            return False  # refused before any code is tested: no oracle
+        if len(self.preauth) >= self.limits.max_preauth:  # the oldest makes room
+            oldest = next(iter(self.preauth))
+            del self.preauth[oldest]
+            self.turned_away += 1
+            oldest.close()
+        return True
+
+    def _wrong_code(self, address: str) -> None:
+        self.wrong_codes += 1
+        self.guesses.spend(address)
+        self.table_guesses.spend("table")
+
+    async def _authenticate(self, link: StreamLink) -> Peer:
+        """The join-code handshake as the host, over TLS already up (direct or relayed)."""
+        return await handshake(
+            link,
+            "host",
+            self.identity,
+            self.code,
+            expect_peer=self.peer_fingerprint,
+            name=self.options.name,
+            version=self.options.version,
+        )
 
     async def _relay_loop(self) -> None:
         host, port = self.options.relay
         room = room_id(self.code) if not self.code.startswith("open:") else None
+        verifier = claim_verifier(await self.relay_claim()) if room is not None else ""
         while room is not None and not self.done:
             try:
-                reader, writer = await relay_connect(host, port, "host", room)
-                link, _ = await tls_link(reader, writer, "host", self.identity)
-                peer = await handshake(
-                    link,
-                    "host",
-                    self.identity,
-                    self.code,
-                    expect_peer=self.peer_fingerprint,
-                    name=self.options.name,
-                    version=self.options.version,
+                reader, writer = await relay_connect(
+                    host, port, "host", room, verifier, on_miss=self._relay_miss
                 )
+                link, _ = await tls_link(reader, writer, "host", self.identity)
+                peer = await self._authenticate(link)
             except (HandshakeError, RelayError, ProtocolError, OSError) as exc:
                 self._note_failure(str(exc))
                 await asyncio.sleep(self.options.retry)
                 continue
             self.route = "relay"
             await self._use(peer)
+
+    def _relay_miss(self) -> None:
+        self.wrong_codes += 1
+        self._note_failure("someone tried a wrong join code for this table at the relay")
 
     async def _use(self, peer: Peer) -> None:
         async with self._lock:
@@ -296,8 +374,9 @@ class JoinedMatch(_Base):
                 errors.append(str(exc))
         if o.relay is not None and not self.code.startswith("open:"):
             try:
+                claim = await self.relay_claim()
                 reader, writer = await relay_connect(
-                    *o.relay, "guest", room_id(self.code), timeout=30
+                    *o.relay, "guest", room_id(self.code), claim, timeout=30
                 )
                 link, host_fp = await tls_link(reader, writer, "guest", self.identity)
                 peer = await handshake(

@@ -22,13 +22,14 @@ from __future__ import annotations
 import asyncio
 import base64
 import datetime
+import functools
 import hashlib
 import hmac
 import os
 import secrets
 import ssl
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from cryptography import x509
 from cryptography.exceptions import InvalidSignature
@@ -51,7 +52,7 @@ class HandshakeError(ConnectionError):
 # -- join codes ----------------------------------------------------------------------------
 def make_code() -> str:
     """A fresh join code ``ABCD-EFGHJK``: the first 4 characters name the relay room, all 10
-    are the password (the relay only ever sees a hash of the room part)."""
+    are the password (the relay sees a hash of the room part and, to pair, ``room_claim``)."""
     chars = "".join(secrets.choice(CODE_ALPHABET) for _ in range(10))
     return f"{chars[:4]}-{chars[4:]}"
 
@@ -71,6 +72,14 @@ def room_id(code: str) -> str:
     return hashlib.sha256(b"gin3d-room|" + normalize_code(code)[:4].encode()).hexdigest()
 
 
+def room_claim(code: str) -> str:
+    """What a guest shows the relay to claim its table: proof of the whole code, through a
+    memory-hard KDF (scrypt, 16 MiB), so neither the relay nor a listener can turn it back
+    into the code within a match's lifetime (docs/net.md, *The relay*)."""
+    raw = normalize_code(code).encode()
+    return hashlib.scrypt(raw, salt=b"gin3d-relay-claim/2", n=2**14, r=8, p=1, dklen=32).hex()
+
+
 def open_table_code(fingerprint: str) -> str:
     """The password of an open LAN table: public (from the advertised fingerprint)."""
     return "open:" + fingerprint
@@ -87,6 +96,7 @@ class Identity:
 
     key: ec.EllipticCurvePrivateKey
     cert_der: bytes
+    tls_server: ssl.SSLContext | None = field(default=None, repr=False, compare=False)
 
     @classmethod
     def generate(cls, name: str = "gin3d player") -> Identity:
@@ -130,33 +140,48 @@ class Identity:
         return cls(key, der)
 
     def server_context(self) -> ssl.SSLContext:
-        ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-        ctx.minimum_version = ssl.TLSVersion.TLSv1_3
-        key_pem = self.key.private_bytes(
-            serialization.Encoding.PEM,
-            serialization.PrivateFormat.PKCS8,
-            serialization.NoEncryption(),
-        )
-        cert_pem = x509.load_der_x509_certificate(self.cert_der).public_bytes(
-            serialization.Encoding.PEM
-        )
-        # ssl only loads keys from files: a private temp dir, removed at once
-        with tempfile.TemporaryDirectory() as folder:
-            path = os.path.join(folder, "id.pem")
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o600)
-            with os.fdopen(fd, "wb") as f:
-                f.write(key_pem + cert_pem)
-            ctx.load_cert_chain(path)
-        return ctx
+        """The TLS server context of this identity, built once: building one costs ~8 ms of
+        CPU and ~300 KB, far too much to do for every stranger's connection."""
+        if self.tls_server is None:
+            self.tls_server = make_server_context(self)
+        return self.tls_server
 
     @staticmethod
     def client_context() -> ssl.SSLContext:
         """The host's certificate is self-signed: it is checked by the handshake, not by a CA."""
-        ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
-        ctx.minimum_version = ssl.TLSVersion.TLSv1_3
-        ctx.check_hostname = False
-        ctx.verify_mode = ssl.CERT_NONE
-        return ctx
+        return _client_context()
+
+
+def make_server_context(identity: Identity) -> ssl.SSLContext:
+    """A TLS 1.3 server context with the identity's key and certificate."""
+    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    ctx.minimum_version = ssl.TLSVersion.TLSv1_3
+    key_pem = identity.key.private_bytes(
+        serialization.Encoding.PEM,
+        serialization.PrivateFormat.PKCS8,
+        serialization.NoEncryption(),
+    )
+    cert_pem = x509.load_der_x509_certificate(identity.cert_der).public_bytes(
+        serialization.Encoding.PEM
+    )
+    # ssl only loads keys from files: a private temp dir, removed at once
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "id.pem")
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o600)
+        with os.fdopen(fd, "wb") as f:
+            f.write(key_pem + cert_pem)
+        ctx.load_cert_chain(path)
+    return ctx
+
+
+@functools.cache
+def _client_context() -> ssl.SSLContext:
+    """One client context for every connection (it holds no identity)."""
+    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+    ctx.minimum_version = ssl.TLSVersion.TLSv1_3
+    ctx.check_hostname = False
+    ctx.verify_mode = ssl.CERT_NONE
+    return ctx
 
 
 # -- TLS on an open stream -----------------------------------------------------------------
@@ -175,6 +200,7 @@ async def start_tls(
     writer: asyncio.StreamWriter,
     ctx: ssl.SSLContext,
     server_side: bool,
+    timeout: float = HANDSHAKE_TIMEOUT,
 ) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
     """Upgrade an open TCP stream (direct or relayed) to TLS, as server or client; returns the
     reader and writer of the TLS stream (the plain ones must not be used after this).
@@ -192,8 +218,10 @@ async def start_tls(
         ctx,
         server_side=server_side,
         server_hostname=None if server_side else "gin3d-peer",
-        ssl_handshake_timeout=HANDSHAKE_TIMEOUT,
+        ssl_handshake_timeout=timeout,
     )
+    if transport is None:  # the socket was closed under the handshake (3.11 returns None)
+        raise ConnectionError("the connection closed during the TLS handshake")
     protocol.connection_made(transport)  # loop.start_tls does not call it
     return tls_reader, asyncio.StreamWriter(transport, protocol, tls_reader, loop)
 
@@ -337,6 +365,7 @@ async def _handshake(
     except Exception as exc:  # spake2 raises several kinds for a bad message
         await _fail(link, "pake", f"the other side's key exchange is invalid ({exc})")
 
+    link.code_tried = True  # our confirm lets the other side test its code: a guess spent
     binding = hashlib.sha256(f"gin3d-bind-v{version}|{host_fp}|{guest_fp}".encode()).digest()
     confirm = {"t": "confirm", "mac": hmac.new(key, role.encode() + binding, "sha256").hexdigest()}
     proof = hmac.new(key, b"guest-proof" + binding, "sha256").digest()
@@ -365,12 +394,16 @@ async def _handshake(
 
 # -- making connections --------------------------------------------------------------------
 async def tls_link(
-    reader: asyncio.StreamReader, writer: asyncio.StreamWriter, role: str, identity: Identity
+    reader: asyncio.StreamReader,
+    writer: asyncio.StreamWriter,
+    role: str,
+    identity: Identity,
+    timeout: float = HANDSHAKE_TIMEOUT,
 ) -> tuple[StreamLink, str | None]:
     """TLS over an open stream; returns the link and (for the guest) the host's fingerprint."""
     ctx = identity.server_context() if role == "host" else identity.client_context()
     try:
-        reader, writer = await start_tls(reader, writer, ctx, server_side=role == "host")
+        reader, writer = await start_tls(reader, writer, ctx, role == "host", timeout)
     except (ssl.SSLError, OSError, asyncio.TimeoutError, ConnectionError) as exc:
         writer.close()
         raise HandshakeError(f"TLS failed: {exc or type(exc).__name__}") from None
