@@ -13,7 +13,7 @@ from direct.interval.IntervalGlobal import (
     Func,
     LerpColorScaleInterval,
     LerpPosInterval,
-    LerpPosQuatInterval,
+    LerpPosQuatScaleInterval,
     LerpScaleInterval,
     Parallel,
     Sequence,
@@ -32,11 +32,13 @@ from ..engine import (
     LaidOff,
     UpcardTurned,
     best_melds,
+    deadwood,
 )
 from . import layout
 from .animation import AnimationQueue
 from .cards import Atlas, CardFactory, CardNode, ZonePad
 from .quality import choose_detail
+from .spread_label import SpreadLabel
 from .stack import StackBody
 from .tablemodel import build_lights, build_table
 
@@ -73,11 +75,15 @@ class TableScene:
         self.table = build_table(base.loader, self.root, self.detail)
         self.lights = build_lights(base.render)
         self.factory = CardFactory(base.loader, back=back, style=style, detail=self.detail)
-        self.anchor_stock = self._anchor("stock", layout.STOCK_POS)
-        self.anchor_pile = self._anchor("pile", layout.PILE_POS)
+        self.anchor_stock = self._anchor("stock", layout.STOCK_POS, scale=layout.PILE_SCALE)
+        self.anchor_pile = self._anchor("pile", layout.PILE_POS, scale=layout.PILE_SCALE)
         self.anchor_hand = self._anchor("hand", layout.HAND_POS, (0, layout.HAND_PITCH, 0))
         self.anchor_opp = self._anchor("opponent", layout.OPP_POS)
-        self.anchor_melds = [self._anchor(f"melds-{s}", p) for s, p in enumerate(layout.MELDS_POS)]
+        self.anchor_melds = [
+            self._anchor(f"melds-{s}", p, (0, layout.MELDS_PITCH, 0), layout.MELDS_SCALE[s])
+            for s, p in enumerate(layout.MELDS_POS)
+        ]
+        self.deadwood_labels = [SpreadLabel(a) for a in self.anchor_melds]
         self.pads = {
             z: ZonePad(a, z) for z, a in (("pile", self.anchor_pile), ("stock", self.anchor_stock))
         }
@@ -159,10 +165,11 @@ class TableScene:
             else:
                 mark.hide()
 
-    def _anchor(self, name: str, pos, hpr=(0, 0, 0)) -> NodePath:
+    def _anchor(self, name: str, pos, hpr=(0, 0, 0), scale: float = 1.0) -> NodePath:
         np = self.root.attachNewNode(f"anchor-{name}")
         np.setPos(*pos)
         np.setHpr(*hpr)
+        np.setScale(scale)
         return np
 
     def place_camera(self) -> None:
@@ -206,11 +213,15 @@ class TableScene:
         delay: float = 0.0,
     ):
         """An interval moving ``node`` under ``parent`` to pos/hpr (optionally lifted in an arc
-        on the way); with speed 0 it is a plain placement."""
+        on the way); with speed 0 it is a plain placement. Zones are drawn at different
+        scales (the pile, the spread), so a card grows or shrinks to its new zone's size on
+        the way."""
         dur = self.s(t)
         if dur <= 0:
             return Func(self._place, node, parent, pos, hpr)
-        move = LerpPosQuatInterval(node.np, dur, pos, hpr=hpr, blendType="easeInOut")
+        move = LerpPosQuatScaleInterval(
+            node.np, dur, pos, hpr=hpr, scale=1.0, blendType="easeInOut"
+        )
         parts = [Func(node.np.wrtReparentTo, parent)]
         if delay:
             parts.insert(0, Wait(self.s(delay)))
@@ -227,7 +238,7 @@ class TableScene:
     @staticmethod
     def _place(node: CardNode, parent: NodePath, pos, hpr) -> None:
         node.np.reparentTo(parent)
-        node.np.setPosHpr(pos, hpr)
+        node.np.setPosHprScale(pos, hpr, (1, 1, 1))
         node.body.setPos(0, 0, 0)
 
     def _sound(self, name: str):
@@ -259,16 +270,12 @@ class TableScene:
         nodes = self.hands[0]
         known = [n for n in nodes if n.card is not None]
         arr = best_melds([n.card for n in known]) if len(known) <= 11 else None
-        meld_of: dict[Card, int] = {}
-        if arr is not None:
-            for i, meld in enumerate(arr.melds):
-                for c in meld:
-                    meld_of[c] = i
+        melds = sorted(arr.melds, key=lambda m: min(c.rank for c in m)) if arr else []
+        meld_of = {c: i for i, meld in enumerate(melds) for c in meld}  # in the order shown
         by_card = {n.card: n for n in known}
         if self.sort_mode == "melds" and arr is not None:
             groups = [
-                [by_card[c] for c in sorted(m, key=lambda c: (c.rank, c.suit))]
-                for m in sorted(arr.melds, key=lambda m: min(c.rank for c in m))
+                [by_card[c] for c in sorted(m, key=lambda c: (c.rank, c.suit))] for m in melds
             ]
             dead = sorted(arr.deadwood, key=lambda c: (c.rank, c.suit))
             if dead:
@@ -346,6 +353,8 @@ class TableScene:
         self.pile, self.hands, self.table_melds = [], [[], []], []
         self.spreads = [[], []]
         self.spread_has_deadwood = [False, False]
+        for label in self.deadwood_labels:
+            label.hide()
         self.knock_card = None
         self.knocker = None
         self.dealing = True
@@ -507,7 +516,16 @@ class TableScene:
             for i, (n, (p, h)) in enumerate(zip(flat, poses))
         ]
         rest = self.hand_layout_interval(0.3) if seat == 0 else self.opp_layout_interval(0.3)
-        return Parallel(Parallel(*moves), rest)
+        label = Func(self._label_deadwood, seat, poses[-1][0][0] if poses else 0.0)
+        return Sequence(Parallel(Parallel(*moves), rest), label)
+
+    def _label_deadwood(self, seat: int, last_x: float) -> None:
+        """ "Deadwood 6" beside a spread's deadwood (the engine's count); none without any."""
+        label = self.deadwood_labels[seat]
+        if not self.spread_has_deadwood[seat] or not self.spreads[seat]:
+            label.hide()
+            return
+        label.show(f"Deadwood {deadwood([n.card for n in self.spreads[seat][-1]])}", last_x)
 
     def _on_LaidOff(self, e: LaidOff) -> None:
         def lay():
