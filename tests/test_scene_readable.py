@@ -13,7 +13,7 @@ import pytest
 from panda3d.core import Point2, Point3
 from scene_harness import Driver, box2d, card_box, get_app
 
-from gin3d.engine import RuleSet
+from gin3d.engine import RuleSet, best_melds
 from gin3d.players import GreedyPlayer
 from gin3d.scene.assets import asset_path
 from gin3d.scene.cards import CARD_H, CARD_W
@@ -75,6 +75,20 @@ def check_spread(app, seat: int) -> None:
         assert gap > 0, f"seat {seat}: neighbouring groups overlap by {-gap:.1f} px"
 
 
+def check_tints(groups, n_melds: int) -> None:
+    """Each meld in one tint, neighbouring melds in different ones, deadwood plain."""
+    tints = []
+    for i, group in enumerate(groups):
+        scales = {tuple(round(v, 3) for v in n.np.getColorScale()) for n in group}
+        assert len(scales) == 1, f"group {i} is not one colour: {scales}"
+        tints.append(scales.pop())
+    plain = (1.0, 1.0, 1.0, 1.0)
+    assert all(t != plain for t in tints[:n_melds]), f"a meld is untinted: {tints}"
+    assert all(t == plain for t in tints[n_melds:]), f"deadwood is tinted: {tints}"
+    for a, b in zip(tints[:n_melds], tints[1:n_melds]):
+        assert a != b, f"neighbouring melds share a tint: {tints}"
+
+
 @pytest.fixture(scope="module")
 def app():
     return get_app()
@@ -97,11 +111,16 @@ def test_knock_spreads_and_result_read(app):
     session = app.start_game([None, GreedyPlayer()], RuleSet.preset("classic"), seed=SEED)
     driver = Driver(app)
     ctl = session.controller
-    layoffs = results = 0
+    layoffs = results = tinted_hands = 0
     for _ in range(4):
         for _ in range(200):
             if ctl.game.hand.over:
                 break
+            if ctl.view(0).phase == "discard":
+                groups = app.scene.hand_groups
+                melds = len(best_melds(ctl.view(0).hand).melds)
+                check_tints(groups, melds)
+                tinted_hands += melds >= 2
             if ctl.view(0).phase == "layoff":
                 check_spread(app, ctl.game.hand.knocker)
                 layoffs += 1
@@ -109,6 +128,8 @@ def test_knock_spreads_and_result_read(app):
         if ctl.game.hand.result is not None:
             for seat in (0, 1):
                 check_spread(app, seat)
+                groups = app.scene.spreads[seat]
+                check_tints(groups, len(groups) - app.scene.spread_has_deadwood[seat])
             rows = [group_box(app, [n for g in app.scene.spreads[s] for n in g]) for s in (0, 1)]
             assert apart(*rows), f"the two spreads overlap: {rows}"
             panel = box2d(app, app.screens.panel.frame)
@@ -119,4 +140,4 @@ def test_knock_spreads_and_result_read(app):
         if app.screens.state != "HandResult":
             break
         app.screens.panel.buttons["next"]["command"]()
-    assert layoffs and results >= 3, (layoffs, results)
+    assert layoffs and results >= 3 and tinted_hands, (layoffs, results, tinted_hands)

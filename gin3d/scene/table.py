@@ -44,7 +44,9 @@ from .tablemodel import build_lights, build_table
 
 TURN_MARK_Y = (-15.5, 19.5)  # on the felt in front of each seat's hand (seat 0 near, 1 far)
 TURN_MARK = (1.0, 0.8, 0.3, 0.7)
-MELD_TINTS = ((1.0, 0.97, 0.86, 1), (0.9, 0.96, 1.0, 1), (0.94, 1.0, 0.9, 1), (1.0, 0.92, 0.95, 1))
+# every meld tinted, neighbours alternating warm and cool so two melds side by side stay
+# apart; deadwood stays plain white
+MELD_TINTS = ((1.0, 0.88, 0.6, 1), (0.72, 0.86, 1.0, 1))
 SORTS = ("melds", "rank", "suit", "custom")
 
 
@@ -507,7 +509,19 @@ class TableScene:
             out.append(nodes)
         return out
 
+    def _tint_spread(self, seat: int) -> None:
+        """Each meld of a spread in its tint (alternating), the deadwood plain."""
+        groups = self.spreads[seat]
+        n_melds = len(groups) - (1 if self.spread_has_deadwood[seat] else 0)
+        for i, group in enumerate(groups):
+            for node in group:
+                if i < n_melds:
+                    node.np.setColorScale(*MELD_TINTS[i % len(MELD_TINTS)])
+                else:
+                    node.np.clearColorScale()
+
     def _spread_interval(self, seat: int, t: float = 0.45):
+        self._tint_spread(seat)
         groups = self.spreads[seat]
         poses = layout.spread_poses([len(g) for g in groups], seat, self.spread_has_deadwood[seat])
         flat = [n for g in groups for n in g]
