@@ -109,6 +109,7 @@ def test_knock_spreads_and_result_read(app):
     """Through the first hands of the seed: at each layoff the knocker's spread, at each
     result both spreads are readable and apart, and the result panel covers no card."""
     session = app.start_game([None, GreedyPlayer()], RuleSet.preset("classic"), seed=SEED)
+    app.scene.set_sort("melds")  # the hand in groups: melds, then deadwood
     driver = Driver(app)
     ctl = session.controller
     layoffs = results = tinted_hands = 0
@@ -141,3 +142,23 @@ def test_knock_spreads_and_result_read(app):
             break
         app.screens.panel.buttons["next"]["command"]()
     assert layoffs and results >= 3 and tinted_hands, (layoffs, results, tinted_hands)
+
+
+def test_banner_is_opaque(app):
+    """Knock!/Gin!/Undercut! stand on an opaque card: readable over cards flying beneath."""
+    speed = app.queue.speed
+    app.queue.speed = 1.0
+    try:
+        pop = app.scene.banner("Undercut!", (1, 0.9, 0.75, 1))
+        pop.start()
+        app.taskMgr.step()
+        found = app.aspect2d.findAllMatches("**/banner")
+        assert found.getNumPaths() == 1
+        node = found[0].node()
+        assert node.hasCard() and node.getCardColor()[3] == 1.0, "the banner is see-through"
+        assert node.getTextColor()[3] == 1.0
+        assert found[0].getColorScale()[3] == 1.0  # not yet fading
+        pop.finish()
+    finally:
+        app.queue.speed = speed
+    assert app.aspect2d.findAllMatches("**/banner").getNumPaths() == 0

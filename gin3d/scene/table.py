@@ -27,6 +27,7 @@ from ..engine import (
     CardDrawn,
     Discarded,
     HandRevealed,
+    HandScored,
     HandStarted,
     Knocked,
     LaidOff,
@@ -37,6 +38,7 @@ from ..engine import (
 from . import layout
 from .animation import AnimationQueue
 from .cards import Atlas, CardFactory, CardNode, ZonePad
+from .palette import BANNER_CARD, dress_banner
 from .quality import choose_detail
 from .spread_label import SpreadLabel
 from .stack import StackBody
@@ -48,6 +50,7 @@ TURN_MARK = (1.0, 0.8, 0.3, 0.7)
 # apart; deadwood stays plain white
 MELD_TINTS = ((1.0, 0.88, 0.6, 1), (0.72, 0.86, 1.0, 1))
 SORTS = ("melds", "rank", "suit", "custom")
+UNDERCUT = (0.36, 0.07, 0.06, 1)
 
 
 def card_sort_key(mode: str):
@@ -490,7 +493,7 @@ class TableScene:
                     "Big Gin!" if e.kind == "big_gin" else "Gin!", (1.0, 0.85, 0.3, 1), 1.6, 0.24
                 )
             else:
-                word = self.banner("Knock!", (1, 1, 1, 1), 1.0)
+                word = self.banner("Knock!", (1, 0.96, 0.85, 1), 1.2)
             return Parallel(Sequence(*parts), word)
 
         self.queue.add(knock)
@@ -568,16 +571,21 @@ class TableScene:
 
         self.queue.add(reveal)
 
-    def banner(self, text: str, colour, t: float = 1.0, scale: float = 0.2):
-        """A word that pops up over the table and fades (Gin!, Knock!); play it in parallel."""
+    def _on_HandScored(self, e: HandScored) -> None:
+        if e.result.kind == "undercut":
+            self.queue.add(lambda: self.banner("Undercut!", (1, 0.9, 0.75, 1), 1.4, 0.2, UNDERCUT))
+
+    def banner(self, text: str, colour, t: float = 1.0, scale: float = 0.2, card=BANNER_CARD):
+        """A word that pops up over the table and fades (Gin!, Knock!, Undercut!); play it in
+        parallel. Solid: opaque text on an opaque dark card with a gold edge, so it reads over
+        the felt and the cards flying beneath it, until it fades at the end."""
         if self.queue.speed <= 0:
             return Sequence()
         node = TextNode("banner")
         node.setText(text)
         node.setAlign(TextNode.ACenter)
         node.setTextColor(*colour)
-        node.setShadow(0.05, 0.05)
-        node.setShadowColor(0, 0, 0, 0.9)
+        dress_banner(node, card)
         label = self.base.aspect2d.attachNewNode(node)
         label.setPos(0, 0, 0.25)
         label.setTransparency(TransparencyAttrib.MAlpha)
