@@ -718,13 +718,19 @@ class Screens(ShipScreens, LobbyScreens, MatchScreens, FSM):
             p.title.setText(f"{names[winner]} won the hand")
             for y, line in zip((0.0, -0.065), hand_story(r, hand.knocker, names)):
                 p.text(line, y, 0.046, fg=(1, 1, 0.8, 1))
+            dead = {hand.knocker: r.knocker_deadwood, 1 - hand.knocker: r.other_deadwood}
+            laid = f", {len(r.layoffs)} laid off" if r.layoffs else ""
+            # seat order, as on the scores and the game-over sheet
+            line = f"Deadwood: {names[0]} {dead[0]} - {names[1]} {dead[1]}{laid}"
+            p.text(line, -0.15, 0.036, x=-0.62, fg=(0.85, 0.85, 0.8, 1))
             self.app.sounds.play("hand_won" if winner == 0 else "hand_lost")
         run = game.score.running() if hasattr(game.score, "running") else game.totals()
         gained = hand.result.points if hand.result is not None else 0
         before = list(run)
         if hand.winner is not None:
             before[hand.winner] -= gained
-        score = p.text("", -0.15, 0.04, fg=(0.85, 1, 0.85, 1))
+        x = 0.0 if hand.result is None else 0.22  # beside the deadwood line
+        score = p.text("", -0.15, 0.04, x=x, fg=(0.85, 1, 0.85, 1))
 
         def show(f: float) -> None:
             now = [round(b + (r - b) * f) for b, r in zip(before, run)]

@@ -121,6 +121,15 @@ class TableScene:
         self.turn: int | None = None
         self.place_camera()
 
+    def frame_spreads(self, shift: float = 0.0, scale: float = 1.0) -> None:
+        """Move both spread rows ``shift`` cm to the right and scale them by ``scale`` (the
+        tutorial makes room for its narration panel on the left); no arguments: back to
+        the table's own place and size."""
+        for seat, anchor in enumerate(self.anchor_melds):
+            x, y, z = layout.MELDS_POS[seat]
+            anchor.setPos(x + shift, y, z)
+            anchor.setScale(layout.MELDS_SCALE[seat] * scale)
+
     def _sync_stacks(self, task=None):
         """Each frame (after the intervals moved things): the resting lower parts of the stock
         and the pile are drawn as one mesh each (see ``stack.StackBody``)."""
