@@ -41,6 +41,7 @@ from .scene.match_screens import MatchScreens
 from .scene.nettable import NetSession
 from .scene.palette import GOLD
 from .scene.quality import fit_framebuffer, trim_clears
+from .scene.result_story import hand_story
 from .scene.screens import Panel
 from .scene.ship_screens import ShipScreens, apply_settings
 from .scene.sound import Sounds
@@ -701,12 +702,13 @@ class Screens(ShipScreens, LobbyScreens, MatchScreens, FSM):
         game = session.game
         hand = game.hand
         names = session.controller.names
-        p = self._panel("", width=0.95, height=0.3, pos=(0, -0.66))
+        # at the top, above both spreads (the opponent's hand is laid out by now)
+        p = self._panel("", width=1.2, height=0.22, pos=(0, 0.76))
         if hand.result is None:
             p.title.setText("Drawn hand")
             p.text(
                 "The stock ran down to two cards: nobody scores; the same dealer deals.",
-                0.08,
+                0.0,
                 0.042,
             )
             self.app.sounds.play("click")
@@ -714,18 +716,21 @@ class Screens(ShipScreens, LobbyScreens, MatchScreens, FSM):
             r = hand.result
             winner = hand.winner
             p.title.setText(f"{names[winner]} won the hand")
-            p.text(r.breakdown(), 0.08, 0.058, fg=(1, 1, 0.8, 1))
+            for y, line in zip((0.0, -0.065), hand_story(r, hand.knocker, names)):
+                p.text(line, y, 0.046, fg=(1, 1, 0.8, 1))
             dead = {hand.knocker: r.knocker_deadwood, 1 - hand.knocker: r.other_deadwood}
             laid = f", {len(r.layoffs)} laid off" if r.layoffs else ""
             # seat order, as on the scores and the game-over sheet
-            p.text(f"Deadwood: {names[0]} {dead[0]} - {names[1]} {dead[1]}{laid}", 0.0, 0.042)
+            line = f"Deadwood: {names[0]} {dead[0]} - {names[1]} {dead[1]}{laid}"
+            p.text(line, -0.15, 0.036, x=-0.62, fg=(0.85, 0.85, 0.8, 1))
             self.app.sounds.play("hand_won" if winner == 0 else "hand_lost")
         run = game.score.running() if hasattr(game.score, "running") else game.totals()
         gained = hand.result.points if hand.result is not None else 0
         before = list(run)
         if hand.winner is not None:
             before[hand.winner] -= gained
-        score = p.text("", -0.08, 0.045, fg=(0.85, 1, 0.85, 1))
+        x = 0.0 if hand.result is None else 0.22  # beside the deadwood line
+        score = p.text("", -0.15, 0.04, x=x, fg=(0.85, 1, 0.85, 1))
 
         def show(f: float) -> None:
             now = [round(b + (r - b) * f) for b, r in zip(before, run)]
@@ -735,7 +740,7 @@ class Screens(ShipScreens, LobbyScreens, MatchScreens, FSM):
             )
 
         self._count_up(show)
-        p.button("next", "Next hand", self._next_hand, (0, -0.21), scale=0.06)
+        p.button("next", "Next hand", self._next_hand, (0.98, -0.145), scale=0.055)
         self.app.accept("enter", self._next_hand)
         self.app.accept("n", self._next_hand)
         self._esc("Pause")

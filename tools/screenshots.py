@@ -1,7 +1,11 @@
 """Save screenshots of gin3d's screens: main menu, the deal, mid-hand with melds grouped,
 the knock spread, the hand result and game over.
 
-    python tools/screenshots.py [out_dir] [--size 1280x720] [--seed 245]
+    python tools/screenshots.py [out_dir] [--size 1280x720] [--seed 245] [--knocks 4]
+
+With ``--knocks N``: instead, the moments the first N hands are decided (each knock or gin
+as it is laid out, each layoff, the Knock!/Gin! banner over the spread, each result);
+seed 245's first hands hold a gin by you, a knock, your layoff and an undercut.
 
 Renders offscreen (no display needed). The local seat is played by ``InputDriver`` through
 the real input path against the simple computer player.
@@ -27,6 +31,7 @@ def main(argv: list[str] | None = None) -> int:
         choices=("auto", "full", "light"),
         help="full: textured table model (what a GPU shows); light: the software-renderer path",
     )
+    parser.add_argument("--knocks", type=int, default=0, metavar="N")
     args = parser.parse_args(argv)
     w, h = (int(v) for v in args.size.lower().split("x"))
     out = Path(args.out)
@@ -46,15 +51,21 @@ def main(argv: list[str] | None = None) -> int:
     from gin3d.scene.autoplay import InputDriver
     from gin3d.settings import Settings
 
-    app = GinApp(Settings(animation_speed=1.0), seed=args.seed, sound=False, detail=args.detail)
+    speed = 0.0 if args.knocks else 1.0
+    app = GinApp(Settings(animation_speed=speed), seed=args.seed, sound=False, detail=args.detail)
     saved: list[str] = []
 
     def shot(name: str) -> None:
         for _ in range(2):
             app.graphicsEngine.renderFrame()
-        path = out / f"{name}.png"
+        path = out / f"{f'{len(saved):02d}_' if args.knocks else ''}{name}.png"
         app.win.saveScreenshot(str(path))
         saved.append(str(path))
+
+    if args.knocks:
+        _knock_moments(app, shot, args.seed, args.knocks)
+        print("\n".join(saved))
+        return 0
 
     def frames(until, limit: int = 2000) -> None:
         for _ in range(limit):
@@ -130,6 +141,52 @@ def _play_to_a_knock(app, ctl, driver) -> None:
         if knocked and ctl.view(0).phase == "layoff":
             return
         driver.play_turn()
+
+
+def _knock_moments(app, shot, seed: int, hands: int) -> None:
+    """Shoot each knock, layoff, banner and result of the first ``hands`` hands."""
+    from gin3d.engine import Knocked, LaidOff, RuleSet
+    from gin3d.players import GreedyPlayer
+    from gin3d.scene.autoplay import InputDriver
+
+    session = app.start_game([None, GreedyPlayer()], RuleSet.preset("classic"), seed=seed)
+    app.scene.set_sort("melds")
+    ctl = session.controller
+    driver = InputDriver(app)
+    events: list = []
+    ctl.on_applied.append(lambda action, evs: events.extend(evs))
+    banners = 0
+    for hand_no in range(hands):
+        while not ctl.game.hand.over:
+            events.clear()
+            driver.play_turn()
+            app.queue.finish_all()
+            for e in events:
+                who = "you" if getattr(e, "seat", 1) == 0 else "computer"
+                if isinstance(e, Knocked):
+                    shot(f"hand{hand_no}_{e.kind}_by_{who}")
+                    if banners < 2:
+                        banners += 1
+                        _banner_shot(app, e, shot, f"hand{hand_no}_{e.kind}_banner")
+                elif isinstance(e, LaidOff):
+                    shot(f"hand{hand_no}_layoff_by_{who}")
+        shot(f"hand{hand_no}_result")
+        if app.screens.state != "HandResult":
+            break
+        app.screens.panel.buttons["next"]["command"]()
+
+
+def _banner_shot(app, e, shot, name: str) -> None:
+    """The knock's banner as it stands, at full size, over the laid-out spread."""
+    word = {"gin": "Gin!", "big_gin": "Big Gin!"}.get(e.kind, "Knock!")
+    colour = (1, 0.96, 0.85, 1) if e.kind == "knock" else (1.0, 0.85, 0.3, 1)
+    app.queue.speed = 1.0
+    pop = app.scene.banner(word, colour)
+    pop.start()
+    pop.setT(pop.getDuration() * 0.5)
+    shot(name)
+    pop.finish()
+    app.queue.speed = 0.0
 
 
 if __name__ == "__main__":

@@ -163,10 +163,14 @@ class Atlas:
     image_path: str = ""
 
     def suit_icon_uv(self, suit: int) -> tuple[float, float, float, float]:
-        """The middle of the suit's ace: its big pip, for suit symbols in text."""
-        u0, v0, u1, v1 = self.cards["A" + "SHDC"[suit]]
+        """The middle pip of the suit's three, for suit symbols in text: a plain pip. (The
+        ace's was used, but the ace of spades' pip is the ornate one, with a light inner
+        outline, and at text size it blurred into a blob much like the club.) The cut is
+        64x64 atlas pixels: a 63x53 one made Panda3D's text layout fail (a NaN transform)
+        after a window resize."""
+        u0, v0, u1, v1 = self.cards["3" + "SHDC"[suit]]
         du, dv = (u1 - u0), (v1 - v0)
-        return (u0 + du * 0.29, v0 + dv * 0.35, u0 + du * 0.71, v0 + dv * 0.65)
+        return (u0 + du * 0.3667, v0 + dv * 0.4048, u0 + du * 0.6333, v0 + dv * 0.5952)
 
     def suit_icons(self) -> list[Texture]:
         """One small texture per suit (S H D C) cut from the aces: the pip on a transparent
@@ -193,7 +197,8 @@ class Atlas:
             icon = np.empty(part.shape[:2] + (4,), np.uint8)
             for i, c in enumerate(colour):
                 icon[..., i] = int(c * 255)
-            icon[..., 3] = np.clip(ink * 1.4 * 255, 0, 255).astype(np.uint8)
+            # the card's ground (off-white, ink up to ~0.1) stays clear: no faint box
+            icon[..., 3] = np.clip((ink - 0.12) * 1.6 * 255, 0, 255).astype(np.uint8)
             tex = Texture(f"suit-{suit}")
             tex.setup2dTexture(
                 icon.shape[1], icon.shape[0], Texture.T_unsigned_byte, Texture.F_rgba8

@@ -16,12 +16,21 @@ OPP_STEP = 2.6
 SPREAD_STEP = 2.6  # overlap of cards inside a laid-out meld
 SPREAD_GAP = 2.4
 
-STOCK_POS = (-5.2, 3.0, 0.0)
-PILE_POS = (5.2, 3.0, 0.0)
+# the stock and the pile are drawn larger than life (their anchors are scaled), so the pile's
+# top card reads at a glance: its index is 12 px or more at 1280x720
+PILE_SCALE = 2.2
+STOCK_POS = (-8.8, 1.5, 0.0)
+PILE_POS = (8.8, 1.5, 0.0)
 HAND_POS = (0.0, -28.5, 6.4)
 HAND_PITCH = 42.0  # degrees the hand plane is tilted up towards the camera
 OPP_POS = (0.0, 24.0, 0.3)
-MELDS_POS = ((0.0, -11.5, 0.05), (0.0, 14.0, 0.05))  # seat 0 (local), seat 1
+# the knock spread: two rows across the middle of the table, seat 0 (local) nearer, each
+# raised, tilted up to face the camera and scaled so a card's index reads (14 px or more at
+# 1280x720); the far row is scaled more, so both rows look the same size
+MELDS_POS = ((0.0, -13.5, 5.2), (0.0, 11.5, 5.2))
+MELDS_PITCH = 40.0
+MELDS_SCALE = (1.25, 1.5)
+DEADWOOD_GAP = 2.2  # extra space (card units) that sets the deadwood apart from the melds
 CAMERA_POS = (0.0, -58.0, 44.0)
 CAMERA_LOOK = (0.0, -1.5, 0.0)
 CAMERA_VFOV = 48.5  # degrees, at 16:9 and wider
@@ -88,15 +97,18 @@ def pile_pose(
 def spread_poses(
     groups: Sequence[int], seat: int, deadwood_last: bool = False
 ) -> list[tuple[tuple[float, float, float], tuple[float, float, float]]]:
-    """(pos, hpr) for a laid-out hand: melds in a row, all face up; with ``deadwood_last``
-    the last group (the deadwood) sits a little apart, lower and askew."""
+    """(pos, hpr) for a laid-out hand: melds in a row, a gap between them, all face up; with
+    ``deadwood_last`` the last group (the deadwood) sits further apart and a little askew."""
     xs = group_xs(groups, SPREAD_STEP, SPREAD_GAP + CARD_W - SPREAD_STEP)
     out = [((x, 0.0, i * THICK), (0.0, 0.0, 0.0)) for i, x in enumerate(xs)]
-    if deadwood_last and groups and groups[-1]:
+    if deadwood_last and len(groups) > 1 and groups[-1]:
         n = groups[-1]
-        for k in range(len(out) - n, len(out)):
-            (x, y, z), _ = out[k]
-            out[k] = ((x + 1.2, y - 1.6, z), (-6.0 + 3.0 * (k % 3), 0.0, 0.0))
+        shift = DEADWOOD_GAP / 2
+        for k, ((x, y, z), hpr) in enumerate(out):
+            if k < len(out) - n:
+                out[k] = ((x - shift, y, z), hpr)
+            else:
+                out[k] = ((x + shift, y - 0.4, z), (-3.0 + 3.0 * (k % 3), 0.0, 0.0))
     return out
 
 

@@ -13,7 +13,7 @@ from direct.interval.IntervalGlobal import (
     Func,
     LerpColorScaleInterval,
     LerpPosInterval,
-    LerpPosQuatInterval,
+    LerpPosQuatScaleInterval,
     LerpScaleInterval,
     Parallel,
     Sequence,
@@ -27,23 +27,30 @@ from ..engine import (
     CardDrawn,
     Discarded,
     HandRevealed,
+    HandScored,
     HandStarted,
     Knocked,
     LaidOff,
     UpcardTurned,
     best_melds,
+    deadwood,
 )
 from . import layout
 from .animation import AnimationQueue
 from .cards import Atlas, CardFactory, CardNode, ZonePad
+from .palette import BANNER_CARD, dress_banner
 from .quality import choose_detail
+from .spread_label import SpreadLabel
 from .stack import StackBody
 from .tablemodel import build_lights, build_table
 
 TURN_MARK_Y = (-15.5, 19.5)  # on the felt in front of each seat's hand (seat 0 near, 1 far)
 TURN_MARK = (1.0, 0.8, 0.3, 0.7)
-MELD_TINTS = ((1.0, 0.97, 0.86, 1), (0.9, 0.96, 1.0, 1), (0.94, 1.0, 0.9, 1), (1.0, 0.92, 0.95, 1))
+# every meld tinted, neighbours alternating warm and cool so two melds side by side stay
+# apart; deadwood stays plain white
+MELD_TINTS = ((1.0, 0.88, 0.6, 1), (0.72, 0.86, 1.0, 1))
 SORTS = ("melds", "rank", "suit", "custom")
+UNDERCUT = (0.36, 0.07, 0.06, 1)
 
 
 def card_sort_key(mode: str):
@@ -73,11 +80,15 @@ class TableScene:
         self.table = build_table(base.loader, self.root, self.detail)
         self.lights = build_lights(base.render)
         self.factory = CardFactory(base.loader, back=back, style=style, detail=self.detail)
-        self.anchor_stock = self._anchor("stock", layout.STOCK_POS)
-        self.anchor_pile = self._anchor("pile", layout.PILE_POS)
+        self.anchor_stock = self._anchor("stock", layout.STOCK_POS, scale=layout.PILE_SCALE)
+        self.anchor_pile = self._anchor("pile", layout.PILE_POS, scale=layout.PILE_SCALE)
         self.anchor_hand = self._anchor("hand", layout.HAND_POS, (0, layout.HAND_PITCH, 0))
         self.anchor_opp = self._anchor("opponent", layout.OPP_POS)
-        self.anchor_melds = [self._anchor(f"melds-{s}", p) for s, p in enumerate(layout.MELDS_POS)]
+        self.anchor_melds = [
+            self._anchor(f"melds-{s}", p, (0, layout.MELDS_PITCH, 0), layout.MELDS_SCALE[s])
+            for s, p in enumerate(layout.MELDS_POS)
+        ]
+        self.deadwood_labels = [SpreadLabel(a) for a in self.anchor_melds]
         self.pads = {
             z: ZonePad(a, z) for z, a in (("pile", self.anchor_pile), ("stock", self.anchor_stock))
         }
@@ -109,6 +120,15 @@ class TableScene:
         self.turn_marks = [self._turn_mark(seat) for seat in (0, 1)]
         self.turn: int | None = None
         self.place_camera()
+
+    def frame_spreads(self, shift: float = 0.0, scale: float = 1.0) -> None:
+        """Move both spread rows ``shift`` cm to the right and scale them by ``scale`` (the
+        tutorial makes room for its narration panel on the left); no arguments: back to
+        the table's own place and size."""
+        for seat, anchor in enumerate(self.anchor_melds):
+            x, y, z = layout.MELDS_POS[seat]
+            anchor.setPos(x + shift, y, z)
+            anchor.setScale(layout.MELDS_SCALE[seat] * scale)
 
     def _sync_stacks(self, task=None):
         """Each frame (after the intervals moved things): the resting lower parts of the stock
@@ -159,10 +179,11 @@ class TableScene:
             else:
                 mark.hide()
 
-    def _anchor(self, name: str, pos, hpr=(0, 0, 0)) -> NodePath:
+    def _anchor(self, name: str, pos, hpr=(0, 0, 0), scale: float = 1.0) -> NodePath:
         np = self.root.attachNewNode(f"anchor-{name}")
         np.setPos(*pos)
         np.setHpr(*hpr)
+        np.setScale(scale)
         return np
 
     def place_camera(self) -> None:
@@ -206,11 +227,15 @@ class TableScene:
         delay: float = 0.0,
     ):
         """An interval moving ``node`` under ``parent`` to pos/hpr (optionally lifted in an arc
-        on the way); with speed 0 it is a plain placement."""
+        on the way); with speed 0 it is a plain placement. Zones are drawn at different
+        scales (the pile, the spread), so a card grows or shrinks to its new zone's size on
+        the way."""
         dur = self.s(t)
         if dur <= 0:
             return Func(self._place, node, parent, pos, hpr)
-        move = LerpPosQuatInterval(node.np, dur, pos, hpr=hpr, blendType="easeInOut")
+        move = LerpPosQuatScaleInterval(
+            node.np, dur, pos, hpr=hpr, scale=1.0, blendType="easeInOut"
+        )
         parts = [Func(node.np.wrtReparentTo, parent)]
         if delay:
             parts.insert(0, Wait(self.s(delay)))
@@ -227,7 +252,7 @@ class TableScene:
     @staticmethod
     def _place(node: CardNode, parent: NodePath, pos, hpr) -> None:
         node.np.reparentTo(parent)
-        node.np.setPosHpr(pos, hpr)
+        node.np.setPosHprScale(pos, hpr, (1, 1, 1))
         node.body.setPos(0, 0, 0)
 
     def _sound(self, name: str):
@@ -259,16 +284,12 @@ class TableScene:
         nodes = self.hands[0]
         known = [n for n in nodes if n.card is not None]
         arr = best_melds([n.card for n in known]) if len(known) <= 11 else None
-        meld_of: dict[Card, int] = {}
-        if arr is not None:
-            for i, meld in enumerate(arr.melds):
-                for c in meld:
-                    meld_of[c] = i
+        melds = sorted(arr.melds, key=lambda m: min(c.rank for c in m)) if arr else []
+        meld_of = {c: i for i, meld in enumerate(melds) for c in meld}  # in the order shown
         by_card = {n.card: n for n in known}
         if self.sort_mode == "melds" and arr is not None:
             groups = [
-                [by_card[c] for c in sorted(m, key=lambda c: (c.rank, c.suit))]
-                for m in sorted(arr.melds, key=lambda m: min(c.rank for c in m))
+                [by_card[c] for c in sorted(m, key=lambda c: (c.rank, c.suit))] for m in melds
             ]
             dead = sorted(arr.deadwood, key=lambda c: (c.rank, c.suit))
             if dead:
@@ -346,6 +367,8 @@ class TableScene:
         self.pile, self.hands, self.table_melds = [], [[], []], []
         self.spreads = [[], []]
         self.spread_has_deadwood = [False, False]
+        for label in self.deadwood_labels:
+            label.hide()
         self.knock_card = None
         self.knocker = None
         self.dealing = True
@@ -479,7 +502,7 @@ class TableScene:
                     "Big Gin!" if e.kind == "big_gin" else "Gin!", (1.0, 0.85, 0.3, 1), 1.6, 0.24
                 )
             else:
-                word = self.banner("Knock!", (1, 1, 1, 1), 1.0)
+                word = self.banner("Knock!", (1, 0.96, 0.85, 1), 1.2)
             return Parallel(Sequence(*parts), word)
 
         self.queue.add(knock)
@@ -498,7 +521,19 @@ class TableScene:
             out.append(nodes)
         return out
 
+    def _tint_spread(self, seat: int) -> None:
+        """Each meld of a spread in its tint (alternating), the deadwood plain."""
+        groups = self.spreads[seat]
+        n_melds = len(groups) - (1 if self.spread_has_deadwood[seat] else 0)
+        for i, group in enumerate(groups):
+            for node in group:
+                if i < n_melds:
+                    node.np.setColorScale(*MELD_TINTS[i % len(MELD_TINTS)])
+                else:
+                    node.np.clearColorScale()
+
     def _spread_interval(self, seat: int, t: float = 0.45):
+        self._tint_spread(seat)
         groups = self.spreads[seat]
         poses = layout.spread_poses([len(g) for g in groups], seat, self.spread_has_deadwood[seat])
         flat = [n for g in groups for n in g]
@@ -507,7 +542,16 @@ class TableScene:
             for i, (n, (p, h)) in enumerate(zip(flat, poses))
         ]
         rest = self.hand_layout_interval(0.3) if seat == 0 else self.opp_layout_interval(0.3)
-        return Parallel(Parallel(*moves), rest)
+        label = Func(self._label_deadwood, seat, poses[-1][0][0] if poses else 0.0)
+        return Sequence(Parallel(Parallel(*moves), rest), label)
+
+    def _label_deadwood(self, seat: int, last_x: float) -> None:
+        """ "Deadwood 6" beside a spread's deadwood (the engine's count); none without any."""
+        label = self.deadwood_labels[seat]
+        if not self.spread_has_deadwood[seat] or not self.spreads[seat]:
+            label.hide()
+            return
+        label.show(f"Deadwood {deadwood([n.card for n in self.spreads[seat][-1]])}", last_x)
 
     def _on_LaidOff(self, e: LaidOff) -> None:
         def lay():
@@ -536,16 +580,21 @@ class TableScene:
 
         self.queue.add(reveal)
 
-    def banner(self, text: str, colour, t: float = 1.0, scale: float = 0.2):
-        """A word that pops up over the table and fades (Gin!, Knock!); play it in parallel."""
+    def _on_HandScored(self, e: HandScored) -> None:
+        if e.result.kind == "undercut":
+            self.queue.add(lambda: self.banner("Undercut!", (1, 0.9, 0.75, 1), 1.4, 0.2, UNDERCUT))
+
+    def banner(self, text: str, colour, t: float = 1.0, scale: float = 0.2, card=BANNER_CARD):
+        """A word that pops up over the table and fades (Gin!, Knock!, Undercut!); play it in
+        parallel. Solid: opaque text on an opaque dark card with a gold edge, so it reads over
+        the felt and the cards flying beneath it, until it fades at the end."""
         if self.queue.speed <= 0:
             return Sequence()
         node = TextNode("banner")
         node.setText(text)
         node.setAlign(TextNode.ACenter)
         node.setTextColor(*colour)
-        node.setShadow(0.05, 0.05)
-        node.setShadowColor(0, 0, 0, 0.9)
+        dress_banner(node, card)
         label = self.base.aspect2d.attachNewNode(node)
         label.setPos(0, 0, 0.25)
         label.setTransparency(TransparencyAttrib.MAlpha)

@@ -61,6 +61,8 @@ SHOW_STEP = 4.6
 SHOW_GAP = 4.0
 SHOW_ROW = 12.5
 SHOW_SCALE = 0.82
+# the spread rows a little smaller and to the right: clear of the narration panel on the left
+SPREAD_FRAME = (7.0, 0.8)  # (shift in cm, scale)
 CAMERA_POSES = {  # name: (camera position, point looked at)
     "table": (layout.CAMERA_POS, layout.CAMERA_LOOK),
     "score": (layout.CAMERA_POS, layout.CAMERA_LOOK),
@@ -362,6 +364,7 @@ class TutorialView(MouseButtons):
         self.input: TutorialInput | None = None
         self.hud: Hud | None = None
         self.picker = Picker(app, self.scene.root)
+        self.scene.frame_spreads(*SPREAD_FRAME)
         self.show_root = self.scene.root.attachNewNode("tutorial-show")
         self.show_root.setPos(*SHOW_POS)
         self.show_root.setHpr(*SHOW_HPR)
@@ -772,6 +775,7 @@ class TutorialView(MouseButtons):
         for node in self.show_nodes:
             node.np.removeNode()
         self.show_root.removeNode()
+        self.scene.frame_spreads()
         self.arrow.removeNode()
         self.picker.ray_np.removeNode()
         self.panel.destroy()

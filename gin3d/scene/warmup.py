@@ -20,6 +20,7 @@ from direct.gui.OnscreenText import OnscreenText
 from panda3d.core import NodePath
 
 from .hud import suitify
+from .palette import dress_banner
 
 TINY = 1e-4  # drawn, but smaller than a pixel: nothing shows
 
@@ -62,8 +63,9 @@ def _warm_nodes(base, scene) -> list:
         fg=(1, 1, 1, 1),
         shadow=(0, 0, 0, 0.9),
         pos=(0, 0.25),
-        mayChange=False,
+        mayChange=True,  # keeps its TextNode, to be dressed
     )
+    dress_banner(banner.textNode)  # as the table's banners are drawn
     banner.setColorScale(1, 1, 1, 0.5)
     made.append(banner)
     return made
