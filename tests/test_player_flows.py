@@ -395,4 +395,6 @@ def test_launch_puts_a_picture_up_at_once(player):
     p.wait(on("Menu"), 60, "the menu")
     menu = time.monotonic() - appeared
     print(f"window to first picture {drawn:.2f} s, to the menu {menu:.2f} s")
-    assert drawn < 1.0, drawn
+    # within a second; on a loaded machine, where everything takes longer, at least well
+    # ahead of the menu (a black window until the menu is built fails either way)
+    assert drawn < 1.0 or drawn < menu / 3, (drawn, menu)
