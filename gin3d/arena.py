@@ -2,6 +2,9 @@
 
     python -m gin3d.arena LEVEL_A LEVEL_B --games N --preset classic --seed S [--jobs J]
 
+LEVEL_A and LEVEL_B are levels (beginner, simple, hard, expert) or yardsticks (eager, patient,
+random, mirror:LEVEL; see ``gin3d.ai.yardsticks``).
+
 Full games to the target; LEVEL_A takes seat 0 in even games and seat 1 in odd ones, and each
 pair of games shares a seed, so both levels are dealt the same first hand from each side. The
 last line reads ``A vs B: game win rate 0.613 [0.592, 0.634] over N games``.
@@ -18,8 +21,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .ai import make_player
-from .ai.levels import LEVELS
+from .ai.yardsticks import arena_names, make_arena_player
 from .engine import Game, NextHand, RuleSet
 from .engine.rules import PRESETS
 
@@ -71,7 +73,7 @@ def play_game(
 ) -> None:
     """Play one full game, level A in ``a_seat``; add its tallies to ``result``."""
     seat_level = (0, 1) if a_seat == 0 else (1, 0)  # seat -> index into levels
-    players = [make_player(levels[seat_level[s]], seed=f"{seed}:{s}") for s in (0, 1)]
+    players = [make_arena_player(levels[seat_level[s]], seed=f"{seed}:{s}") for s in (0, 1)]
     game = Game(rules, seed=seed)
     clock = time.perf_counter
     while not game.over:
@@ -87,8 +89,17 @@ def play_game(
         game.apply(action)
         if hand.over:
             _tally_hand(hand, seat_level, result)
+            _show_end(game, players)
     result.games += 1
     result.sides[seat_level[game.winner]].games_won += 1
+
+
+def _show_end(game: Game, players) -> None:
+    """Let players that learn across hands see how the hand ended (their own view of it)."""
+    for seat, player in enumerate(players):
+        observe = getattr(player, "observe", None)
+        if observe is not None:
+            observe(game.view(seat))
 
 
 def _tally_hand(hand, seat_level, result: ArenaResult) -> None:
@@ -164,8 +175,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m gin3d.arena", description=__doc__.split("\n")[0]
     )
-    parser.add_argument("level_a", metavar="LEVEL_A", choices=sorted(LEVELS))
-    parser.add_argument("level_b", metavar="LEVEL_B", choices=sorted(LEVELS))
+    parser.add_argument("level_a", metavar="LEVEL_A", choices=arena_names())
+    parser.add_argument("level_b", metavar="LEVEL_B", choices=arena_names())
     parser.add_argument("--games", type=int, default=200, help="games to play (default 200)")
     parser.add_argument("--preset", default="classic", choices=sorted(PRESETS))
     parser.add_argument("--seed", type=int, default=0)
