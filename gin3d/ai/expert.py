@@ -11,7 +11,9 @@ knocked with it. Over those deals it:
 
 While at least ``wait_stock`` cards are left it does not knock with deadwood up to
 ``always_wait`` (10: any knock but gin): it keeps its deadwood low and waits for gin or for
-the opponent to knock into an undercut, which pays far more than a small knock.
+the opponent to knock into an undercut, which pays far more than a small knock. It learns
+its opponent over the hands of a game (``opponent.OpponentModel``): against one that does not
+lay off it prices every knock, and its pricing counts box and game bonuses.
 
 Draws and discards otherwise use the ``hard`` evaluation. Sampling is numpy-vectorised
 (Gumbel top-k); a time budget caps the number of deals.
