@@ -251,8 +251,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         if len(names) < 2:
             parser.error("a round robin needs two players or more")
         wins = round_robin(names, args.preset, args.seed, games, args.jobs)
-        lines = table(ratings(names, wins))
-        lines.append(f"Bradley-Terry ratings (Elo scale) over {games} games a pairing")
+        anchor = "simple" if "simple" in names else names[0]
+        lines = table(ratings(names, wins, anchor=anchor))
+        lines.append(
+            f"Bradley-Terry ratings (Elo scale, {anchor} = 0) over {games} games a pairing"
+        )
     else:
         levels = (args.level_a, args.level_b)
         lines = report(levels, play(levels, args.preset, args.seed, games, args.jobs))

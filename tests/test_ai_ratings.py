@@ -46,6 +46,9 @@ def test_order_and_a_clean_sweep():
     assert [r.name for r in rows] == ["top", "mid", "low"]
     assert np.isfinite(rows[0].elo) and rows[0].elo > rows[1].elo + 200  # won every game
     assert rows[0].games == 20 and rows[0].wins == 20
+    anchored = {r.name: r for r in ratings(["top", "mid", "low"], wins, anchor="mid")}
+    assert anchored["mid"].elo == 0.0 and anchored["mid"].low == anchored["mid"].high == 0.0
+    assert abs(anchored["top"].elo - (rows[0].elo - rows[1].elo)) < 1e-6
     with pytest.raises(ValueError, match="square"):
         fit_strengths(np.array([[0, -1], [1, 0]]))
 
@@ -54,10 +57,18 @@ def test_round_robin_prints_a_rated_table(capsys):
     args = ["--round-robin", "--games", "2", "--players", "simple", "random", "eager"]
     assert arena.main(args) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[-1] == "Bradley-Terry ratings (Elo scale) over 2 games a pairing"
+    assert out[-1] == "Bradley-Terry ratings (Elo scale, simple = 0) over 2 games a pairing"
     body = [line.split()[0] for line in out[2:-1]]
     assert sorted(body) == ["eager", "random", "simple"] and body[-1] == "random"
     with pytest.raises(SystemExit):
         arena.main(["--round-robin", "simple", "hard"])
     with pytest.raises(SystemExit):
         arena.main(["--round-robin", "--players", "simple"])
+
+
+def test_an_anchor_keeps_a_hopeless_player_from_widening_every_interval():
+    names = ["a", "b", "c", "hopeless"]
+    wins = np.array([[0, 30, 35, 20], [30, 0, 30, 20], [25, 30, 0, 20], [0, 0, 0, 0]])
+    width = {r.name: r.high - r.low for r in ratings(names, wins)}
+    anchored = {r.name: r.high - r.low for r in ratings(names, wins, anchor="b")}
+    assert anchored["a"] < width["a"] and anchored["c"] < width["c"]

@@ -63,11 +63,23 @@ def _information(n: np.ndarray, p: np.ndarray) -> np.ndarray:
     return np.diag(a.sum(axis=1)) - a
 
 
-def ratings(names: Sequence[str], wins: np.ndarray, ridge: float = 0.01) -> list[Rating]:
-    """Each player's Elo-scale rating with its 95% interval, strongest first."""
+def ratings(
+    names: Sequence[str], wins: np.ndarray, ridge: float = 0.01, anchor: str | None = None
+) -> list[Rating]:
+    """Each player's Elo-scale rating with its 95% interval, strongest first.
+
+    With ``anchor`` the ratings and intervals are relative to that player (its rating 0),
+    so a player hard to place (one that lost every game) does not widen everyone's interval.
+    """
     if len(names) != len(wins):
         raise ValueError("one name per row of wins")
     r, cov = fit_strengths(wins, ridge)
+    if anchor is not None:
+        a = list(names).index(anchor)
+        r = r - r[a]
+        shift = np.eye(len(r))
+        shift[:, a] -= 1.0  # rating_i - rating_a
+        cov = shift @ cov @ shift.T
     sd = np.sqrt(np.clip(np.diag(cov), 0.0, None))
     w = np.asarray(wins, dtype=np.float64)
     games = (w + w.T).sum(axis=1)
