@@ -2,6 +2,14 @@
 
     python -m gin3d.arena LEVEL_A LEVEL_B --games N --preset classic --seed S [--jobs J]
 
+LEVEL_A and LEVEL_B are levels (beginner, simple, hard, expert) or yardsticks (eager, patient,
+random, mirror:LEVEL; see ``gin3d.ai.yardsticks``).
+
+    python -m gin3d.arena --round-robin [--games N] [--seed S] [--players NAME ...]
+
+plays every pair of levels and yardsticks N games and prints Bradley–Terry ratings on the
+Elo scale with 95% intervals (``gin3d.ai.ratings``).
+
 Full games to the target; LEVEL_A takes seat 0 in even games and seat 1 in odd ones, and each
 pair of games shares a seed, so both levels are dealt the same first hand from each side. The
 last line reads ``A vs B: game win rate 0.613 [0.592, 0.634] over N games``.
@@ -18,8 +26,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .ai import make_player
-from .ai.levels import LEVELS
+from .ai.ratings import ratings, table
+from .ai.yardsticks import arena_names, make_arena_player
 from .engine import Game, NextHand, RuleSet
 from .engine.rules import PRESETS
 
@@ -71,7 +79,7 @@ def play_game(
 ) -> None:
     """Play one full game, level A in ``a_seat``; add its tallies to ``result``."""
     seat_level = (0, 1) if a_seat == 0 else (1, 0)  # seat -> index into levels
-    players = [make_player(levels[seat_level[s]], seed=f"{seed}:{s}") for s in (0, 1)]
+    players = [make_arena_player(levels[seat_level[s]], seed=f"{seed}:{s}") for s in (0, 1)]
     game = Game(rules, seed=seed)
     clock = time.perf_counter
     while not game.over:
@@ -87,8 +95,17 @@ def play_game(
         game.apply(action)
         if hand.over:
             _tally_hand(hand, seat_level, result)
+            _show_end(game, players)
     result.games += 1
     result.sides[seat_level[game.winner]].games_won += 1
+
+
+def _show_end(game: Game, players) -> None:
+    """Let players that learn across hands see how the hand ended (their own view of it)."""
+    for seat, player in enumerate(players):
+        observe = getattr(player, "observe", None)
+        if observe is not None:
+            observe(game.view(seat))
 
 
 def _tally_hand(hand, seat_level, result: ArenaResult) -> None:
@@ -160,37 +177,88 @@ def report(levels: Sequence[str], result: ArenaResult) -> list[str]:
     return lines
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m gin3d.arena", description=__doc__.split("\n")[0]
-    )
-    parser.add_argument("level_a", metavar="LEVEL_A", choices=sorted(LEVELS))
-    parser.add_argument("level_b", metavar="LEVEL_B", choices=sorted(LEVELS))
-    parser.add_argument("--games", type=int, default=200, help="games to play (default 200)")
-    parser.add_argument("--preset", default="classic", choices=sorted(PRESETS))
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
-    args = parser.parse_args(argv)
-    if args.games < 1:
-        parser.error("--games must be at least 1")
-    if args.jobs < 1:
-        parser.error("--jobs must be at least 1")
-    levels = (args.level_a, args.level_b)
-    indices = list(range(args.games))
-    started = time.perf_counter()
-    if args.jobs == 1:
-        result = run_games(levels, args.preset, args.seed, indices)
+def play(levels: Sequence[str], preset: str, seed: int, games: int, jobs: int = 1) -> ArenaResult:
+    """Play ``games`` games of level A against level B, on ``jobs`` worker processes."""
+    indices = list(range(games))
+    if jobs == 1:
+        return run_games(levels, preset, seed, indices)
+    from multiprocessing import Pool
+
+    chunks = [(levels, preset, seed, indices[j::jobs]) for j in range(jobs)]
+    result = ArenaResult()
+    with Pool(jobs) as pool:
+        for part in pool.imap_unordered(_worker, chunks):
+            result.merge(part)
+    return result
+
+
+def round_robin(
+    names: Sequence[str], preset: str, seed: int, games: int, jobs: int = 1
+) -> np.ndarray:
+    """Every pair of ``names`` plays ``games`` games (same decks, seats swapped in each pair
+    of games); ``wins[i, j]`` is how many games i won against j."""
+    pairs = [(i, j) for i in range(len(names)) for j in range(i + 1, len(names))]
+    tasks = [((names[i], names[j]), preset, seed, range(games)) for i, j in pairs]
+    if jobs == 1:
+        results = [_worker(t) for t in tasks]
     else:
         from multiprocessing import Pool
 
-        chunks = [
-            (levels, args.preset, args.seed, indices[j :: args.jobs]) for j in range(args.jobs)
-        ]
-        result = ArenaResult()
-        with Pool(args.jobs) as pool:
-            for part in pool.imap_unordered(_worker, chunks):
-                result.merge(part)
-    lines = report(levels, result)
+        with Pool(jobs) as pool:
+            results = pool.map(_worker, tasks)
+    wins = np.zeros((len(names), len(names)))
+    for (i, j), result in zip(pairs, results):
+        wins[i, j] += result.sides[0].games_won
+        wins[j, i] += result.sides[1].games_won
+    return wins
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m gin3d.arena", description=__doc__.split("\n")[0]
+    )
+    names = arena_names()
+    parser.add_argument("level_a", metavar="LEVEL_A", nargs="?", choices=names)
+    parser.add_argument("level_b", metavar="LEVEL_B", nargs="?", choices=names)
+    parser.add_argument("--games", type=int, default=None, help="games (per pairing)")
+    parser.add_argument("--preset", default="classic", choices=sorted(PRESETS))
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    parser.add_argument(
+        "--round-robin",
+        action="store_true",
+        help="every level and yardstick against every other, rated (default 20 games a pairing)",
+    )
+    parser.add_argument(
+        "--players", nargs="+", choices=names, help="the round robin's players (default all)"
+    )
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if args.round_robin == (args.level_b is not None):
+        parser.error("give LEVEL_A and LEVEL_B, or --round-robin")
+    games = args.games if args.games is not None else (20 if args.round_robin else 200)
+    if games < 1:
+        parser.error("--games must be at least 1")
+    if args.jobs < 1:
+        parser.error("--jobs must be at least 1")
+    started = time.perf_counter()
+    if args.round_robin:
+        names = list(dict.fromkeys(args.players or arena_names()))
+        if len(names) < 2:
+            parser.error("a round robin needs two players or more")
+        wins = round_robin(names, args.preset, args.seed, games, args.jobs)
+        anchor = "simple" if "simple" in names else names[0]
+        lines = table(ratings(names, wins, anchor=anchor))
+        lines.append(
+            f"Bradley-Terry ratings (Elo scale, {anchor} = 0) over {games} games a pairing"
+        )
+    else:
+        levels = (args.level_a, args.level_b)
+        lines = report(levels, play(levels, args.preset, args.seed, games, args.jobs))
     print(f"preset {args.preset}, seed {args.seed}, {time.perf_counter() - started:.1f} s")
     print("\n".join(lines))
     return 0

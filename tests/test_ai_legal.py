@@ -4,15 +4,22 @@ import pytest
 from ai_positions import VARIANTS, drive
 
 from gin3d.ai import LEVELS, Player, make_player
+from gin3d.ai.yardsticks import make_arena_player
 from gin3d.engine import LayOff
 
 DECISIONS = {"beginner": 600, "simple": 600, "hard": 400, "expert": 250}
+# the arena's yardsticks (not in the menu) are held to the same test
+DECISIONS |= {"eager": 500, "patient": 300, "random": 500, "mirror:hard": 300}
 # deal seeds per level, picked so that each level meets every phase (hard and expert now
 # rarely let a hand run to the stock end, where the last-chance pickup happens)
 SEED_BASE = {"beginner": 100, "simple": 100, "hard": 199, "expert": 202}
+PHASES = ("upcard", "draw", "discard", "knock", "layoff", "last_chance", "stock_end")
+# a random hand is rarely low enough for the other mover to knock (no layoff phase), and
+# the yardsticks are not held to the rare last-chance and stock-end positions
+YARDSTICK_PHASES = {"random": PHASES[:4]}
 
 
-@pytest.mark.parametrize("level", sorted(LEVELS))
+@pytest.mark.parametrize("level", sorted(DECISIONS))
 def test_levels_return_only_legal_actions(level):
     seen: set[str] = set()
     count = 0
@@ -23,13 +30,13 @@ def test_levels_return_only_legal_actions(level):
         count += 1
 
     for i, (_name, rules) in enumerate(sorted(VARIANTS.items())):
-        player = make_player(level, seed=i)
+        player = make_arena_player(level, seed=i)
         assert isinstance(player, Player)
-        seen |= drive(
-            player, rules, seed=SEED_BASE[level] + i, decisions=DECISIONS[level], on_decision=check
-        )
+        seed = SEED_BASE.get(level, 100) + i
+        seen |= drive(player, rules, seed=seed, decisions=DECISIONS[level], on_decision=check)
     assert count == DECISIONS[level] * len(VARIANTS)
-    for phase in ("upcard", "draw", "discard", "knock", "layoff", "last_chance", "stock_end"):
+    phases = PHASES if level in LEVELS else YARDSTICK_PHASES.get(level, PHASES[:5])
+    for phase in phases:
         assert phase in seen, f"{level} was never asked in phase {phase}"
 
 

@@ -11,7 +11,9 @@ knocked with it. Over those deals it:
 
 While at least ``wait_stock`` cards are left it does not knock with deadwood up to
 ``always_wait`` (10: any knock but gin): it keeps its deadwood low and waits for gin or for
-the opponent to knock into an undercut, which pays far more than a small knock.
+the opponent to knock into an undercut, which pays far more than a small knock. It learns
+its opponent over the hands of a game (``opponent.OpponentModel``): against one that does not
+lay off it prices every knock, and its pricing counts box and game bonuses.
 
 Draws and discards otherwise use the ``hard`` evaluation. Sampling is numpy-vectorised
 (Gumbel top-k); a time budget caps the number of deals.
@@ -38,6 +40,7 @@ from ..engine.cards import VALUES
 from .evaluate import best_after_adding, bits
 from .hard import DiscardScore, HardPlayer, Weights
 from .knowledge import Knowledge, completers
+from .opponent import OpponentModel
 
 
 @dataclass(frozen=True)
@@ -50,6 +53,8 @@ class ExpertWeights(Weights):
     stock_probe: int = 6  # stock cards tried per deal when asking "can the opponent knock next"
     budget_s: float = 0.25  # time cap for the sampling of one decision
     always_wait: int = 10  # with this much deadwood or less (not gin) always play on, as hard
+    adapt: bool = True  # read the opponent model and the score (off: the fixed policy above)
+    hunt_layoff: float = 0.5  # hunt undercuts against an opponent laying off this share or more
 
 
 class Deals:
@@ -107,17 +112,53 @@ class ExpertPlayer(HardPlayer):
         self.np_rng = np.random.default_rng(
             zlib.crc32(f"expert:{seed}".encode()) if seed is not None else None
         )
+        self.model = OpponentModel()
+
+    def choose(self, view: PlayerView) -> Action:
+        self.model.update(view)
+        return super().choose(view)
+
+    def observe(self, view: PlayerView) -> None:
+        """Learn from a view the game driver shows between decisions (the end of a hand)."""
+        self.model.update(view)
 
     def decide(self, view: PlayerView) -> Action:
         self._deals = None
         return super().decide(view)
 
+    # -- what the opponent and the score say ----------------------------------------------
+    def knock_rate(self) -> float:
+        """Chance the opponent knocks when it may (a fixed 1 when not adapting)."""
+        return self.model.knock_rate if self.weights.adapt else 1.0
+
+    def layoff_rate(self) -> float:
+        return self.model.layoff_rate if self.weights.adapt else 1.0
+
+    def hunts_undercuts(self) -> bool:
+        """Whether to play on short of gin while the stock lasts. It pays against an opponent
+        that lays off (a small knock of ours gains little and is often undercut); against one
+        that does not, the knock is priced. Against a patient opponent it keeps waiting: that
+        opponent holds low deadwood, so a knock of ours is the one undercut."""
+        w = self.weights
+        return not w.adapt or self.model.layoff_rate >= w.hunt_layoff
+
+    def hand_value(self, view: PlayerView, mine: float) -> float:
+        """What a hand result of ``mine`` points (negative: the opponent's) is worth to me:
+        the points, the box bonus of the hand won, and the game bonus when it ends the game."""
+        if not self.weights.adapt or mine == 0:
+            return mine
+        rules = view.rules
+        seat = view.seat if mine > 0 else 1 - view.seat
+        value = abs(mine) + rules.box_bonus
+        if view.scores[seat] + abs(mine) >= view.target:
+            value += rules.game_bonus
+        return value if mine > 0 else -value
+
     def deals(self, know: Knowledge) -> Deals:
         if self._deals is None:
             w = self.weights
-            self._deals = Deals(
-                know, w.samples, self.np_rng, w.knocked_weight, w.odd_discard_weight
-            )
+            knocked = max(w.knocked_weight, 1.0 - self.knock_rate())
+            self._deals = Deals(know, w.samples, self.np_rng, knocked, w.odd_discard_weight)
         return self._deals
 
     # -- discards weigh deadwood by the opponent's threat -------------------------------
@@ -136,7 +177,7 @@ class ExpertPlayer(HardPlayer):
         scores = super().score_discards(mask, know, cards, with_danger)
         if not with_danger:
             return scores
-        extra = self.weights.threat * self.threat(know)
+        extra = self.weights.threat * self.threat(know) * self.knock_rate()
         if extra <= 0:
             return scores
         out = [
@@ -162,7 +203,11 @@ class ExpertPlayer(HardPlayer):
         if not any(type(a) is Discard for a in view.legal):
             return card
         w = self.weights
-        if left[card] <= w.always_wait and view.stock_count >= w.wait_stock:
+        if (
+            left[card] <= w.always_wait
+            and view.stock_count >= w.wait_stock
+            and self.hunts_undercuts()
+        ):
             return None
         wait_ev, _ = self.wait_value(view, know, knock_ev)
         return card if knock_ev >= wait_ev else None
@@ -174,12 +219,17 @@ class ExpertPlayer(HardPlayer):
             return 0.0
         melds = best_melds(bits(hand)).melds
         rules = view.rules
+        lay = self.layoff_rate()
         start = time.perf_counter()
         total = 0.0
         weight = 0.0
-        for m, w in zip(deals.masks, deals.norm):
+        for m, w, raw in zip(deals.masks, deals.norm, deals.deadwood):
             od, _ = best_layoff(melds, bits(m))
-            gain = od - d if d < od else -(d - od + rules.undercut_bonus)
+            gain = 0.0
+            for share, left in ((lay, od), (1.0 - lay, raw)):
+                if share > 0:
+                    mine = left - d if d < left else -(d - left + rules.undercut_bonus)
+                    gain += share * self.hand_value(view, mine)
             total += w * gain
             weight += w
             if time.perf_counter() - start > self.weights.budget_s / 2:
@@ -216,6 +266,8 @@ class ExpertPlayer(HardPlayer):
         total = 0.0
         start = time.perf_counter()
         weight = 0.0
+        rate = self.knock_rate()
+        value = self.hand_value
         for m, w, od in zip(deals.masks, deals.norm, deals.deadwood):
             # can the opponent knock on its next turn? it takes my discard or draws
             reach = best_after_adding(m, best.card)
@@ -229,12 +281,14 @@ class ExpertPlayer(HardPlayer):
             else:
                 q, their = 1.0, reach
             if their == 0:
-                lose = -(d + rules.gin_bonus)
+                lose = value(view, -(d + rules.gin_bonus))  # gin is never turned down
             elif d <= their:
-                lose = their - d + rules.undercut_bonus
+                lose = value(view, their - d + rules.undercut_bonus)
+                q *= rate
             else:
-                lose = -(d - their)
-            win = p_gin * (od + rules.gin_bonus) + (1 - p_gin) * (knock_ev + saved)
+                lose = value(view, -(d - their))
+                q *= rate
+            win = p_gin * value(view, od + rules.gin_bonus) + (1 - p_gin) * (knock_ev + saved)
             total += w * (q * lose + (1 - q) * win)
             weight += w
             if time.perf_counter() - start > self.weights.budget_s / 2:

@@ -1,0 +1,94 @@
+"""The expert's opponent model learns the opponent's style from its own views only."""
+
+from test_ai_expert_knock import knockable_position
+from test_ai_hidden import DEALER, blind_move, twin_decks
+
+from gin3d.ai.expert import ExpertPlayer
+from gin3d.ai.opponent import OpponentModel
+from gin3d.ai.yardsticks import make_arena_player
+from gin3d.engine import Discard, Game, Hand, Knock, NextHand, RuleSet
+
+PRIOR = OpponentModel()
+
+
+def watch(opponent: str, hands: int = 24, seed: str = "model") -> OpponentModel:
+    """Seat 0 (knocking at once, so the opponent's cards are shown) plays ``opponent``;
+    the model reads seat 0's views at its decisions and at the end of each hand."""
+    model = OpponentModel()
+    players = [make_arena_player("simple", seed=1), make_arena_player(opponent, seed=2)]
+    seen, game_no = 0, 0
+    while seen < hands:
+        game = Game(RuleSet.preset("classic"), seed=f"{seed}:{game_no}")
+        game_no += 1
+        while not game.over and seen < hands:
+            if game.hand.over:
+                model.update(game.view(0))
+                seen += 1
+                game.apply(NextHand())
+                continue
+            view = game.view(game.turn)
+            if game.turn == 0:
+                model.update(view)
+            game.apply(players[game.turn].choose(view))
+    return model
+
+
+def test_an_eager_opponent_reads_as_knocking_early_and_never_laying_off():
+    model = watch("eager")
+    assert model.hands == 24 and model.knocks >= 5
+    assert model.knock_rate > PRIOR.knock_rate  # it never turned a knock down
+    assert model.layoff_rate < PRIOR.layoff_rate - 0.3  # it laid off nothing it could
+    assert model.laid == 0 and model.layoff_chances >= 3
+
+
+def test_a_patient_opponent_reads_as_turning_knocks_down():
+    model = watch("patient")
+    assert model.declines >= 2
+    assert model.knock_rate < PRIOR.knock_rate
+    assert model.knock_deadwood < PRIOR.knock_deadwood  # it knocks low when it knocks
+
+
+def test_an_opponent_that_lays_off_keeps_a_high_layoff_rate():
+    model = watch("simple")
+    assert model.laid >= 3 and model.laid == model.layoff_chances
+    assert model.layoff_rate >= PRIOR.layoff_rate
+
+
+def test_reading_a_view_twice_counts_it_once():
+    model = watch("eager", hands=3)
+    game = Game(RuleSet.preset("classic"), seed="twice")
+    view = game.view(game.turn)
+    model.update(view)
+    before = (model.draws, model.knocks, model.hands)
+    model.update(view)
+    assert (model.draws, model.knocks, model.hands) == before
+
+
+def test_the_model_reads_only_what_the_view_shows():
+    """Twin deals that differ only in the opponent's hidden cards leave the same tallies."""
+    rules = RuleSet.preset("classic")
+    for seed in range(4):
+        hands = [Hand(rules, DEALER, deck) for deck in twin_decks(seed)]
+        models = [OpponentModel(), OpponentModel()]
+        for _ in range(30):
+            views = [h.view(h.turn) for h in hands]
+            if views[0].seat == 0:
+                if views[0] != views[1]:
+                    break  # a differing card has become visible to seat 0
+                for model, view in zip(models, views):
+                    model.update(view)
+            acts = [blind_move(v) if v.seat == 1 else v.legal[-1] for v in views]
+            for h, a in zip(hands, acts):
+                h.apply(a)
+        assert models[0] == models[1]
+        assert models[0].draws > 0  # the opponent's draws were read
+
+
+def test_the_expert_knocks_against_an_opponent_that_never_lays_off():
+    view = knockable_position()  # 3 deadwood, 23 cards in the stock
+    waiting = ExpertPlayer(seed=3)
+    assert type(waiting.choose(view)) is Discard  # the prior: it lays off, so hunt undercuts
+    adapted = ExpertPlayer(seed=3)
+    adapted.model.layoff_chances = 10  # it could have laid off ten cards and laid off none
+    assert not adapted.hunts_undercuts()
+    assert type(adapted.choose(view)) is Knock

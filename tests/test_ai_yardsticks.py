@@ -1,0 +1,67 @@
+"""The arena's yardsticks are true to their styles (their legality: test_ai_legal.py)."""
+
+import pytest
+from ai_positions import VARIANTS, drive
+
+from gin3d import arena
+from gin3d.ai.yardsticks import PATIENT_KNOCK, arena_names, make_arena_player
+from gin3d.engine import BigGin, Discard, FinishLayoff, Knock, LayOff, deadwood_of_mask, mask_of
+
+
+@pytest.mark.parametrize("name", ["eager", "mirror:hard", "mirror:expert"])
+def test_knocks_at_the_first_chance(name):
+    knocks = 0
+
+    def check(view, action):
+        nonlocal knocks
+        if view.phase == "discard" and any(type(a) in (Knock, BigGin) for a in view.legal):
+            assert type(action) in (Knock, BigGin), (name, action, view.legal)
+            knocks += 1
+
+    for i, rules in enumerate(VARIANTS.values()):
+        drive(make_arena_player(name, seed=i), rules, 300 + i, 120, on_decision=check)
+    assert knocks >= 10
+
+
+def test_eager_never_lays_off_and_patient_does():
+    moves = {"eager": [], "patient": []}
+    for name, out in moves.items():
+
+        def record(view, action, out=out):
+            if view.phase == "layoff" and any(type(a) is LayOff for a in view.legal):
+                out.append(type(action))
+
+        for i, rules in enumerate(VARIANTS.values()):
+            drive(make_arena_player(name, seed=i), rules, 500 + i, 200, on_decision=record)
+    assert moves["eager"] and set(moves["eager"]) == {FinishLayoff}
+    assert LayOff in moves["patient"]
+
+
+def test_patient_never_knocks_above_three():
+    seen = []
+
+    def check(view, action):
+        if type(action) is Knock and any(type(a) is Discard for a in view.legal):
+            left = deadwood_of_mask(mask_of(view.hand) & ~(1 << action.card))
+            assert left <= PATIENT_KNOCK, (view.hand, action)
+            seen.append(left)
+
+    waited = 0
+
+    def count_waits(view, action):
+        nonlocal waited
+        check(view, action)
+        if type(action) is Discard and any(type(a) is Knock for a in view.legal):
+            waited += 1
+
+    for i, rules in enumerate(VARIANTS.values()):
+        drive(make_arena_player("patient", seed=i), rules, 700 + i, 200, on_decision=count_waits)
+    assert seen and waited  # it knocked low and it turned down knocks
+
+
+def test_the_arena_accepts_yardsticks_by_name(capsys):
+    assert {"eager", "patient", "random", "mirror:hard", "mirror:expert"} <= set(arena_names())
+    assert arena.main(["mirror:simple", "random", "--games", "2", "--seed", "1"]) == 0
+    assert "mirror:simple vs random: game win rate" in capsys.readouterr().out
+    with pytest.raises(ValueError, match="unknown yardstick 'mirror:grandmaster'"):
+        make_arena_player("mirror:grandmaster")
