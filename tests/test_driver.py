@@ -152,3 +152,25 @@ def test_one_recorded_hand_replays_through_the_driver_step_by_step():
         assert hand.events == replay.hand.events
         assert status == (GAME_OVER if step == replay.length else WAITING)
         assert hand.over == (step == replay.length)
+
+
+def test_a_computer_that_learns_sees_each_finished_hand_once():
+    """The expert's opponent model learns from how each hand ended (as in the arena); the
+    table's seats show it every finished hand, in that seat's own view, once."""
+
+    class Learner(GreedyPlayer):
+        def __init__(self) -> None:
+            super().__init__()
+            self.seen: list = []
+
+        def observe(self, view) -> None:
+            self.seen.append(view)
+
+    learner = Learner()
+    game = Game(RULES, "learn")
+    driver = GameDriver(game, [ComputerSeat(learner), ComputerSeat(GreedyPlayer())])
+    driver.deal_next = True
+    assert driver.run() == GAME_OVER
+    assert len(learner.seen) == len(game.hands)
+    assert all(v.phase == "over" for v in learner.seen)
+    assert all(v.seat == 0 for v in learner.seen)

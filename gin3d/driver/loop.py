@@ -116,6 +116,7 @@ class GameDriver:
         g = self.game
         if self._reported != len(g.hands):
             self._reported = len(g.hands)
+            self._show_end(g)
             for fn in list(self.on_hand_finished):
                 fn(g)
         if g.over:
@@ -124,6 +125,14 @@ class GameDriver:
             self.apply(NextHand())
             return MOVED
         return HAND_OVER
+
+    def _show_end(self, game: Game) -> None:
+        """Seats that learn across hands (the expert's opponent model) see how the hand
+        ended, in their own view of it, as the arena shows them."""
+        for seat, player in enumerate(self.seats):
+            observe = getattr(player, "observe", None)
+            if observe is not None:
+                observe(game.view(seat))
 
     # -- changes ------------------------------------------------------------------------
     def apply(self, action: Action, seat: int | None = None) -> list[Event]:

@@ -84,6 +84,12 @@ class ComputerSeat:
     def request(self, view: PlayerView, legal: Sequence[Action]) -> Action | None:
         return self.player.choose(view)
 
+    def observe(self, view: PlayerView) -> None:
+        """A finished hand, for a player that learns its opponent across hands."""
+        observe = getattr(self.player, "observe", None)
+        if observe is not None:
+            observe(view)
+
 
 class ScriptSeat:
     """A scripted seat (the tutorial's moves, a test): ``choose(view)`` answers, or None."""
