@@ -75,13 +75,13 @@ def launch(
     ``user``: the player's ``gin3d.settings.Settings`` (window size, full screen and
     antialiasing are applied before the window opens). Imports are absolute because packaged
     builds run this module as the top-level ``__main__``. ``net``: the fields of
-    ``gin3d.scene.lobby.NetConfig`` (name, relay, port...)."""
+    ``gin3d.scene.net_hub.NetConfig`` (name, relay, port...)."""
     from panda3d.core import loadPrcFileData
 
     from gin3d import settings as settings_mod
+    from gin3d.app.screens.settings import window_prc
     from gin3d.scene import preload
     from gin3d.scene.first_frame import configure_before_window, install_exit_after_first_frame
-    from gin3d.scene.ship_screens import window_prc
 
     user = user or settings_mod.Settings()
     if speed is not None:
@@ -90,7 +90,7 @@ def launch(
     configure_before_window()
     preload.start(user.card_style)  # decode the card atlas while the rest is imported
     from gin3d.app import GinApp
-    from gin3d.scene.lobby import NetConfig
+    from gin3d.scene.net_hub import NetConfig
 
     net = dict(net or {})
     net["name"] = net.get("name") or user.player_name  # --name, else the settings' name

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from .ai import LEVELS, make_player
 from .ai.greedy import GreedyPlayer as GreedyPlayer  # scripted seats import it from here
+from .ai.levels import strength as strength  # the menu's words for a level's rating
 from .ai.player import Player
 
 

@@ -27,7 +27,7 @@ def get_app():
         import builtins
 
         from gin3d.app import GinApp
-        from gin3d.scene.lobby import NetConfig
+        from gin3d.scene.net_hub import NetConfig
         from gin3d.settings import Settings
 
         other = getattr(builtins, "base", None)

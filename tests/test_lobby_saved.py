@@ -25,7 +25,7 @@ from gin3d import stats as stats_mod
 from gin3d.net.api import NetService
 from gin3d.net.session import SAVED_BYE
 from gin3d.players import GreedyPlayer
-from gin3d.scene.lobby import NetConfig, NetHub
+from gin3d.scene.net_hub import NetConfig, NetHub
 
 
 @pytest.fixture(scope="module")
@@ -143,6 +143,7 @@ def test_save_mid_game_then_resume_from_the_list(app, tmp_path):
         assert online_hands() == hands_before + 2  # the resumed hand was not counted again
         app.request("Menu")
         # the damaged file is still there; deleting it (confirmed) removes only it
+        app.request("Online")  # its "Saved matches" button
         app.request("Saved", "Online")
         listed = app.screens.saved
         i_bad = next(i for i, m in enumerate(listed) if not m.ok)
@@ -208,6 +209,7 @@ def test_resume_a_match_we_joined(app, tmp_path):
         other = peer.host(
             None, player=GreedyPlayer(), lan=False, listen="127.0.0.1", port=0
         ).result(10)
+        app.request("Online")  # its "Saved matches" button
         app.request("Saved", "Online")
         listed = app.screens.saved
         mine = next(i for i, m in enumerate(listed) if m.ok and m.role == "guest")
@@ -262,6 +264,7 @@ def test_saved_matches_list_pages_through_older_saves(app, tmp_path):
         ),
     )
     try:
+        app.request("Online")  # its "Saved matches" button
         app.request("Saved", "Online")
         buttons = app.screens.panel.buttons
         assert len(app.screens.saved) == 8 and app.screens.saved[0].path.name.endswith(

@@ -22,7 +22,7 @@ from gin3d.net.offer import rules_label
 from gin3d.net.protocol import PROTOCOL_VERSION
 from gin3d.net.session import Timing
 from gin3d.players import GreedyPlayer
-from gin3d.scene.lobby import NetConfig, NetHub
+from gin3d.scene.net_hub import NetConfig, NetHub
 
 RULES = RuleSet.preset("classic", game_target=100)
 TIMING = Timing(heartbeat=0.5, dead_after=10)
@@ -163,6 +163,7 @@ def test_host_from_lan_screen_and_play_a_hand(app, peer):
     app.request("Pause")  # the pause menu's Rules show the match's rules mid-hand
     app.request("Rules", "Pause")
     assert app.screens.panel.title.getText() == f"Rules: {RULES.name}"
+    app.request("Pause")  # back, as the Rules screen's Back button goes
     app.request("Table")
     play_one_hand(app)
     check_scene(app)  # the verified full hand (all cards open) against the table

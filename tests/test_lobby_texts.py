@@ -12,9 +12,10 @@ from types import SimpleNamespace
 import pytest
 from scene_harness import get_app
 
+from gin3d.app.screens.lobby import STILL_LOOKING_S
 from gin3d.net import upnp
 from gin3d.net.api import NetService
-from gin3d.scene.lobby import STILL_LOOKING_S, NetConfig, NetHub
+from gin3d.scene.net_hub import NetConfig, NetHub
 
 
 @pytest.fixture(scope="module")
@@ -54,6 +55,8 @@ def test_an_empty_lan_list_says_no_tables_found_and_keeps_looking(app, monkeypat
 
 def test_hosting_says_opening_once_and_the_open_table_hint_reads(app):
     app.screens.host_open = True
+    app.request("Online")
+    app.request("HostSetup", "online", "")  # its Host button
     app.request("Hosting", "online", "")
     assert texts(app).count("Opening the table...") == 1
     deadline = time.monotonic() + 30  # the bound only turns a hang into a failure
@@ -66,6 +69,8 @@ def test_hosting_says_opening_once_and_the_open_table_hint_reads(app):
         code="ABCD-EFGH", port=47470, addresses=["192.168.1.5"], upnp="not tried"
     )
     screens = app.screens
+    app.request("Lan")
+    app.request("HostSetup", "lan", "Ann's table")  # its Host button
     app.request("Hosting", "lan", "Ann's table")
     screens.hosting = ("lan", True, True)  # an open table listed on the LAN
     screens._show_hosting(info)

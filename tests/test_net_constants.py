@@ -41,7 +41,7 @@ def test_the_package_names_still_load_on_use():
 def test_every_default_port_is_the_one_constant():
     from gin3d.net.relay import Relay
     from gin3d.net.transport import parse_address
-    from gin3d.scene.lobby import NetConfig
+    from gin3d.scene.net_hub import NetConfig
 
     assert (DEFAULT_PORT, RELAY_PORT) == (47470, 47471)
     assert Relay().port == RELAY_PORT

@@ -255,7 +255,7 @@ def test_the_tutorial_discard_step_takes_one_click(app):
 
 def test_settings_say_only_what_they_do(app, monkeypatch):
     from gin3d import paths
-    from gin3d.scene import ship_screens
+    from gin3d.app.screens import settings as ship_screens
 
     before = app.user_settings
     app.user_settings = before.but(antialiasing=4, card_style="classic")
@@ -351,7 +351,7 @@ def test_the_rules_screen_says_what_each_number_means(app, preset):
         ("Setup", "Right-click"),
         ("Table", "draw from the stock"),
         ("Lan", "LAN play"),
-        ("Tutorial", "Backspace"),
+        ("Tutorial", "Click a chapter"),
     ],
 )
 def test_f1_lists_the_keys_on_every_screen_and_esc_closes_it(app, screen, expect):

@@ -56,6 +56,34 @@ LEVELS: dict[str, Personality] = {
 }
 
 
+# Each level's rating against Walt (simple = 0), Elo scale, from the round robin of docs/ai.md
+# ("Round robin and ratings": ``python -m gin3d.arena --round-robin --games 60 --seed 5``);
+# the menu puts it in words. Run the round robin again when a level's play changes.
+RATED = {"beginner": -383, "simple": 0, "hard": 113, "expert": 201}
+# (lowest rating, word): the first band the rating reaches, strongest first
+STRENGTH_WORDS = ((150, "very strong"), (50, "strong"), (-200, "steady"), (-10_000, "gentle"))
+
+
+def win_chance(rating: float) -> float:
+    """The chance to win a game against Walt of a player rated ``rating`` (Elo scale)."""
+    return 1.0 / (1.0 + 10.0 ** (-rating / 400.0))
+
+
+def strength(level: str) -> str:
+    """The level's strength in words, from its measured rating: "Strength: strong, wins
+    about 7 games in 10 against Walt"; "" for a level that was never rated."""
+    rating = RATED.get(level)
+    if rating is None:
+        return ""
+    word = next(w for low, w in STRENGTH_WORDS if rating >= low)
+    walt = LEVELS["simple"].name
+    if level == "simple":
+        return f"Strength: {word}, the player the others are measured against"
+    tenths = round(win_chance(rating) * 10)
+    games = "game" if tenths == 1 else "games"
+    return f"Strength: {word}, wins about {tenths} {games} in 10 against {walt}"
+
+
 def make_player(level: str, seed: int | str | None = None, name: str | None = None):
     """A computer player of ``level`` (beginner, simple, hard, expert)."""
     from .beginner import BeginnerPlayer

@@ -79,6 +79,10 @@ SCREENS: dict[str, tuple[str, list[tuple[str, str]]]] = {
     ),
     "Tutorial": (
         "Tutorial",
+        [("Click a chapter", "play it (Watch, or Play along)"), ("Esc", "back to the menu")],
+    ),
+    "Lesson": (
+        "Tutorial",
         [
             ("Space", "next step"),
             ("Backspace", "the step before"),

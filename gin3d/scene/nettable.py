@@ -15,7 +15,7 @@ from panda3d.core import TextNode
 
 from ..net.constants import CONNECTED, DECLINED, GONE, SAVED_BYE
 from .hud import Hud, button, suitify
-from .lobby import net_event
+from .net_hub import net_event
 from .netcontroller import NetTableController
 from .palette import GOLD
 from .perspective import MatchRecord

@@ -786,108 +786,6 @@ class TutorialView(MouseButtons):
         self.scene.place_camera()
 
 
-class TutorialScreen:
-    """The tutorial's screen: the chapter list, and the chapter being played."""
-
-    def __init__(
-        self,
-        app,
-        chapters: list[Chapter],
-        rules: Callable[[], RuleSet],
-        on_exit: Callable[[], None],
-        auto_advance: bool = True,
-    ) -> None:
-        self.app = app
-        self.chapters = chapters
-        self.rules = rules
-        self.on_exit = on_exit
-        self.auto_advance = auto_advance
-        self.mode = WATCH
-        self.view: TutorialView | None = None
-        self.menu: DirectFrame | None = None
-        self.menu_buttons: dict[str, object] = {}
-        self.show_menu()
-
-    def show_menu(self) -> None:
-        self._close_view()
-        self._close_menu()
-        from .screens import Panel
-
-        p = Panel(self.app, "Tutorial", width=1.25, height=0.9)
-        self.menu = p
-        p.text(f"Rules: {self.rules().name}. Choose a chapter, or start at 1.", 0.62, 0.045)
-        for i, ch in enumerate(self.chapters):
-            col, row = divmod(i, 8)
-            x = -0.6 + col * 1.2
-            y = 0.48 - row * 0.115
-            p.button(
-                f"chapter{ch.number}",
-                f"{ch.number}. {ch.title}",
-                lambda c=ch: self.start(c),
-                (x, y),
-                scale=0.04,
-                frameSize=(-13.5, 13.5, -0.55, 1.05),
-            )
-        p.button(
-            "mode",
-            self._mode_label(),
-            self._toggle_mode,
-            (-0.45, -0.78),
-            scale=0.05,
-            frameSize=(-7, 7, -0.55, 1.05),
-        )
-        p.button("back", "Main menu", self.on_exit, (0.55, -0.78), scale=0.05)
-        self.menu_buttons = p.buttons
-        self.app.accept("escape", self.on_exit)
-
-    def _mode_label(self) -> str:
-        return "Mode: Watch" if self.mode == WATCH else "Mode: Play along"
-
-    def _toggle_mode(self) -> None:
-        self.mode = PLAY if self.mode == WATCH else WATCH
-        self.menu.buttons["mode"]["text"] = self._mode_label()
-
-    def start(self, chapter: Chapter) -> TutorialView:
-        self._close_menu()
-        self._close_view()
-        self.view = TutorialView(
-            self.app,
-            chapter,
-            self.rules(),
-            self.mode,
-            on_done=lambda go_on: self._chapter_done(chapter, go_on),
-            auto_advance=self.auto_advance,
-        )
-        self.app.accept("escape", self.show_menu)
-        return self.view
-
-    def _chapter_done(self, chapter: Chapter, go_on: bool) -> None:
-        later = [c for c in self.chapters if c.number > chapter.number]
-
-        def switch(task=None) -> None:  # after the button's own callback has returned
-            if go_on and later:
-                self.start(later[0])
-            else:
-                self.show_menu()
-
-        self.app.taskMgr.doMethodLater(0, switch, "tutorial-switch")
-
-    def _close_view(self) -> None:
-        if self.view is not None:
-            self.view.destroy()
-            self.view = None
-
-    def _close_menu(self) -> None:
-        if self.menu is not None:
-            self.menu.destroy()
-            self.menu = None
-
-    def destroy(self) -> None:
-        self._close_view()
-        self._close_menu()
-        self.app.ignore("escape")
-
-
 class TutorialDriver(InputDriver):
     """Acts out tutorial moves through the real input path (tests, screenshots, demos)."""
 
@@ -943,7 +841,6 @@ __all__ = [
     "TutorialController",
     "TutorialDriver",
     "TutorialInput",
-    "TutorialScreen",
     "TutorialView",
     "practice_hint",
 ]

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from panda3d.core import TextNode
 
-from ..net.constants import DEFAULT_PORT
-from .lobby import entry, parse_address, rules_label
-from .palette import GOLD
+from ...net.constants import DEFAULT_PORT
+from ...scene.net_hub import parse_address, rules_label
+from ...scene.palette import GOLD
+from ...scene.panel import entry
 
 SOFT = (0.85, 0.85, 0.8, 1)
 SAVED_ROWS = 6
@@ -98,7 +99,7 @@ class MatchScreens:
     def enterSaved(self, back: str | None = None, page: int = 0) -> None:
         """The saved network matches, newest first, a page of ``SAVED_ROWS`` at a time:
         opponent, score, rules, date; Resume or Delete."""
-        from ..net.savelist import list_saved
+        from ...net.savelist import list_saved
 
         self.app.end_game()
         self.saved_back = back or self.saved_back
@@ -273,7 +274,7 @@ class MatchScreens:
         self._esc("Saved")
 
     def _delete_saved(self, sm) -> None:
-        from ..net.savelist import delete_saved
+        from ...net.savelist import delete_saved
 
         try:
             delete_saved(sm.path)

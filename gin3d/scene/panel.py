@@ -1,10 +1,13 @@
-"""The menu screens' widgets (DirectGui panels). The screen FSM in ``gin3d.app`` shows them."""
+"""The menu screens' widgets: a panel with a title, text, buttons and one-line text fields.
+
+The screens of ``gin3d.app.screens`` are built of them, and so is the tutorial's chapter menu.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from direct.gui.DirectGui import DGG, DirectFrame, OnscreenText
+from direct.gui.DirectGui import DGG, DirectEntry, DirectFrame, OnscreenText
 from panda3d.core import TextNode
 
 from .hud import button, suitify
@@ -113,3 +116,33 @@ class Panel:
         self.frame.destroy()
         self.widgets.clear()
         self.buttons.clear()
+
+
+def entry(
+    panel,
+    key: str,
+    text: str,
+    pos: tuple[float, float],
+    width: float = 14,
+    scale: float = 0.045,
+    command=None,
+) -> DirectEntry:
+    """A one-line text field on a panel (kept in ``panel.entries[key]``)."""
+    e = DirectEntry(
+        parent=panel.frame,
+        initialText=text,
+        scale=scale,
+        width=width,
+        pos=(pos[0], 0, pos[1]),
+        numLines=1,
+        focus=0,
+        cursorKeys=1,
+        frameColor=(0.95, 0.93, 0.86, 1),
+        text_fg=(0.1, 0.08, 0.05, 1),
+        command=command,
+    )
+    if not hasattr(panel, "entries"):
+        panel.entries = {}
+    panel.entries[key] = e
+    panel.widgets.append(e)
+    return e

@@ -1,0 +1,334 @@
+"""The application: a ShowBase with the table scene, the game in progress and the screens.
+
+One ``TableScene`` lives for the whole run: it is the live backdrop of the menus and the
+table of every game. ``GinApp.start_game(players, rules, seed)`` starts a game on it with any
+two seats (``None`` = local input), which is the hook LAN, online and the tutorial use.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, field
+
+from direct.showbase.ShowBase import ShowBase
+
+from ..engine import Game, RuleSet
+from ..players import (
+    computer_player,
+    default_level,
+    opponent_name,
+    think_range,
+)
+from ..recorder import GameKeeper
+from ..saves import Seat, offer_resume
+from ..scene import frame_rate, status_line
+from ..scene.animation import AnimationQueue
+from ..scene.controller import TableController
+from ..scene.help import HelpOverlay
+from ..scene.hud import FITTED, Hud, register_suit_graphics
+from ..scene.net_hub import NetConfig, NetHub
+from ..scene.nettable import NetSession
+from ..scene.quality import fit_framebuffer, trim_clears
+from ..scene.sound import Sounds
+from ..scene.splash import show_splash
+from ..scene.table import TableScene
+from ..scene.tableinput import TableInput
+from ..scene.warmup import install_warm_up
+from ..settings import Settings
+from ..undo import can_undo, undo_last_human_move
+from .screens import Screens
+from .screens.settings import apply_settings
+
+
+@dataclass
+class GameSetup:
+    level: str = field(default_factory=default_level)
+    preset: str = "classic"
+    options: dict = field(default_factory=dict)
+    target: int | None = None
+
+    def rules(self) -> RuleSet:
+        changes = dict(self.options)
+        if self.target is not None:
+            changes["game_target"] = self.target
+            changes["match_target"] = max(500, self.target)
+        return RuleSet.preset(self.preset, **changes)
+
+
+def table_names(seats) -> tuple[str, str]:
+    """The names the table, the results and game over show: the local player is "You"
+    (as in the tutorial and network play), whatever name the saves and history keep."""
+    return tuple("You" if s.kind == "human" else s.name for s in seats)
+
+
+class Session:
+    """One game on the table: the controller, the HUD and the local input."""
+
+    def __init__(
+        self,
+        app: GinApp,
+        game: Game,
+        players: list,
+        names: tuple[str, str],
+        think: tuple[float, float] = (0.6, 1.2),
+    ) -> None:
+        self.app = app
+        self.game = game
+        self.controller = TableController(app, app.scene, game, players, think=think, names=names)
+        self.hud = Hud(app, self.on_hud_action, lambda: app.request("Pause"))
+        self.input = TableInput(
+            app, app.scene, self.controller, self.hud, hints=lambda: app.user_settings.hints_enabled
+        )
+        self.controller.on_message.append(self.hud.set_message)
+        self.controller.on_hand_over.append(lambda g: app.hand_over())
+        self.controller.on_game_over.append(lambda g: app.hand_over())
+
+    def on_hud_action(self, name: str) -> None:
+        self.app.scene.play_sound("click")
+        self.input.do(name)
+
+    @property
+    def rules(self) -> RuleSet:
+        return self.game.rules
+
+    def result_pending(self) -> bool:
+        """Whether the table shows a finished hand whose result screen belongs on top."""
+        return self.game.hand.over
+
+    def again(self) -> None:
+        """The game-over screen's "Play again"."""
+        self.app.start_single_player()
+
+    def set_active(self, on: bool) -> None:
+        self.input.enabled = on
+        if on:
+            self.hud.show()
+            self.input.refresh()
+        else:
+            self.hud.hide()
+
+    def destroy(self) -> None:
+        # stop the loop first, so finishing the queued animations cannot start new moves
+        self.controller.destroy()
+        self.app.queue.finish_all()
+        self.input.destroy()
+        self.hud.destroy()
+
+
+class GinApp(ShowBase):
+    """The window, the one table scene and the screen state machine."""
+
+    def __init__(
+        self,
+        user_settings: Settings | None = None,
+        seed: int | None = None,
+        notice: str | None = None,
+        net: NetConfig | None = None,
+        *,
+        sound: bool = True,
+        back: str = "back_blue",
+        detail: str = "auto",
+    ) -> None:
+        """``user_settings``: the player's settings (the defaults when None). ``sound=False``
+        keeps the card sounds off whatever the settings say (tests, tools); ``back`` is the
+        cards' back; ``detail`` is auto, full or light (light: software renderers)."""
+        self.launch_time = time.perf_counter()
+        super().__init__()
+        self.framebuffer = fit_framebuffer(self)  # before anything is loaded into the window
+        trim_clears(self)
+        splash = show_splash(self)  # on screen now: the table and menus take seconds more
+        self.user_settings = user_settings or Settings()
+        self.speed = self.user_settings.animation_speed  # in use now (the table may change it)
+        self.setup = GameSetup()
+        self.seed = seed
+        self.disableMouse()
+        self.queue = AnimationQueue(self.speed)
+        self.sounds = Sounds(self.loader)
+        self.sounds.enabled = sound and self.user_settings.effects_volume > 0
+        self.scene = TableScene(
+            self,
+            self.queue,
+            self.sounds,
+            back=back,
+            style=self.user_settings.card_style,
+            detail=detail,
+        )
+        register_suit_graphics(self.scene.factory.atlas)
+        self.session: Session | NetSession | None = None
+        # LAN / online play, opened on demand
+        self.net_hub = NetHub(self, net or NetConfig(name=self.user_settings.player_name))
+        self.screens = Screens(self)
+        self.help = HelpOverlay(self)  # F1 / ? on every screen
+        self.keeper: GameKeeper | None = None
+        self.notice: str | None = None  # shown once on the menu (e.g. a damaged save)
+        apply_settings(self, self.user_settings)
+        if not sound:
+            self.sounds.enabled = False
+        resume, message = offer_resume()
+        self.notice = " ".join(m for m in (notice, message) if m) or None
+        if resume is not None:
+            self.screens.request("Resume", resume)
+        else:
+            self.screens.request("Menu")
+        install_warm_up(self, self.scene)  # shaders and glyphs met now, not mid-game
+        splash.removeNode()
+        self.status_line = status_line.install(self)  # only when the environment asks
+        self.frame_cap = frame_rate.install(self)  # on-screen windows only
+
+    # -- hooks for other screens and scripts ------------------------------------------------
+    def request(self, state: str, *args) -> None:
+        self.screens.request(state, *args)
+
+    def start_game(
+        self,
+        players: list,
+        rules: RuleSet,
+        seed: int | str | None = None,
+        names: tuple[str, str] = ("You", "Computer"),
+        decks=None,
+        first_dealer: int | None = None,
+        game: Game | None = None,
+        think: tuple[float, float] = (0.6, 1.2),
+    ) -> Session:
+        """Start a game on the table with two seats (``None`` = local input) and go there.
+        ``game``: carry on with a game already in progress (resume, undo)."""
+        self.end_game()
+        if game is None:
+            seed = (
+                seed
+                if seed is not None
+                else (self.seed if self.seed is not None else random.randrange(1 << 30))
+            )
+            game = Game(rules, seed=seed, decks=decks, first_dealer=first_dealer)
+        self.session = Session(self, game, players, names, think)
+        self.screens.request("Table")
+        return self.session
+
+    def start_net_game(
+        self, hub: NetHub, seat: int, opponent: str, route: str = "", safety_code: str = ""
+    ) -> NetSession:
+        """A network match was connected: play it on the table (our seat drawn at the
+        bottom); the hub's events go to the new session from now on."""
+        self.end_game()
+        self.session = NetSession(
+            self,
+            hub.service,
+            seat,
+            opponent,
+            route,
+            safety_code,
+            kind=hub.kind,
+            player_name=hub.config.name,
+        )
+        hub.handler = self.session.handle
+        self.screens.request("Table")
+        return self.session
+
+    def start_single_player(self) -> Session:
+        setup = self.setup
+        seats = (
+            Seat("human", self.user_settings.player_name),
+            Seat("computer", opponent_name(setup.level), setup.level),
+        )
+        session = self.start_game(
+            [None, computer_player(setup.level)],
+            setup.rules(),
+            names=table_names(seats),
+            think=think_range(setup.level),
+        )
+        self.keep(session, seats)
+        return session
+
+    def keep(self, session: Session, seats: tuple[Seat, Seat], game_id: str = "") -> None:
+        """Save the game after every action; statistics and history after every hand."""
+        try:
+            self.keeper = GameKeeper(session.game, seats, game_id)
+        except OSError as err:
+            self.keeper = None
+            session.hud.set_message(f"Your game cannot be saved: {err}")
+            return
+        keeper = self.keeper
+        if keeper.error:
+            session.hud.set_message(keeper.error)
+
+        def kept(action, events) -> None:
+            keeper.update()
+            if keeper.error:  # a full or read-only disk: say so, keep playing
+                session.hud.set_message(keeper.error)
+
+        session.controller.on_applied.append(kept)
+
+    def resume_game(self, resume) -> Session:
+        """Carry on with a saved game (``saves.Resume``)."""
+        return self._carry_on(resume.game, resume.record.seats, resume.record.game_id)
+
+    def _carry_on(self, game: Game, seats: tuple[Seat, Seat], game_id: str) -> Session:
+        """A session for a game in progress: the table is rebuilt instantly from its events."""
+        human = [s.kind for s in seats].index("human")
+        level = seats[1 - human].level
+        players = [None, None]
+        players[1 - human] = computer_player(level)
+        speed = self.queue.speed
+        self.queue.speed = 0
+        try:
+            session = self.start_game(
+                players, game.rules, game=game, names=table_names(seats), think=think_range(level)
+            )
+            self.queue.finish_all()
+        finally:
+            self.set_speed(speed)
+        self.keep(session, seats, game_id)
+        return session
+
+    def undo(self) -> bool:
+        """Take back the local player's last move (single-player, when the setting is on)."""
+        session, keeper = self.session, self.keeper
+        if (
+            session is None
+            or keeper is None
+            or not can_undo(session.game, keeper.human, self.user_settings.undo_enabled)
+        ):
+            return False
+        game = undo_last_human_move(session.game, keeper.human)
+        self._carry_on(game, keeper.seats, keeper.game_id)
+        return True
+
+    def end_game(self) -> None:
+        if self.session is not None:
+            self.session.destroy()
+            self.session = None
+        self.keeper = None  # the save stays: quitting to the menu keeps the game resumable
+
+    def hand_over(self) -> None:
+        self.screens.request("GameOver" if self.session.game.over else "HandResult")
+
+    def set_speed(self, speed: float) -> None:
+        self.speed = speed
+        self.queue.speed = speed
+
+    def userExit(self) -> None:
+        """Quit: say goodbye to a network opponent first (they see "opponent left")."""
+        self.net_hub.close(wait=True)
+        super().userExit()
+
+    def windowEvent(self, win) -> None:
+        """ShowBase's handler (closing, minimising, aspect2d's shape), then our layout. It is
+        extended, not replaced: replacing it left aspect2d stretched after a resize."""
+        if hasattr(win, "getProperties"):  # a window (an offscreen buffer has none)
+            super().windowEvent(win)
+        if win is self.win:
+            self.fit_to_window()
+
+    def fit_to_window(self) -> None:
+        """Lay everything out for the window's current size and shape: the 2D anchors, the
+        lens (the table stays framed), the HUD's prompt bar (a row of its own if narrow) and
+        the open menu panel (shrunk to fit if narrow)."""
+        self.adjustWindowAspectRatio(self.getAspectRatio())
+        scene, screens = getattr(self, "scene", None), getattr(self, "screens", None)
+        if scene is not None:  # a window event can come before the app is built
+            scene.fit_lens()
+        for layer in list(FITTED):  # the HUDs, the tutorial's narration
+            layer.fit()
+        if screens is not None and screens.panel is not None:
+            screens.panel.fit()

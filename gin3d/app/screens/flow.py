@@ -1,0 +1,100 @@
+"""The screens' state machine: which screen may follow which, and requests that never crash.
+
+Every screen names the screens it leads to (``TRANSITIONS``); a request the table does not
+declare is refused, logged and kept in ``ScreenFlow.refused``, and the screen stays as it was
+(a wrong request is a bug to see in the tests, never a crash for the player). ``tests/
+test_app_screen_flow.py`` reads the screens' code and checks that every request it makes
+from a screen is declared here. A request made while a screen is being left or entered
+waits for that transition to end and is made right after it.
+"""
+
+from __future__ import annotations
+
+from direct.fsm.FSM import FSM
+
+from ...scene.panel import Panel
+
+# Going home is always allowed: the main menu is where a network match that ended, a
+# failure or "Quit to menu" lead from any screen.
+HOME = "Menu"
+# Screens a game starts from: a new or resumed game, a connected network match, a rematch,
+# the next hand (``GinApp.start_game`` and ``start_net_game`` end on the table).
+_GAME_STARTS = {"Table"}
+TRANSITIONS: dict[str, set[str]] = {
+    "Menu": {"Setup", "Lan", "Online", "Tutorial", "Stats", "History", "Settings", "Rules"}
+    | _GAME_STARTS,  # "Resume game" carries on with the saved game
+    "Resume": {"Confirm"} | _GAME_STARTS,
+    "Setup": {"Confirm"} | _GAME_STARTS,
+    "Confirm": {"Setup", "Pause", "Resume"} | _GAME_STARTS,  # Cancel goes back, yes plays
+    "Table": {"Pause", "HandResult", "GameOver", "Offer"} | _GAME_STARTS,  # a new game
+    "Pause": {"Table", "Settings", "Rules", "Confirm"},
+    "HandResult": {"Table", "Pause", "GameOver"},
+    "GameOver": {"Offer"} | _GAME_STARTS,  # play again; a network rematch offers rules
+    "Rules": {"Pause"},
+    "Settings": {"Pause"},
+    "Stats": set(),
+    "History": {"History", "Replay"},
+    "Replay": {"History"},
+    "Tutorial": {"Lesson"},
+    "Lesson": {"Lesson", "Tutorial"},  # Next chapter, or back to the chapter list
+    "Lan": {"HostSetup", "Saved"} | _GAME_STARTS,
+    "Online": {"HostSetup", "Saved"} | _GAME_STARTS,
+    "HostSetup": {"Hosting", "Lan", "Online", "Saved"},
+    "Hosting": {"Lan", "Online", "Saved", "Offer"} | _GAME_STARTS,
+    "Offer": {"Lan", "Online"} | _GAME_STARTS,
+    "Saved": {"Saved", "DeleteSaved", "Hosting", "Lan", "Online"} | _GAME_STARTS,  # rejoin
+    "DeleteSaved": {"Saved"},
+}
+
+
+class ScreenFlow(FSM):
+    """Panda3D's FSM with declared transitions, queued requests and one open panel."""
+
+    def __init__(self, app) -> None:
+        super().__init__("screens")
+        self.app = app
+        self.defaultTransitions = {
+            state: sorted(targets | {HOME}) for state, targets in TRANSITIONS.items()
+        }
+        self.panel: Panel | None = None
+        self.refused: list[tuple[str, str]] = []  # (from, to) requests nobody declared
+        self._queued: list[tuple[str, tuple]] = []
+
+    def request(self, state: str, *args):
+        """Go to a screen. A request made while a screen is being left or entered (the table
+        finding a hand already over as it is entered, say) waits for that transition to end
+        and is made right after it: never an ``AlreadyInTransition`` crash."""
+        if self.state is None:  # between a screen's exit and the next one's enter
+            self._queued.append((state, args))
+            return None
+        result = super().request(state, *args)
+        while self._queued and self.state is not None:
+            queued, queued_args = self._queued.pop(0)
+            super().request(queued, *queued_args)
+        return result
+
+    def defaultFilter(self, request: str, args):
+        """The declared transitions (any screen goes home, and the first screen may be any);
+        an undeclared one is refused and noted, and nothing changes."""
+        if self.state == "Off" or request in ("Off", HOME):
+            return (request, *args)
+        if request in self.defaultTransitions.get(self.state, ()):
+            return (request, *args)
+        self.refused.append((self.state, request))
+        self.notify.warning(f"screen {self.state} does not lead to {request}: request refused")
+        return None
+
+    def _panel(self, *args, **kw) -> Panel:
+        self._close()
+        self.panel = Panel(self.app, *args, **kw)
+        return self.panel
+
+    def _close(self) -> None:
+        if self.panel is not None:
+            self.panel.destroy()
+            self.panel = None
+
+    def _esc(self, target: str | None) -> None:
+        self.app.ignore("escape")
+        if target:
+            self.app.accept("escape", self.request, [target])

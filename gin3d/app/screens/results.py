@@ -1,0 +1,158 @@
+"""The end of a hand and of a game: what happened, the arithmetic, points counting up.
+
+``ResultScreens`` is mixed into the app's screen FSM (``gin3d.app.screens.Screens``).
+"""
+
+from __future__ import annotations
+
+from direct.interval.IntervalGlobal import LerpFunctionInterval
+from panda3d.core import TextNode
+
+from ...scene.palette import GOLD
+from ...scene.result_story import hand_story
+
+
+class ResultScreens:
+    """States ``HandResult`` and ``GameOver`` of the app's screen FSM (a mixin)."""
+
+    def enterHandResult(self) -> None:
+        session = self.app.session
+        game = session.game
+        hand = game.hand
+        names = session.controller.names
+        # at the top, above both spreads (the opponent's hand is laid out by now)
+        p = self._panel("", width=1.2, height=0.22, pos=(0, 0.76))
+        if hand.result is None:
+            p.title.setText("Drawn hand")
+            p.text(
+                "The stock ran down to two cards: nobody scores; the same dealer deals.",
+                0.0,
+                0.042,
+            )
+            self.app.sounds.play("click")
+        else:
+            r = hand.result
+            winner = hand.winner
+            p.title.setText(f"{names[winner]} won the hand")
+            for y, line in zip((0.0, -0.065), hand_story(r, hand.knocker, names)):
+                p.text(line, y, 0.046, fg=(1, 1, 0.8, 1))
+            dead = {hand.knocker: r.knocker_deadwood, 1 - hand.knocker: r.other_deadwood}
+            laid = f", {len(r.layoffs)} laid off" if r.layoffs else ""
+            # seat order, as on the scores and the game-over sheet
+            line = f"Deadwood: {names[0]} {dead[0]} - {names[1]} {dead[1]}{laid}"
+            p.text(line, -0.15, 0.036, x=-0.62, fg=(0.85, 0.85, 0.8, 1))
+            self.app.sounds.play("hand_won" if winner == 0 else "hand_lost")
+        run = game.score.running() if hasattr(game.score, "running") else game.totals()
+        gained = hand.result.points if hand.result is not None else 0
+        before = list(run)
+        if hand.winner is not None:
+            before[hand.winner] -= gained
+        x = 0.0 if hand.result is None else 0.22  # beside the deadwood line
+        score = p.text("", -0.15, 0.04, x=x, fg=(0.85, 1, 0.85, 1))
+
+        def show(f: float) -> None:
+            now = [round(b + (r - b) * f) for b, r in zip(before, run)]
+            score.setText(
+                f"Score: {names[0]} {now[0]} - {names[1]} {now[1]}   (game to "
+                f"{game.rules.game_target})"
+            )
+
+        self._count_up(show)
+        p.button("next", "Next hand", self._next_hand, (0.98, -0.145), scale=0.055)
+        self.app.accept("enter", self._next_hand)
+        self.app.accept("n", self._next_hand)
+        self._esc("Pause")
+
+    def _count_up(self, show) -> None:
+        """Points count up on the result screens (instant at animation speed 0)."""
+        dur = self.app.queue.seconds(1.0)
+        show(0.0)
+        if dur <= 0:
+            show(1.0)
+            return
+        self.counter = LerpFunctionInterval(
+            show, duration=dur, fromData=0.0, toData=1.0, blendType="easeOut"
+        )
+        self.counter.start()
+
+    def _next_hand(self) -> None:
+        if self.app.session is not None and self.app.session.controller.next_hand():
+            self.request("Table")
+
+    def exitHandResult(self) -> None:
+        self._stop_counter()
+        self.app.ignore("enter")
+        self.app.ignore("n")
+        self._close()
+        session = self.app.session
+        if session is not None:
+            for key in ("enter", "n"):  # give the table its keys back
+                self.app.accept(key, session.input.do, [{"enter": "confirm"}.get(key, "next")])
+
+    def enterGameOver(self) -> None:
+        session = self.app.session
+        game = session.game
+        names = session.controller.names
+        winner = game.winner
+        p = self._panel(f"{names[winner]} won the game!", width=1.0, height=0.78)
+        p.frame["frameColor"] = (0.04, 0.07, 0.05, 0.95)
+        self.app.sounds.play("game_won" if winner == 0 else "hand_lost")
+        rows = game.score.breakdown() if hasattr(game.score, "breakdown") else None
+        y = 0.45
+        p.text(names[0], y, 0.05, x=0.25, fg=GOLD)
+        p.text(names[1], y, 0.05, x=0.65, fg=GOLD)
+        labels = (
+            ("points", "Hand points"),
+            ("game_bonus", "Game bonus"),
+            ("boxes", "Boxes"),
+            ("shutout", "Shutout"),
+            ("total", "Total"),
+        )
+        boxes = game.score.boxes() if hasattr(game.score, "boxes") else (0, 0)
+        totals = []
+        for i, (key, label) in enumerate(labels):
+            yy = y - 0.1 * (i + 1)
+            p.text(label, yy, 0.045, x=-0.85, align=TextNode.ALeft)
+            for seat, x in ((0, 0.25), (1, 0.65)):
+                value = rows[seat][key] if rows else (game.totals()[seat] if key == "total" else 0)
+                suffix = f" ({boxes[seat]} won)" if key == "boxes" else ""
+                cell = p.text(f"{value}{suffix}", yy, 0.045, x=x)
+                if key == "total":
+                    totals.append((cell, value))
+        self._count_up(lambda f: [c.setText(str(round(v * f))) for c, v in totals])
+        p.text(
+            f"Margin: {game.score.margin if hasattr(game.score, 'margin') else 0}",
+            y - 0.68,
+            0.055,
+            fg=(1, 1, 0.8, 1),
+        )
+        last = game.hand.result
+        if last is not None:
+            p.text(
+                f"Last hand: {names[game.hand.winner]} - {last.breakdown()}",
+                y - 0.8,
+                0.042,
+                fg=(0.85, 1, 0.85, 1),
+            )
+        p.button("again", "Play again", self._again, (-0.3, -0.62), scale=0.065)
+        p.button("menu", "Main menu", lambda: self.request("Menu"), (0.35, -0.62), scale=0.06)
+        notes = getattr(session, "notes", None)
+        if notes is not None:  # a network match: "Play again" asks the opponent for a rematch
+            p.buttons["again"]["text"] = "Rematch"
+            note = p.text("", -0.73, 0.04, fg=(0.85, 0.95, 1, 1))
+            notes.append(note.setText)
+        self._esc("Menu")
+
+    def _again(self) -> None:
+        self.app.session.again()
+
+    def exitGameOver(self) -> None:
+        if getattr(self.app.session, "notes", None) is not None:
+            self.app.session.notes.clear()
+        self._stop_counter()
+        self._close()
+
+    def _stop_counter(self) -> None:
+        if self.counter is not None:
+            self.counter.finish()
+            self.counter = None

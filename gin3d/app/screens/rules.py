@@ -1,0 +1,28 @@
+"""The Rules screen: what the rules in play are, every number with what it means."""
+
+from __future__ import annotations
+
+
+class RulesScreen:
+    """State ``Rules`` of the app's screen FSM (a mixin); Back and Esc go where it came from."""
+
+    def enterRules(self, back: str = "Menu") -> None:
+        self.back_to = back
+        session = self.app.session
+        rules = session.rules if session is not None else self.app.setup.rules()
+        p = self._panel(f"Rules: {rules.name}", width=1.15, height=0.88)
+        lines = [
+            "Melds: 3-4 of a rank, or 3+ in a row of one suit (ace low). Deadwood: the rest.",
+            "Your turn: draw (stock or pile), then discard. Knock when your deadwood is low",
+            "enough; gin is 0. The other player lays off on the knocker's melds.",
+            "",
+            *rules.explain(),  # every number with what it means
+        ]
+        step = min(0.075, 1.3 / len(lines))
+        for i, line in enumerate(lines):
+            p.text(line, 0.6 - i * step, 0.04 if i < 3 else 0.036)
+        p.button("back", "Back", lambda: self.request(self.back_to), (0, -0.78), scale=0.06)
+        self._esc(back)
+
+    def exitRules(self) -> None:
+        self._close()

@@ -1,0 +1,231 @@
+"""The Settings screen, and putting settings to use (now, and in the window's configuration).
+
+``SettingsScreen`` is mixed into the app's screen FSM (``gin3d.app.screens.Screens``); the
+settings themselves are the pure module ``gin3d.settings``.
+"""
+
+from __future__ import annotations
+
+from direct.gui.DirectGui import DGG, DirectEntry
+from panda3d.core import TextNode, WindowProperties
+
+from ... import settings as settings_mod
+from ...engine import PRESETS
+from ...players import levels, opponent_name
+from ...scene.quality import is_software
+from ...settings import OPPONENT_LEVELS, Settings
+
+RESOLUTIONS = ((1280, 720), (1600, 900), (1920, 1080), (2560, 1440), (3840, 2160))
+SPEEDS = ((0.0, "Instant"), (0.6, "Slow"), (1.0, "Normal"), (1.8, "Fast"), (3.0, "Fastest"))
+VOLUMES = (0.0, 0.25, 0.5, 0.75, 1.0)
+STYLE_NAMES = {"classic": "Classic", "four_colour": "Four-colour", "large_index": "Large index"}
+LEVEL_NAMES = {lv: opponent_name(lv) for lv, _ in levels()}  # short names: "Walt"
+LEVEL_NAMES.update(lan="LAN games", online="Online games")  # network matches (MatchKeeper)
+
+
+def _next(options, value):
+    """The option after ``value`` (the first one if ``value`` is not among them)."""
+    options = list(options)
+    return options[(options.index(value) + 1) % len(options)] if value in options else options[0]
+
+
+def _speed_name(v: float) -> str:
+    return next((n for s, n in SPEEDS if s == v), f"{v:g}x")
+
+
+class SettingsScreen:
+    """The Settings state of the app's FSM: a draft of the settings, saved by Save."""
+
+    def enterSettings(self, back: str = "Menu") -> None:
+        self.back_to = back
+        self.draft = self.app.user_settings
+        p = self._panel("Settings", width=1.45, height=0.9)
+        d = lambda: self.draft  # noqa: E731 - rows read the draft as it changes
+        left = [
+            (
+                "resolution",
+                "Window size",
+                lambda: "{} x {}".format(*d().resolution),
+                lambda: self._set(resolution=_next(RESOLUTIONS, d().resolution)),
+            ),
+            (
+                "fullscreen",
+                "Full screen",
+                lambda: "on" if d().fullscreen else "off",
+                lambda: self._set(fullscreen=not d().fullscreen),
+            ),
+            (
+                "antialiasing",
+                "Antialiasing",
+                lambda: f"{d().antialiasing}x" if d().antialiasing else "off",
+                lambda: self._set(antialiasing=_next(settings_mod.MULTISAMPLES, d().antialiasing)),
+            ),
+            (
+                "speed",
+                "Animation",
+                lambda: _speed_name(d().animation_speed),
+                lambda: self._set(
+                    animation_speed=_next([s for s, _ in SPEEDS], d().animation_speed)
+                ),
+            ),
+            # the game has sound effects and no music: one honest row (sound_volume, kept
+            # in the file for music, is not offered)
+            (
+                "effects",
+                "Sound effects",
+                lambda: f"{round(d().effects_volume * 100)}%",
+                lambda: self._set(effects_volume=_next(VOLUMES, d().effects_volume)),
+            ),
+        ]
+        right = [
+            (
+                "style",
+                "Card style",
+                lambda: STYLE_NAMES[d().card_style],
+                lambda: self._set(card_style=_next(settings_mod.CARD_STYLES, d().card_style)),
+            ),
+            (
+                "rules",
+                "Default rules",
+                lambda: d().rules_preset,
+                lambda: self._set(
+                    rules_preset=_next(PRESETS, d().rules_preset), rules_overrides={}
+                ),
+            ),
+            (
+                "level",
+                "Opponent",
+                lambda: LEVEL_NAMES.get(d().opponent_level, d().opponent_level),
+                lambda: self._set(opponent_level=_next(OPPONENT_LEVELS, d().opponent_level)),
+            ),
+            (
+                "undo",
+                "Undo (casual)",
+                lambda: "on" if d().undo_enabled else "off",
+                lambda: self._set(undo_enabled=not d().undo_enabled),
+            ),
+            (
+                "hints",
+                "Hint button",
+                lambda: "on" if d().hints_enabled else "off",
+                lambda: self._set(hints_enabled=not d().hints_enabled),
+            ),
+        ]
+        self.setting_rows = []
+        for column, rows in ((-1.38, left), (0.08, right)):
+            for i, (key, label, value, cmd) in enumerate(rows):
+                y = 0.55 - i * 0.135
+                p.text(label, y, 0.048, x=column, align=TextNode.ALeft)
+                b = p.button(
+                    key,
+                    value(),
+                    lambda cmd=cmd: (cmd(), self._refresh_settings()),
+                    (column + 0.98, y + 0.012),
+                    scale=0.046,
+                    frameSize=(-4.6, 4.6, -0.55, 1.05),
+                )
+                self.setting_rows.append((b, value))
+        aa_y = 0.55 - [k for k, *_ in left].index("antialiasing") * 0.135
+        self.aa_note = p.text("", aa_y - 0.06, 0.03, x=-1.38 + 0.98, fg=(1, 0.8, 0.6, 1))
+        y = 0.55 - len(right) * 0.135
+        p.text("Your name", y, 0.048, x=0.08, align=TextNode.ALeft)
+        self.name_entry = DirectEntry(
+            parent=p.frame,
+            initialText=self.draft.player_name,
+            scale=0.046,
+            width=9.2,
+            pos=(0.6, 0, y),
+            numLines=1,
+            focus=0,
+            frameColor=(0.95, 0.9, 0.75, 0.95),
+            text_fg=(0.12, 0.08, 0.04, 1),
+            relief=DGG.FLAT,
+        )
+        p.widgets.append(self.name_entry)
+        self.settings_note = p.text(
+            "Window size, full screen and antialiasing apply when "
+            "gin3d starts again; the rest as soon as you save.",
+            -0.56,
+            0.036,
+            fg=(0.85, 0.9, 0.85, 1),
+        )
+        self._refresh_settings()
+        p.button(
+            "save",
+            "Save",
+            self._save_settings,
+            (0.35, -0.76),
+            scale=0.06,
+            frameSize=(-3, 3, -0.55, 1.05),
+        )
+        p.button(
+            "back",
+            "Cancel",
+            lambda: self.request(self.back_to),
+            (-0.35, -0.76),
+            scale=0.06,
+            frameSize=(-3, 3, -0.55, 1.05),
+        )
+        self._esc(back)
+
+    def _set(self, **changes) -> None:
+        self.draft = self.draft.but(**changes)
+
+    def _refresh_settings(self) -> None:
+        for b, value in self.setting_rows:
+            b["text"] = value()
+        # a software renderer draws without multisampling (quality.fit_framebuffer)
+        off = self.draft.antialiasing and is_software(self.app)
+        self.aa_note.setText("(not available on this renderer)" if off else "")
+
+    def _save_settings(self) -> bool:
+        """Check the draft (name included), write it, and apply what applies at once."""
+        try:
+            draft = self.draft.but(player_name=self.name_entry.get().strip())
+        except ValueError as err:
+            self.settings_note.setText(str(err))
+            self.settings_note["fg"] = (1, 0.6, 0.5, 1)
+            return False
+        try:
+            settings_mod.save(draft)
+        except OSError as err:
+            self.settings_note.setText(f"Could not save the settings: {err}")
+            return False
+        apply_settings(self.app, draft)
+        self.request(self.back_to)
+        return True
+
+    def exitSettings(self) -> None:
+        self._close()
+
+    # -- statistics ---------------------------------------------------------------------
+
+
+def apply_settings(app, s: Settings) -> None:
+    """Use settings now: animation speed, volumes, window size (where it can change live)."""
+    app.user_settings = s
+    app.set_speed(s.animation_speed)
+    app.scene.set_style(s.card_style)  # at once, on every card
+    app.sounds.volume = s.effects_volume
+    app.sounds.enabled = s.effects_volume > 0
+    setup = app.setup
+    setup.level = s.opponent_level
+    setup.preset = s.rules_preset
+    setup.options = {k: v for k, v in s.rules_overrides.items() if isinstance(v, bool)}
+    setup.target = s.rules_overrides.get("game_target")
+    win = app.win
+    if win is not None and hasattr(win, "requestProperties"):
+        props = WindowProperties()
+        if not win.isFullscreen():
+            props.setSize(*s.resolution)
+        win.requestProperties(props)
+
+
+def window_prc(s: Settings) -> str:
+    """Panda3D configuration lines for the window settings (read before the window opens)."""
+    aa = s.antialiasing
+    return (
+        f"win-size {s.resolution[0]} {s.resolution[1]}\n"
+        f"fullscreen {'#t' if s.fullscreen else '#f'}\n"
+        f"framebuffer-multisample {'1' if aa else '0'}\nmultisamples {aa}\n"
+    )

@@ -1,0 +1,122 @@
+"""The tutorial's two screens: the chapter list, and one chapter played on the table.
+
+Both are states of the app's one screen FSM (``Tutorial`` and ``Lesson``), so Esc, the help
+and every other request go through the same declared transitions as the rest of the game.
+What lasts from one chapter to the next (the mode, the chapters) is a ``TutorialBook``; it
+is opened when the tutorial is and dropped on the way back to the main menu.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from ...engine import RuleSet
+from ...scene.panel import Panel
+from ...scene.tutorial_view import TutorialView
+from ...tutorial import PLAY, WATCH, Chapter, load_chapters
+
+
+@dataclass
+class TutorialBook:
+    """The tutorial while it is open: its chapters, Watch or Play along, the open chapter."""
+
+    screens: object  # the screen FSM: ``start`` and ``show_menu`` are requests to it
+    chapters: list[Chapter]
+    rules: Callable[[], RuleSet]
+    auto_advance: bool = True
+    mode: str = WATCH
+    view: TutorialView | None = None
+    menu: Panel | None = None
+    menu_buttons: dict = field(default_factory=dict)
+
+    def start(self, chapter: Chapter) -> TutorialView | None:
+        """Open ``chapter`` on the table (the ``Lesson`` screen); its view."""
+        self.screens.request("Lesson", chapter)
+        return self.view
+
+    def show_menu(self) -> None:
+        """Back to the chapter list."""
+        self.screens.request("Tutorial")
+
+    def mode_label(self) -> str:
+        return "Mode: Watch" if self.mode == WATCH else "Mode: Play along"
+
+    def toggle_mode(self) -> None:
+        self.mode = PLAY if self.mode == WATCH else WATCH
+        if self.menu is not None:
+            self.menu.buttons["mode"]["text"] = self.mode_label()
+
+
+class TutorialScreens:
+    """States ``Tutorial`` (the chapter list) and ``Lesson`` of the app's screen FSM."""
+
+    tutorial: TutorialBook | None = None
+
+    def enterTutorial(self) -> None:
+        self.app.end_game()
+        book = self.tutorial
+        if book is None:
+            book = self.tutorial = TutorialBook(
+                self, load_chapters(), self.app.setup.rules, auto_advance=self.app.speed > 0
+            )
+        p = self._panel("Tutorial", width=1.25, height=0.9)
+        p.text(f"Rules: {book.rules().name}. Choose a chapter, or start at 1.", 0.62, 0.045)
+        for i, ch in enumerate(book.chapters):
+            col, row = divmod(i, 8)
+            p.button(
+                f"chapter{ch.number}",
+                f"{ch.number}. {ch.title}",
+                lambda c=ch: self.request("Lesson", c),
+                (-0.6 + col * 1.2, 0.48 - row * 0.115),
+                scale=0.04,
+                frameSize=(-13.5, 13.5, -0.55, 1.05),
+            )
+        p.button(
+            "mode",
+            book.mode_label(),
+            book.toggle_mode,
+            (-0.45, -0.78),
+            scale=0.05,
+            frameSize=(-7, 7, -0.55, 1.05),
+        )
+        p.button("back", "Main menu", lambda: self.request("Menu"), (0.55, -0.78), scale=0.05)
+        book.menu, book.menu_buttons = p, p.buttons
+        self._esc("Menu")
+
+    def exitTutorial(self) -> None:
+        if self.tutorial is not None:
+            self.tutorial.menu, self.tutorial.menu_buttons = None, {}
+        self._close()
+
+    def enterLesson(self, chapter: Chapter) -> None:
+        book = self.tutorial
+        book.view = TutorialView(
+            self.app,
+            chapter,
+            book.rules(),
+            book.mode,
+            on_done=lambda go_on: self._lesson_done(chapter, go_on),
+            auto_advance=book.auto_advance,
+        )
+        self._esc("Tutorial")
+
+    def _lesson_done(self, chapter: Chapter, go_on: bool) -> None:
+        """The chapter's last step: on to the next chapter, or back to the list (after the
+        button's own callback has returned)."""
+        later = [c for c in self.tutorial.chapters if c.number > chapter.number]
+
+        def switch(task=None) -> None:
+            if go_on and later:
+                self.request("Lesson", later[0])
+            else:
+                self.request("Tutorial")
+
+        self.app.taskMgr.doMethodLater(0, switch, "tutorial-switch")
+
+    def exitLesson(self) -> None:
+        book = self.tutorial
+        if book is not None and book.view is not None:
+            book.view.destroy()
+            book.view = None
+        self.app.ignore("escape")
