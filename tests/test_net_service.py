@@ -16,6 +16,7 @@ from test_net_relay_attacks import same_room_other_code, until
 from gin3d.engine import RuleSet
 from gin3d.net.peer import HostedMatch, JoinedMatch, MatchOptions
 from gin3d.net.relay import WRONG_CODE, RelayError, relay_connect
+from gin3d.net.service_client import join_table, list_tables, open_table, probe, quick_match
 from gin3d.players import GreedyPlayer
 
 SHORT = RuleSet.preset("classic", game_target=30)
@@ -163,3 +164,113 @@ def test_a_guesser_gets_one_budget_for_all_nodes_and_the_host_hears_of_every_mis
     assert all(WRONG_CODE in x for x in answers[:10])
     assert all("too many wrong join codes" in x for x in answers[10:])
     assert told == 10
+
+
+def test_a_waiting_table_stays_listed_through_its_nodes_restart(nodes):
+    """A public table's host waits on A; A is killed: the table stays listed (its grace
+    time) and keeps its waiting time, the host registers again (B, or A once restarted),
+    and a guest who picks it from the list joins it."""
+    a, b = nodes
+    service = [a.address, b.address]
+
+    async def listed(node) -> list:
+        return await list_tables([node.address])
+
+    async def scenario():
+        opts = MatchOptions(relay=service, retry=0.2, name="Ann")
+        host = await open_table(service, GreedyPlayer(), SHORT, opts)
+        await until_async(lambda: listed(b), 10)
+        before = (await listed(b))[0]
+        a.kill()
+        during = await listed(b)  # A is dead: its table is still there
+        await asyncio.to_thread(a.restart)
+        guest = await asyncio.wait_for(join_table([b.address], during[0], GreedyPlayer()), 30)
+        await asyncio.wait_for(host.ready.wait(), 10)
+        after = await listed(b)  # taken: no longer listed
+        pinned = guest.peer_fingerprint == host.identity.fingerprint
+        await guest.close()
+        await host.close()
+        return before, during, after, pinned
+
+    before, during, after, pinned = asyncio.run(scenario())
+    assert [t.table_id for t in during] == [before.table_id]
+    assert abs(during[0].since - before.since) <= 1.5  # the same table, waiting as long
+    assert during[0].name == "Ann" and pinned
+    assert after == []
+
+
+async def until_async(probe, timeout: float) -> None:
+    """Wait (bounded) until ``await probe()`` is truthy."""
+
+    async def poll():
+        while not await probe():
+            await asyncio.sleep(0.05)
+
+    await asyncio.wait_for(poll(), timeout)
+
+
+@pytest.fixture(params=["memory", "redis"])
+def service(request, tmp_path):
+    """The service as players see it: one node alone, or two nodes sharing Redis."""
+    if request.param == "memory":
+        node = Node(tmp_path, None, "M")
+        yield [node.address], node.address
+        node.stop()
+    else:
+        a, b = request.getfixturevalue("nodes")
+        yield [a.address, b.address], b.address
+
+
+def test_open_tables_are_listed_clean_one_per_player_and_vanish_with_their_host(service):
+    nodes, other = service
+    rude = "\u202eAnn\x07\tthe\u200b  Great of the Very Long Name Indeed"
+
+    async def scenario():
+        info = await probe(nodes)
+        host = await open_table(nodes, GreedyPlayer(), SHORT, MatchOptions(name=rude))
+        await until_async(lambda: list_tables([other]), 10)
+        shown = await list_tables([other], "classic")
+        none_of_pagat = await list_tables([other], "pagat")
+        second = proofs("K7QD-M3XR9P")
+        extra = f"{'ab' * 32} classic 100 QmVu K7QD-M3XR9P"  # another table, same address
+        refused = await attempt(
+            relay_connect(*nodes[0], "table", second[0], second[2], timeout=5, extra=extra)
+        )
+        await host.close()
+        await until_async(lambda: _empty(other), 10)
+        return info, shown, none_of_pagat, refused, host
+
+    info, shown, none_of_pagat, refused, host = asyncio.run(scenario())
+    assert info.ok and info.compatible and info.mode in ("memory", "redis")
+    assert len(shown) == 1 and none_of_pagat == []
+    table = shown[0]
+    assert table.name == "Ann the Great of the Ver"  # no bidi override, bell, tab, ZWSP
+    assert len(table.name) <= 24 and all(ch.isprintable() for ch in table.name)
+    assert (table.code, table.fingerprint) == (host.code, host.identity.fingerprint)
+    assert (table.preset, table.target) == ("classic", 30)
+    assert "you already have an open table" in refused
+
+
+async def _empty(node) -> bool:
+    return await list_tables([node]) == []
+
+
+def test_quick_match_joins_the_oldest_table_of_its_preset_or_opens_one(service):
+    nodes, other = service
+
+    async def scenario():
+        first = await quick_match(nodes, GreedyPlayer(), "pagat", MatchOptions(name="One"))
+        await until_async(lambda: list_tables([other], "pagat"), 10)
+        second = await quick_match([other], GreedyPlayer(), "pagat", MatchOptions(name="Two"))
+        await asyncio.wait_for(first.ready.wait(), 10)
+        left = await list_tables([other])
+        result = (type(first), type(second), second.peer_fingerprint, first.identity.fingerprint)
+        await until(lambda: second.session.rules is not None, 10)  # the host's setup came
+        rules = second.session.rules.name
+        await first.close()
+        await second.close()
+        return result, left, rules
+
+    (kind1, kind2, pinned, fingerprint), left, rules = asyncio.run(scenario())
+    assert (kind1, kind2) == (HostedMatch, JoinedMatch) and pinned == fingerprint
+    assert left == [] and rules == "pagat"  # the guest plays the host's pagat table

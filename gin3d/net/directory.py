@@ -98,7 +98,8 @@ class Table:
 def clean_name(text: str) -> str:
     """A host's name as others see it: no control, format (bidi overrides, zero-width) or
     unassigned characters, runs of spaces made one, at most ``NAME_LIMIT`` characters."""
-    kept = "".join(" " if ch.isspace() else ch for ch in text if unicodedata.category(ch)[0] != "C")
+    spaced = (" " if ch.isspace() else ch for ch in text)  # a tab or newline: a space
+    kept = "".join(ch for ch in spaced if unicodedata.category(ch)[0] != "C")
     return " ".join(kept.split())[:NAME_LIMIT].strip() or "player"
 
 

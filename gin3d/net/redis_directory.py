@@ -31,7 +31,8 @@ local function node_of(rec)
 end
 local function live_elsewhere(rec)
   local nid, where = node_of(rec)
-  if nid and nid ~= ARGV[1] and redis.call('EXISTS', ARGV[5] .. nid) == 1 then
+  -- a booking of an older node at our own address (a restart) is stale too
+  if nid and nid ~= ARGV[1] and where ~= ARGV[2] and redis.call('EXISTS', ARGV[5] .. nid) == 1 then
     return where
   end
   return nil

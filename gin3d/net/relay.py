@@ -257,6 +257,9 @@ class Relay:
             key = proof
         partner = self._take("guest" if role == "host" else "host", key)
         if partner is not None:
+            if table is not None:  # listed before (through a node now dead, say): taken now
+                with contextlib.suppress(DirectoryError):
+                    await self.directory.close_table(table.table_id)
             await self._pair(reader, writer, partner)
             return True
         refusal = self._refusal(role, key)
