@@ -73,8 +73,10 @@ class RedisServer:
 class Node:
     """One relay node process; ``port`` stays the same across ``restart``."""
 
-    def __init__(self, folder: Path, redis_url: str | None, name: str) -> None:
-        self.folder, self.redis_url, self.name = folder, redis_url, name
+    def __init__(
+        self, folder: Path, redis_url: str | None, name: str, flags: tuple[str, ...] = ()
+    ) -> None:
+        self.folder, self.redis_url, self.name, self.flags = folder, redis_url, name, flags
         self.port = 0
         self.proc: subprocess.Popen | None = None
         self.start()
@@ -85,6 +87,7 @@ class Node:
 
     def start(self) -> None:
         args = [sys.executable, "-m", "gin3d.net.relay", "--port", str(self.port), *NODE_FLAGS]
+        args += self.flags
         if self.redis_url:
             args += ["--redis", self.redis_url]
         env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))

@@ -274,3 +274,13 @@ def test_quick_match_joins_the_oldest_table_of_its_preset_or_opens_one(service):
     (kind1, kind2, pinned, fingerprint), left, rules = asyncio.run(scenario())
     assert (kind1, kind2) == (HostedMatch, JoinedMatch) and pinned == fingerprint
     assert left == [] and rules == "pagat"  # the guest plays the host's pagat table
+
+
+def test_a_service_is_typed_as_one_address_or_its_nodes_comma_separated():
+    from gin3d.net.transport import parse_relays
+
+    assert parse_relays("relay.example.org", 47471) == ("relay.example.org", 47471)
+    assert parse_relays(" a.example:1, b.example:2 ", 47471) == [("a.example", 1), ("b.example", 2)]
+    for bad in ("", " , ", "a.example:1,b.example:99999"):
+        with pytest.raises(ValueError):
+            parse_relays(bad, 47471)

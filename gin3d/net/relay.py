@@ -573,6 +573,8 @@ def main(argv: list[str] | None = None) -> int:
         guest_wait=args.guest_wait,
         host_wait=args.host_wait,
         miss_wait=args.miss_wait,
+        max_per_address=args.max_per_address,
+        max_waiting_per_address=args.max_waiting_per_address,
     )
 
     async def serve() -> None:
@@ -651,6 +653,12 @@ def _parser() -> argparse.ArgumentParser:
         parser.add_argument(
             f"--{flag}", type=float, default=value, help=f"{what} (default {value:g})"
         )
+    for flag, what in (
+        ("max-per-address", "unpaired connections from one address (a NAT may need more)"),
+        ("max-waiting-per-address", "peers waiting from one address"),
+    ):
+        value = getattr(defaults, flag.replace("-", "_"))
+        parser.add_argument(f"--{flag}", type=int, default=value, help=f"{what} (default {value})")
     return parser
 
 

@@ -22,7 +22,7 @@ from .peer import HostedMatch, JoinedMatch, MatchOptions
 from .protocol import PROTOCOL_VERSION
 from .relay import MAGIC, relay_nodes
 from .session import Player
-from .transport import normalize_code, parse_address
+from .transport import normalize_code, parse_relays
 
 Service = str | tuple[str, int] | Sequence[tuple[str, int]]
 QUICK_TRIES = 3  # tables quick match tries to join before it opens one
@@ -52,10 +52,7 @@ class Probe:
 
 def service_nodes(service: Service) -> list[tuple[str, int]]:
     """The nodes of ``service``; ValueError says what is wrong with a typed address."""
-    if isinstance(service, str):
-        nodes = [parse_address(part, RELAY_PORT) for part in service.split(",") if part.strip()]
-    else:
-        nodes = relay_nodes(service)
+    nodes = relay_nodes(parse_relays(service, RELAY_PORT) if isinstance(service, str) else service)
     if not nodes:
         raise ValueError("give the service as host:port (or several, comma-separated)")
     return nodes
