@@ -11,11 +11,11 @@ import pytest
 from net_harness import ScriptedPlayer
 from net_harness import relay_proofs as proofs
 from service_harness import Node, RedisServer
-from test_net_relay_attacks import same_room_other_code, until
+from test_net_relay_attacks import attempt, same_room_other_code, until
 
 from gin3d.engine import RuleSet
 from gin3d.net.peer import HostedMatch, JoinedMatch, MatchOptions
-from gin3d.net.relay import WRONG_CODE, RelayError, relay_connect
+from gin3d.net.relay import WRONG_CODE, relay_connect
 from gin3d.net.service_client import join_table, list_tables, open_table, probe, quick_match
 from gin3d.players import GreedyPlayer
 
@@ -42,15 +42,6 @@ def nodes(redis_server, tmp_path):
     finally:
         for node in started:
             node.stop()
-
-
-async def attempt(coro) -> str:
-    try:
-        _, writer = await coro
-    except RelayError as exc:
-        return str(exc)
-    writer.close()
-    return "PAIRED"
 
 
 async def _finish(host: HostedMatch, guest: JoinedMatch, timeout: float = 60):

@@ -19,6 +19,12 @@ is checked) and the hosts in that room are told (``MISS``). Such a guest still w
 ``miss_wait`` s (the host there may be a squatter's, the real one on its way) and is then
 told its code was wrong; a guest that comes before any host waits ``guest_wait`` s.
 Run it anywhere with one command: ``gin3d-relay --host 0.0.0.0``.
+
+What the nodes of one service share goes through a ``directory.Directory``: in this process
+(the default), or in Redis (``--redis URL``), where any number of nodes serve one population.
+A peer whose partner waits on another node is answered ``REDIRECT <host:port>`` and goes
+there; ``hello``, ``list``, ``quick`` and ``table`` serve the public tables (docs/net.md,
+*The service*).
 """
 
 from __future__ import annotations
@@ -99,7 +105,6 @@ class _Waiting:
     reader: asyncio.StreamReader
     writer: asyncio.StreamWriter
     address: str
-    room: str
     paired: asyncio.Future
     watch: asyncio.Task = field(init=False)
 
@@ -354,13 +359,12 @@ class Relay:
         listed here before it is booked in the directory, so a partner coming to this node
         meanwhile finds it."""
         role, room, key = booking
-        entry = _Waiting(reader, writer, address, room, asyncio.get_running_loop().create_future())
+        entry = _Waiting(reader, writer, address, asyncio.get_running_loop().create_future())
         self.waiting[(role, key)] = entry
-        booked, instead, missed = False, "", False
+        instead, missed = "", False
         lim = self.limits
         try:
             instead, missed = await self._announce(role, room, key, address, table)
-            booked = not instead.startswith("REDIRECT")
             wait = lim.host_wait if role == "host" else lim.miss_wait if missed else lim.guest_wait
             if not instead and not entry.paired.done():
                 await asyncio.wait(
@@ -369,10 +373,12 @@ class Relay:
         finally:
             self._unregister(role, key, entry)
             entry.watch.cancel()
-            await self._release(role, room, key, address, booked)
+            await self._release(role, room, key, address)
         paired = entry.paired.done() and not entry.paired.cancelled()
         gone = entry.watch.done() and not entry.watch.cancelled()
-        if table is not None and (paired or gone):  # a timed-out host keeps it for a while
+        # paired, gone, timed out: the table goes (only a node that dies leaves it listed,
+        # for the grace time); a host sent to another node is listed there
+        if table is not None and not instead.startswith("REDIRECT"):
             with contextlib.suppress(DirectoryError):
                 await self.directory.close_table(table.table_id)
         if paired:
@@ -387,10 +393,11 @@ class Relay:
         writer.close()
         return False
 
-    async def _release(self, role: str, room: str, key: str, address: str, booked: bool) -> None:
+    async def _release(self, role: str, room: str, key: str, address: str) -> None:
+        """The booking (if any: unbook removes only this node's own) and the slot."""
         with contextlib.suppress(DirectoryError):
-            if booked:
-                await self.directory.unbook(role, room, key)
+            await self.directory.unbook(role, room, key)
+        with contextlib.suppress(DirectoryError):
             await self.directory.give_slot("waiting", address)
 
     async def _answer_query(self, writer: asyncio.StreamWriter, address: str, what: str, arg):
