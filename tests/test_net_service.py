@@ -275,3 +275,19 @@ def test_a_service_is_typed_as_one_address_or_its_nodes_comma_separated():
     for bad in ("", " , ", "a.example:1,b.example:99999"):
         with pytest.raises(ValueError):
             parse_relays(bad, 47471)
+
+
+def test_a_node_whose_redis_is_gone_refuses_clearly_and_stays_up(tmp_path):
+    """Redis stops under a running node: each request is refused with the reason (nothing
+    is booked half-way), and the node process itself keeps running."""
+    redis = RedisServer(tmp_path)
+    node = Node(tmp_path, redis.url, "lonely")
+    try:
+        redis.stop()
+        room, _, verifier = proofs("K7QD-M3XR9P")
+        said = asyncio.run(attempt(relay_connect(*node.address, "host", room, verifier, 10)))
+        alive = node.proc.poll() is None
+    finally:
+        node.stop()
+        redis.stop()
+    assert "the service is unavailable" in said and alive

@@ -170,9 +170,8 @@ class Relay:
                 self._count("too many connections from one address")
                 writer.close()
                 return
-        except DirectoryError:
-            self._count("directory unreachable")
-            writer.close()
+        except DirectoryError as exc:
+            await self._refuse(writer, f"the service is unavailable: try again ({exc})")
             return
         try:
             await self._serve(reader, writer, address)
