@@ -23,7 +23,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     net = parser.add_argument_group("LAN and online play")
     net.add_argument("--name", default="", help="your name at the table")
-    net.add_argument("--relay", default=None, help="a gin3d-relay, host:port (online play)")
+    net.add_argument(
+        "--relay",
+        default=None,
+        help="a gin3d-relay, host:port, or the nodes of one service, host:port,host:port "
+        "(online play)",
+    )
     net.add_argument("--listen", default="0.0.0.0", help="address to host on")
     net.add_argument("--port", type=int, default=DEFAULT_PORT, help="port to host on (0: any)")
     net.add_argument(
@@ -97,9 +102,9 @@ def launch(
     config = NetConfig(**net)
     if config.relay:
         from gin3d.net.constants import RELAY_PORT
-        from gin3d.net.transport import parse_address
+        from gin3d.net.transport import parse_relays
 
-        parse_address(config.relay, RELAY_PORT)  # a bad relay address fails here, clearly
+        parse_relays(config.relay, RELAY_PORT)  # a bad relay address fails here, clearly
     app = GinApp(seed=seed, user_settings=user, notice=notice, net=config)
     install_exit_after_first_frame(app)
     return app

@@ -101,7 +101,7 @@ def test_a_code_guesser_is_refused_after_its_budget_and_the_host_is_told():
         await relay.start()
         host = HostedMatch(GreedyPlayer(), SHORT, options=MatchOptions(relay=(LOOP, relay.port)))
         await host.start()
-        await until(lambda: relay.rooms)
+        await until(lambda: relay.directory.rooms)
         answers = []
         for _ in range(5):
             room, claim, _ = proofs(same_room_other_code(host.code))
@@ -113,7 +113,7 @@ def test_a_code_guesser_is_refused_after_its_budget_and_the_host_is_told():
         parked = asyncio.ensure_future(
             relay_connect(LOOP, room_budget.port, "host", other[0], other[2])
         )
-        await until(lambda: room_budget.rooms)
+        await until(lambda: room_budget.directory.rooms)
         per_room = []
         for _ in range(3):
             room, claim, _ = proofs(same_room_other_code("ZZZZ-ZZZZZZ"))
@@ -156,7 +156,7 @@ def test_register_and_vanish_connections_free_their_slots():
         await relay.start()
         for _ in range(100):
             await asyncio.gather(*(vanish() for _ in range(10)))
-        await until(lambda: not relay.waiting and not relay.live.count)
+        await until(lambda: not relay.waiting and not relay.directory.slots["live"].count)
         room, claim, verifier = proofs("K7QD-M3XR9P")
         host = asyncio.ensure_future(relay_connect(LOOP, relay.port, "host", room, verifier))
         guest = await asyncio.wait_for(relay_connect(LOOP, relay.port, "guest", room, claim), 5)

@@ -24,7 +24,7 @@ from .discovery import Table, TableAdvertiser, TableBrowser, find_table
 from .peer import HostedMatch, JoinedMatch, MatchOptions
 from .protocol import ProtocolError
 from .session import Callbacks, Timing
-from .transport import parse_address
+from .transport import parse_address, parse_relays
 from .upnp import map_port, unmap_port
 
 
@@ -107,7 +107,7 @@ class NetService:
         self.confirm_rules = confirm_rules
         self._offer: asyncio.Future | None = None
         self.save_dir = save_dir  # every match keeps a resume file here (finish it later)
-        self.relay = parse_address(relay, RELAY_PORT) if isinstance(relay, str) else relay
+        self.relay = parse_relays(relay, RELAY_PORT) if isinstance(relay, str) else relay
         self.timing = timing or Timing()
         self.evidence_dir = evidence_dir
         self.events: queue.Queue[NetEvent] = queue.Queue()

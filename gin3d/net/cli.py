@@ -22,13 +22,13 @@ from gin3d.engine import RuleSet
 from gin3d.net.constants import DEFAULT_PORT, RELAY_PORT
 from gin3d.net.peer import HostedMatch, JoinedMatch, MatchOptions
 from gin3d.net.session import Callbacks, Timing
-from gin3d.net.transport import parse_address
+from gin3d.net.transport import parse_address, parse_relays
 from gin3d.paths import write_atomic
 from gin3d.players import GreedyPlayer
 
 
 def _options(args) -> MatchOptions:
-    relay = parse_address(args.relay, RELAY_PORT) if args.relay else None
+    relay = parse_relays(args.relay, RELAY_PORT) if args.relay else None
     timing = Timing(args.heartbeat, args.dead_after, args.grace)
     cb = Callbacks(
         on_status=lambda s: print(f"STATUS {s}", flush=True),

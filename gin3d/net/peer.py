@@ -16,10 +16,11 @@ from pathlib import Path
 
 from gin3d.engine import RuleSet
 
+from .directory import PUBLIC_PRESETS, encode_name
 from .limits import Budget, Slots, peer_address
 from .links import StreamLink
 from .protocol import PROTOCOL_VERSION, ProtocolError
-from .relay import RelayError, claim_verifier, relay_connect
+from .relay import RelayError, RelayUnreachable, claim_verifier, relay_connect, relay_nodes
 from .session import Callbacks, MatchEnded, MatchSession, Player, Timing
 from .transport import (
     HandshakeError,
@@ -43,7 +44,8 @@ class MatchOptions:
     timing: Timing = field(default_factory=Timing)
     evidence_dir: str | None = None
     name: str = ""
-    relay: tuple[str, int] | None = None  # (host, port) of a gin3d-relay
+    # (host, port) of a gin3d-relay, or a list of the nodes of one service (tried in turn)
+    relay: tuple[str, int] | list[tuple[str, int]] | None = None
     retry: float = 0.5  # seconds between reconnect attempts
     version: int = PROTOCOL_VERSION
     save_dir: str | None = None  # keep a resume file here, rewritten after every hand
@@ -87,12 +89,28 @@ class _Base:
         self._tasks: set[asyncio.Task] = set()
         self._run_task: asyncio.Task | None = None
         self._claim = ""  # the relay claim of our code (a scrypt: made once)
+        self._node = 0  # the service node we try first (the next one after a failure)
 
     async def relay_claim(self) -> str:
         """``room_claim(self.code)``, computed once in a worker thread (it takes ~50 ms)."""
         if not self._claim:
             self._claim = await asyncio.to_thread(room_claim, self.code)
         return self._claim
+
+    async def _relay_dial(
+        self, role: str, room: str, proof: str, timeout: float, on_miss=None, extra: str = ""
+    ) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+        """``relay_connect`` at the service's nodes, from the one that last worked: a node
+        that cannot be reached is skipped for the next (and stays skipped)."""
+        nodes = relay_nodes(self.options.relay)
+        for _ in range(len(nodes)):
+            host, port = nodes[self._node % len(nodes)]
+            try:
+                return await relay_connect(host, port, role, room, proof, timeout, on_miss, extra)
+            except RelayUnreachable as exc:
+                self._node += 1
+                last = exc
+        raise last
 
     def _spawn(self, coro) -> asyncio.Task:
         task = asyncio.ensure_future(coro)
@@ -170,8 +188,10 @@ class HostedMatch(_Base):
         open_table: bool = False,
         saved: dict | None = None,
         limits: HostLimits | None = None,
+        listed: bool = False,
     ) -> None:
         super().__init__(player, options, saved)
+        self.listed = listed  # an open public table at the service (its code is public)
         self.limits = limits or HostLimits()
         self.preauth: dict[asyncio.StreamWriter, str] = {}  # handshakes under way, oldest first
         self.preauth_from = Slots(self.limits.max_preauth_per_address)
@@ -268,22 +288,36 @@ class HostedMatch(_Base):
         )
 
     async def _relay_loop(self) -> None:
-        host, port = self.options.relay
         room = room_id(self.code) if not self.code.startswith("open:") else None
         verifier = claim_verifier(await self.relay_claim()) if room is not None else ""
         while room is not None and not self.done:
+            listed = self.listed and self.session is None  # listed until a guest comes
             try:
-                reader, writer = await relay_connect(
-                    host, port, "host", room, verifier, on_miss=self._relay_miss
+                reader, writer = await self._relay_dial(
+                    "table" if listed else "host",
+                    room,
+                    verifier,
+                    600.0,
+                    on_miss=self._relay_miss,
+                    extra=self.table_line() if listed else "",
                 )
                 link, _ = await tls_link(reader, writer, "host", self.identity)
                 peer = await self._authenticate(link)
             except (HandshakeError, RelayError, ProtocolError, OSError) as exc:
                 self._note_failure(str(exc))
+                if isinstance(exc, RelayError):
+                    self._node += 1  # the node died or would not have us: try the next
                 await asyncio.sleep(self.options.retry)
                 continue
             self.route = "relay"
             await self._use(peer)
+
+    def table_line(self) -> str:
+        """The rest of the ``table`` line that lists this table at the service: the host's
+        fingerprint, the rules' preset and game target, the name, the (public) code."""
+        preset = self.rules.name if self.rules.name in PUBLIC_PRESETS else "custom"
+        name = encode_name(self.options.name or "player")
+        return f"{self.identity.fingerprint} {preset} {self.rules.game_target} {name} {self.code}"
 
     def _relay_miss(self) -> None:
         self.wrong_codes += 1
@@ -375,9 +409,7 @@ class JoinedMatch(_Base):
         if o.relay is not None and not self.code.startswith("open:"):
             try:
                 claim = await self.relay_claim()
-                reader, writer = await relay_connect(
-                    *o.relay, "guest", room_id(self.code), claim, timeout=30
-                )
+                reader, writer = await self._relay_dial("guest", room_id(self.code), claim, 30)
                 link, host_fp = await tls_link(reader, writer, "guest", self.identity)
                 peer = await handshake(
                     link,

@@ -19,6 +19,12 @@ is checked) and the hosts in that room are told (``MISS``). Such a guest still w
 ``miss_wait`` s (the host there may be a squatter's, the real one on its way) and is then
 told its code was wrong; a guest that comes before any host waits ``guest_wait`` s.
 Run it anywhere with one command: ``gin3d-relay --host 0.0.0.0``.
+
+What the nodes of one service share goes through a ``directory.Directory``: in this process
+(the default), or in Redis (``--redis URL``), where any number of nodes serve one population.
+A peer whose partner waits on another node is answered ``REDIRECT <host:port>`` and goes
+there; ``hello``, ``list``, ``quick`` and ``table`` serve the public tables (docs/net.md,
+*The service*).
 """
 
 from __future__ import annotations
@@ -29,18 +35,39 @@ import contextlib
 import hashlib
 import re
 import sys
+import time
 from dataclasses import dataclass, field
 
 from .constants import RELAY_PORT
-from .limits import Budget, Slots, peer_address
+from .directory import (
+    PUBLIC_PRESETS,
+    Directory,
+    DirectoryError,
+    MemoryDirectory,
+    Table,
+    decode_name,
+)
+from .limits import peer_address
+from .protocol import PROTOCOL_VERSION
+from .transport import parse_address, room_id
 
 MAGIC = "GIN3D-RELAY/2"
-LINE_LIMIT = 200
-_LINE = re.compile(r"GIN3D-RELAY/2 (host|guest) ([0-9a-f]{64}) ([0-9a-f]{64})\Z")
+LINE_LIMIT = 512
+_HEX = "[0-9a-f]{64}"
+_LINE = re.compile(rf"GIN3D-RELAY/2 (host|guest) ({_HEX}) ({_HEX})\Z")
+_CODE = "[2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{6}"
+# table <room> <verifier> <fingerprint> <preset> <target> <name, base64url> <code>
+_TABLE_LINE = re.compile(
+    rf"GIN3D-RELAY/2 table ({_HEX}) ({_HEX}) ({_HEX}) ([a-z_]{{1,20}}) ([0-9]{{1,4}}) "
+    rf"([A-Za-z0-9_-]{{1,128}}) ({_CODE})\Z"
+)
+_QUERY = re.compile(r"GIN3D-RELAY/2 (hello|list|quick)(?: ([a-z_]{1,20}))?\Z")
+MAX_TARGET = 1000
 OLD_MAGIC = "GIN3D-RELAY/"
 OLD_VERSION = "this relay speaks GIN3D-RELAY/2: both players need the same gin3d version"
 WRONG_CODE = "wrong join code (or the table is gone)"
 MISS = b"MISS\n"  # relay -> waiting host: a guest tried a wrong code for this room
+REDIRECTS = 3  # REDIRECT answers a client follows in a row
 
 
 GO = b"GO\n"  # host -> guest through the relay: start TLS now
@@ -48,6 +75,10 @@ GO = b"GO\n"  # host -> guest through the relay: start TLS now
 
 class RelayError(ConnectionError):
     """The relay refused or could not pair (the message says why)."""
+
+
+class RelayUnreachable(RelayError):
+    """No connection to the relay node at all (a client of many nodes tries the next)."""
 
 
 @dataclass
@@ -64,6 +95,7 @@ class Limits:
     max_pending: int = 1_000  # connections that have not sent their line yet, in all
     guesses: tuple[int, float] = (10, 10.0)  # wrong codes per address: burst, then one per s
     room_guesses: tuple[int, float] = (20, 5.0)  # wrong codes per room: burst, then one per s
+    quick: tuple[int, float] = (10, 3.0)  # quick-match requests per address: burst, then ...
 
 
 @dataclass
@@ -73,7 +105,6 @@ class _Waiting:
     reader: asyncio.StreamReader
     writer: asyncio.StreamWriter
     address: str
-    room: str
     paired: asyncio.Future
     watch: asyncio.Task = field(init=False)
 
@@ -82,7 +113,8 @@ class _Waiting:
 
 
 class Relay:
-    """The relay server. ``start()`` listens; ``port`` is the bound port."""
+    """A relay node. ``start()`` listens; ``port`` is the bound port. Alone it keeps its
+    directory in memory; give it a ``RedisDirectory`` and it is one of many nodes."""
 
     def __init__(
         self,
@@ -90,21 +122,20 @@ class Relay:
         port: int = RELAY_PORT,
         observer=None,
         limits: Limits | None = None,
+        directory: Directory | None = None,
+        advertise: str = "",
     ) -> None:
         self.host = host
         self.port = port
         self.limits = limits or Limits()
-        lim = self.limits
-        self.waiting: dict[tuple[str, str], _Waiting] = {}  # (role, verifier) -> peer
-        self.rooms: dict[str, set[str]] = {}  # room -> verifiers of the hosts waiting there
+        self.directory = directory if directory is not None else MemoryDirectory()
+        self.advertise = advertise  # host:port other nodes send guests to (default: ours)
+        self.waiting: dict[tuple[str, str], _Waiting] = {}  # (role, verifier) -> peer here
         self.pending: dict[asyncio.StreamWriter, str] = {}  # no line yet, oldest first
-        self.live = Slots(lim.max_per_address)  # not yet paired, by address
-        self.waiting_from = Slots(lim.max_waiting_per_address)
-        self.guesses = Budget(*lim.guesses)
-        self.room_guesses = Budget(*lim.room_guesses)
         self.misses = 0  # wrong codes tried (claims that matched no host)
         self.refused: dict[str, int] = {}  # why -> how often (for the operator and tests)
         self.pairs = 0
+        self.redirects = 0  # peers sent to the node where their partner waits
         self.bytes_forwarded = 0
         self.server: asyncio.base_events.Server | None = None
         self.observer = observer  # called with every forwarded chunk (traffic stats, audits)
@@ -112,6 +143,12 @@ class Relay:
     async def start(self) -> None:
         self.server = await asyncio.start_server(self._client, self.host, self.port)
         self.port = self.server.sockets[0].getsockname()[1]
+        self.advertise = self.advertise or f"{self.host}:{self.port}"
+        try:
+            await self.directory.start(self.advertise, self._remote_miss)
+        except DirectoryError:
+            self.server.close()
+            raise
 
     async def close(self) -> None:
         if self.server is not None:
@@ -124,18 +161,24 @@ class Relay:
             writer.close()
         if self.server is not None:
             await self.server.wait_closed()
+        await self.directory.close()
 
     async def _client(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         address = peer_address(writer)
-        if self.live.full_for(address):
-            self._count("too many connections from one address")
-            writer.close()
+        try:
+            if not await self.directory.take_slot("live", address, self.limits.max_per_address):
+                self._count("too many connections from one address")
+                writer.close()
+                return
+        except DirectoryError as exc:
+            await self._refuse(writer, f"the service is unavailable: try again ({exc})")
             return
-        self.live.take(address)
         try:
             await self._serve(reader, writer, address)
         except asyncio.CancelledError:  # the relay is shutting down
             writer.close()
+        except DirectoryError as exc:  # Redis went away mid-request: refused, nothing kept
+            await self._refuse(writer, f"the service is unavailable: try again ({exc})")
         finally:
             self.pending.pop(writer, None)
 
@@ -149,7 +192,8 @@ class Relay:
                 paired = await self._dispatch(reader, writer, address, line)
         finally:
             if not paired:
-                self.live.give_back(address)
+                with contextlib.suppress(DirectoryError):
+                    await self.directory.give_slot("live", address)
 
     async def _request_line(
         self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, address: str
@@ -179,60 +223,97 @@ class Relay:
     async def _dispatch(
         self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, address: str, line: str
     ) -> bool:
-        """Pair or wait; True once this connection was paired (its slot is given back)."""
+        """Pair or wait (True once this connection was paired), or answer a question."""
         m = _LINE.match(line)
-        if not m:
-            old = line.startswith(OLD_MAGIC) and not line.startswith(MAGIC)
-            await self._refuse(writer, OLD_VERSION if old else "bad request line")
+        if m:
+            return await self._pairing(reader, writer, address, m.groups(), None)
+        t = _TABLE_LINE.match(line)
+        if t:
+            table, why = _table_of(t)
+            if table is None:
+                await self._refuse(writer, why)
+                return False
+            return await self._pairing(reader, writer, address, ("host", *t.groups()[:2]), table)
+        q = _QUERY.match(line)
+        if q:
+            await self._answer_query(writer, address, *q.groups())
             return False
-        role, room, proof = m.groups()
+        old = line.startswith(OLD_MAGIC) and not line.startswith(MAGIC)
+        await self._refuse(writer, OLD_VERSION if old else "bad request line")
+        return False
+
+    async def _pairing(
+        self,
+        reader: asyncio.StreamReader,
+        writer: asyncio.StreamWriter,
+        address: str,
+        request: tuple[str, str, str],
+        table: Table | None,
+    ) -> bool:
+        role, room, proof = request
         if role == "guest":
-            if not (self.guesses.allowed(address) and self.room_guesses.allowed(room)):
-                wait = max(self.guesses.wait_s(address), self.room_guesses.wait_s(room))
+            wait = await self._guess_wait(address, room)
+            if wait is not None:
                 await self._refuse(writer, f"too many wrong join codes: try again in {wait:.0f} s")
                 return False
             key = claim_verifier(proof)
         else:
             key = proof
-        other = "guest" if role == "host" else "host"
-        partner = self._take(other, key)
+        partner = self._take("guest" if role == "host" else "host", key)
         if partner is not None:
+            if table is not None:  # listed before (through a node now dead, say): taken now
+                with contextlib.suppress(DirectoryError):
+                    await self.directory.close_table(table.table_id)
             await self._pair(reader, writer, partner)
             return True
-        # a table waits in this room, and not with this code: a wrong code, or a squatter's
-        # host parked there before the real one (so the guest waits a little, then is told)
-        missed = role == "guest" and bool(self.rooms.get(room))
-        if missed:
-            self._miss(address, room)
-        refusal = self._refusal(role, key, address)
+        refusal = self._refusal(role, key)
+        lim = self.limits
+        if not refusal and not await self.directory.take_slot(
+            "waiting", address, lim.max_waiting_per_address
+        ):
+            refusal = "too many tables waiting from your address"
         if refusal:
             await self._refuse(writer, refusal)
             return False
-        return await self._wait(reader, writer, address, (role, room, key), missed)
+        return await self._wait(reader, writer, address, (role, room, key), table)
 
-    def _miss(self, address: str, room: str) -> None:
+    async def _guess_wait(self, address: str, room: str) -> float | None:
+        """None if a guest from ``address`` may try a code for ``room``, else the seconds
+        until it may (over either wrong-code budget: refused before its claim is read)."""
+        d, lim = self.directory, self.limits
+        left = await d.budget_left("address", address, lim.guesses)
+        room_left = await d.budget_left("room", room, lim.room_guesses)
+        if left >= 1.0 and room_left >= 1.0:
+            return None
+        return max((1.0 - left) * lim.guesses[1], (1.0 - room_left) * lim.room_guesses[1], 0.0)
+
+    async def _miss(self, address: str, room: str, hosts: list[tuple[str, str]]) -> None:
         """A guest's claim matched none of the hosts waiting in its room: a wrong code."""
         self.misses += 1
-        self.guesses.spend(address)
-        self.room_guesses.spend(room)
-        for verifier in self.rooms.get(room, ()):
-            entry = self.waiting.get(("host", verifier))
-            if entry is not None:
-                entry.writer.write(MISS)
+        await self.directory.spend("address", address, self.limits.guesses)
+        await self.directory.spend("room", room, self.limits.room_guesses)
+        for verifier, node in hosts:
+            if node == self.directory.node_id:
+                self._remote_miss(verifier)
+            else:
+                await self.directory.tell_miss(node, verifier)
 
-    def _refusal(self, role: str, key: str, address: str) -> str:
+    def _remote_miss(self, verifier: str) -> None:
+        entry = self.waiting.get(("host", verifier))
+        if entry is not None and not entry.writer.is_closing():
+            entry.writer.write(MISS)
+
+    def _refusal(self, role: str, key: str) -> str:
         if (role, key) in self.waiting:
             return f"a {role} is already waiting with this code"
         if len(self.waiting) >= self.limits.max_rooms:
             return "relay is full"
-        if self.waiting_from.full_for(address):
-            return "too many tables waiting from your address"
         return ""
 
     def _take(self, role: str, key: str) -> _Waiting | None:
-        """The live peer waiting as ``role`` with ``key``, taken off the list."""
+        """The live peer waiting here as ``role`` with ``key``, taken off the list."""
         entry = self.waiting.get((role, key))
-        if entry is None:
+        if entry is None or entry.paired.done():
             return None
         self._unregister(role, key, entry)
         if entry.watch.done():  # its socket closed or spoke out of turn: it is gone
@@ -242,15 +323,27 @@ class Relay:
         return entry
 
     def _unregister(self, role: str, key: str, entry: _Waiting) -> None:
-        if self.waiting.get((role, key)) is not entry:
-            return
-        del self.waiting[(role, key)]
-        self.waiting_from.give_back(entry.address)
-        if role == "host":
-            verifiers = self.rooms.get(entry.room, set())
-            verifiers.discard(key)
-            if not verifiers:
-                self.rooms.pop(entry.room, None)
+        if self.waiting.get((role, key)) is entry:
+            del self.waiting[(role, key)]
+
+    async def _announce(self, role: str, room: str, key: str, address: str, table) -> tuple:
+        """Book the wait in the directory (and list the table); returns (what to tell the
+        peer instead of waiting, or "", whether this guest missed its room)."""
+        booked = await self.directory.book(role, room, key)
+        if booked.outcome == "redirect":
+            self.redirects += 1
+            return f"REDIRECT {booked.address}", False
+        missed = False
+        if role == "guest":
+            hosts = await self.directory.hosts_in(room)
+            missed = bool(hosts)
+            if missed:  # a table waits in this room, not with this code (or a squatter's)
+                await self._miss(address, room, hosts)
+        if table is not None:
+            why = await self.directory.open_table(table, address)
+            if why:
+                return f"REFUSED {why}", False
+        return "", missed
 
     async def _wait(
         self,
@@ -258,33 +351,74 @@ class Relay:
         writer: asyncio.StreamWriter,
         address: str,
         booking: tuple[str, str, str],
-        missed: bool,
+        table: Table | None,
     ) -> bool:
         """Wait as ``(role, room, key)`` for the partner; True once paired. A guest that
-        missed waits ``miss_wait`` only and is then told its code was wrong."""
+        missed waits ``miss_wait`` only and is then told its code was wrong. The peer is
+        listed here before it is booked in the directory, so a partner coming to this node
+        meanwhile finds it."""
         role, room, key = booking
-        entry = _Waiting(reader, writer, address, room, asyncio.get_running_loop().create_future())
+        entry = _Waiting(reader, writer, address, asyncio.get_running_loop().create_future())
         self.waiting[(role, key)] = entry
-        self.waiting_from.take(address)
-        if role == "host":
-            self.rooms.setdefault(room, set()).add(key)
+        instead, missed = "", False
         lim = self.limits
-        wait = lim.host_wait if role == "host" else lim.miss_wait if missed else lim.guest_wait
         try:
-            await asyncio.wait(
-                {entry.paired, entry.watch}, timeout=wait, return_when=asyncio.FIRST_COMPLETED
-            )
+            instead, missed = await self._announce(role, room, key, address, table)
+            wait = lim.host_wait if role == "host" else lim.miss_wait if missed else lim.guest_wait
+            if not instead and not entry.paired.done():
+                await asyncio.wait(
+                    {entry.paired, entry.watch}, timeout=wait, return_when=asyncio.FIRST_COMPLETED
+                )
         finally:
             self._unregister(role, key, entry)
             entry.watch.cancel()
-        if entry.paired.done() and not entry.paired.cancelled():
-            self.live.give_back(address)
+            await self._release(role, room, key, address)
+        paired = entry.paired.done() and not entry.paired.cancelled()
+        gone = entry.watch.done() and not entry.watch.cancelled()
+        # paired, gone, timed out: the table goes (only a node that dies leaves it listed,
+        # for the grace time); a host sent to another node is listed there
+        if table is not None and not instead.startswith("REDIRECT"):
+            with contextlib.suppress(DirectoryError):
+                await self.directory.close_table(table.table_id)
+        if paired:
+            with contextlib.suppress(DirectoryError):
+                await self.directory.give_slot("live", address)
             await entry.paired.result().wait()  # the partner's task pipes both directions
             return True
-        if missed and not entry.watch.done():
+        if instead:
+            await self._say(writer, instead)
+        elif missed and not gone:
             await self._refuse(writer, WRONG_CODE)
         writer.close()
         return False
+
+    async def _release(self, role: str, room: str, key: str, address: str) -> None:
+        """The booking (if any: unbook removes only this node's own) and the slot."""
+        with contextlib.suppress(DirectoryError):
+            await self.directory.unbook(role, room, key)
+        with contextlib.suppress(DirectoryError):
+            await self.directory.give_slot("waiting", address)
+
+    async def _answer_query(self, writer: asyncio.StreamWriter, address: str, what: str, arg):
+        """``hello``, ``list [preset]``, ``quick <preset>``: answered, then closed."""
+        if what == "hello":
+            d = self.directory
+            lines = [f"SERVICE {MAGIC} {PROTOCOL_VERSION} {d.node_id} {d.mode}"]
+        elif arg is not None and arg not in PUBLIC_PRESETS and arg != "all":
+            await self._refuse(writer, f"unknown preset {arg[:20]!r}")
+            return
+        elif what == "list":
+            tables = await self.directory.tables(None if arg in (None, "all") else arg)
+            lines = [t.line() for t in tables] + ["END"]
+        else:
+            if await self.directory.budget_left("quick", address, self.limits.quick) < 1.0:
+                await self._refuse(writer, "too many quick matches: try again soon")
+                return
+            await self.directory.spend("quick", address, self.limits.quick)
+            table = await self.directory.claim_table(arg)
+            lines = [table.line() if table is not None else "NONE"]
+        await self._say(writer, "\n".join(lines))
+        writer.close()
 
     async def _pair(
         self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, partner: _Waiting
@@ -293,7 +427,8 @@ class Relay:
         partner.paired.set_result(finished)  # before its cancelled watch wakes its task
         await asyncio.wait({partner.watch})  # its read is cancelled before the pipe reads
         self.pairs += 1
-        self.live.give_back(peer_address(writer))
+        with contextlib.suppress(DirectoryError):
+            await self.directory.give_slot("live", peer_address(writer))
         for w in (writer, partner.writer):
             w.write(b"PAIRED\n")
         try:
@@ -304,11 +439,14 @@ class Relay:
     def _count(self, why: str) -> None:
         self.refused[why] = self.refused.get(why, 0) + 1
 
+    async def _say(self, writer: asyncio.StreamWriter, text: str) -> None:
+        with contextlib.suppress(OSError):
+            writer.write(f"{text}\n".encode())
+            await writer.drain()
+
     async def _refuse(self, writer: asyncio.StreamWriter, why: str) -> None:
         self._count(why)
-        with contextlib.suppress(OSError):
-            writer.write(f"REFUSED {why}\n".encode())
-            await writer.drain()
+        await self._say(writer, f"REFUSED {why}")
         writer.close()
 
     async def _pipe(self, r1, w1, r2, w2) -> None:
@@ -328,6 +466,22 @@ class Relay:
         await asyncio.gather(copy(r1, w2), copy(r2, w1))
 
 
+def _table_of(m: re.Match) -> tuple[Table | None, str]:
+    """The public table a ``table`` line opens, or None and why not."""
+    room, verifier, fingerprint, preset, target, name, code = m.groups()
+    if preset not in PUBLIC_PRESETS:
+        return None, f"unknown preset {preset!r}"
+    if not 1 <= int(target) <= MAX_TARGET:
+        return None, f"the game target must be 1..{MAX_TARGET}"
+    if room_id(code) != room:
+        return None, "the table's code is not of its room"
+    try:
+        shown = decode_name(name)
+    except ValueError as exc:
+        return None, str(exc)
+    return Table(verifier, shown, preset, int(target), code, fingerprint, time.time()), ""
+
+
 def claim_verifier(claim: str) -> str:
     """What the host registers: the hash of the guest's claim (``transport.room_claim``), so
     the relay can check a claim but holds nothing it could claim the table with itself."""
@@ -342,23 +496,31 @@ async def relay_connect(
     proof: str,
     timeout: float = 600.0,
     on_miss=None,
+    extra: str = "",
 ) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
     """Open a pairing at the relay; returns the stream once the other peer has arrived.
 
     ``proof`` is the host's verifier or the guest's claim; ``on_miss()`` is called (host)
-    each time the relay says a guest tried a wrong code for this room."""
-    try:
-        reader, writer = await asyncio.wait_for(asyncio.open_connection(relay_host, relay_port), 10)
-    except (OSError, asyncio.TimeoutError) as exc:
-        raise RelayError(
-            f"cannot reach the relay {relay_host}:{relay_port}: {exc or 'timed out'}"
-        ) from None
-    writer.write(f"{MAGIC} {role} {room} {proof}\n".encode())
-    try:
-        text = await asyncio.wait_for(_answer(reader, on_miss), timeout)
-    except (asyncio.TimeoutError, asyncio.IncompleteReadError, OSError) as exc:
+    each time the relay says a guest tried a wrong code for this room. ``role`` ``table``
+    opens a public table (``extra``: the rest of its line) and waits as its host. A node
+    that answers ``REDIRECT <host:port>`` (the partner waits on that node of the service)
+    is left for that one, with the same line."""
+    line = f"{MAGIC} {role} {room} {proof}" + (f" {extra}" if extra else "")
+    for _ in range(REDIRECTS + 1):
+        reader, writer = await _open(relay_host, relay_port)
+        writer.write(f"{line}\n".encode())
+        try:
+            text = await asyncio.wait_for(_answer(reader, on_miss), timeout)
+        except (asyncio.TimeoutError, asyncio.IncompleteReadError, OSError) as exc:
+            writer.close()
+            raise RelayError(f"the relay did not pair us: {exc or 'timed out'}") from None
+        if not text.startswith("REDIRECT "):
+            break
         writer.close()
-        raise RelayError(f"the relay did not pair us: {exc or 'timed out'}") from None
+        try:
+            relay_host, relay_port = parse_address(text[9:], RELAY_PORT)
+        except ValueError:
+            raise RelayError(f"the relay sent us to a bad address: {text[9:80]!r}") from None
     if text != "PAIRED":
         writer.close()
         raise RelayError(f"the relay said: {text[:100]}")
@@ -366,7 +528,7 @@ async def relay_connect(
     # reached the host together with "PAIRED" would sit in this StreamReader's buffer, where
     # start_tls never sees it, and the handshake would hang. The host says GO and goes
     # straight into start_tls (no await in between reads the socket).
-    if role == "host":
+    if role != "guest":
         writer.write(GO)
     else:
         try:
@@ -380,6 +542,25 @@ async def relay_connect(
     return reader, writer
 
 
+async def _open(host: str, port: int) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    try:
+        return await asyncio.wait_for(asyncio.open_connection(host, port), 10)
+    except (OSError, asyncio.TimeoutError) as exc:
+        raise RelayUnreachable(
+            f"cannot reach the relay {host}:{port}: {exc or 'timed out'}"
+        ) from None
+
+
+def relay_nodes(relay) -> list[tuple[str, int]]:
+    """The nodes of a service as ``MatchOptions.relay`` gives it: one ``(host, port)`` or a
+    list of them."""
+    if relay is None:
+        return []
+    if isinstance(relay, tuple) and len(relay) == 2 and isinstance(relay[1], int):
+        return [relay]
+    return list(relay)
+
+
 async def _answer(reader: asyncio.StreamReader, on_miss) -> str:
     """The relay's answer line, after any ``MISS`` notes (each one calls ``on_miss``)."""
     while True:
@@ -391,7 +572,51 @@ async def _answer(reader: asyncio.StreamReader, on_miss) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Console entry point: ``gin3d-relay [--host H] [--port P]``."""
+    """Console entry point: ``gin3d-relay [--host H] [--port P] [--redis URL]``."""
+    args = _parser().parse_args(argv)
+    limits = Limits(
+        line_timeout=args.line_timeout,
+        guest_wait=args.guest_wait,
+        host_wait=args.host_wait,
+        miss_wait=args.miss_wait,
+        max_per_address=args.max_per_address,
+        max_waiting_per_address=args.max_waiting_per_address,
+    )
+
+    async def serve() -> None:
+        directory = None
+        if args.redis:
+            from .redis_directory import RedisDirectory
+
+            directory = RedisDirectory(
+                args.redis, node_ttl=args.node_ttl, table_grace=args.table_grace
+            )
+        relay = Relay(args.host, args.port, limits=limits, directory=directory)
+        relay.advertise = args.advertise or ""
+        await relay.start()
+        stop = asyncio.Event()
+        with contextlib.suppress(NotImplementedError):  # no signals on this platform
+            import signal
+
+            asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
+        mode = f"redis, node {relay.directory.node_id}" if args.redis else "memory"
+        print(f"gin3d-relay ({mode}) listening on {args.host}:{relay.port}", flush=True)
+        try:
+            await stop.wait()
+        finally:
+            await relay.close()
+
+    try:
+        asyncio.run(serve())
+    except KeyboardInterrupt:
+        return 0
+    except (OSError, DirectoryError) as exc:
+        print(f"gin3d-relay: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="gin3d-relay",
         description="Pair gin3d players by join code and forward their "
@@ -408,38 +633,39 @@ def main(argv: list[str] | None = None) -> int:
         default=RELAY_PORT,
         help=f"TCP port (default {RELAY_PORT}; 0 picks a free one)",
     )
+    parser.add_argument(
+        "--redis",
+        metavar="URL",
+        help="share rooms, tables and limits with other nodes through this Redis "
+        "(redis://host:6379/0); without it the node keeps them in memory",
+    )
+    parser.add_argument(
+        "--advertise",
+        metavar="HOST:PORT",
+        help="where players reach this node (other nodes send guests here; "
+        "default the listening address)",
+    )
     defaults = Limits()
-    for flag, what in (
-        ("line-timeout", "seconds a connection has to send its request line"),
-        ("guest-wait", "seconds a guest waits for its host"),
-        ("host-wait", "seconds a host waits for its guest (it then registers again)"),
+    for flag, what, default in (
+        ("line-timeout", "seconds a connection has to send its request line", None),
+        ("guest-wait", "seconds a guest waits for its host", None),
+        ("miss-wait", "seconds a guest with a wrong code waits before it is told", None),
+        ("host-wait", "seconds a host waits for its guest (it then registers again)", None),
+        ("node-ttl", "with --redis: seconds without a heartbeat before a node is dead", 6.0),
+        ("table-grace", "with --redis: seconds a dead node's tables stay listed", 60.0),
     ):
         name = flag.replace("-", "_")
+        value = getattr(defaults, name) if default is None else default
         parser.add_argument(
-            f"--{flag}",
-            type=float,
-            default=getattr(defaults, name),
-            help=f"{what} (default {getattr(defaults, name):g})",
+            f"--{flag}", type=float, default=value, help=f"{what} (default {value:g})"
         )
-    args = parser.parse_args(argv)
-    limits = Limits(
-        line_timeout=args.line_timeout, guest_wait=args.guest_wait, host_wait=args.host_wait
-    )
-
-    async def serve() -> None:
-        relay = Relay(args.host, args.port, limits=limits)
-        await relay.start()
-        print(f"gin3d-relay listening on {args.host}:{relay.port}", flush=True)
-        await relay.server.serve_forever()
-
-    try:
-        asyncio.run(serve())
-    except KeyboardInterrupt:
-        return 0
-    except OSError as exc:
-        print(f"gin3d-relay: {exc}", file=sys.stderr)
-        return 1
-    return 0
+    for flag, what in (
+        ("max-per-address", "unpaired connections from one address (a NAT may need more)"),
+        ("max-waiting-per-address", "peers waiting from one address"),
+    ):
+        value = getattr(defaults, flag.replace("-", "_"))
+        parser.add_argument(f"--{flag}", type=int, default=value, help=f"{what} (default {value})")
+    return parser
 
 
 if __name__ == "__main__":

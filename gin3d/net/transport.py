@@ -453,3 +453,12 @@ def parse_address(text: str, default_port: int) -> tuple[str, int]:
     if not port_text.isdigit() or not 0 < int(port_text) < 65536:
         raise ValueError(f"{port_text!r} is not a port number (1-65535)")
     return host, int(port_text)
+
+
+def parse_relays(text: str, default_port: int) -> tuple[str, int] | list[tuple[str, int]]:
+    """A relay as typed: ``host:port``, or the nodes of one service ``host:port,host:port``
+    (a match goes on through the next when its node dies); one address stays a tuple."""
+    nodes = [parse_address(part, default_port) for part in text.split(",") if part.strip()]
+    if not nodes:
+        raise ValueError(f"type a relay address like {EXAMPLE_ADDRESS}")
+    return nodes[0] if len(nodes) == 1 else nodes

@@ -1,0 +1,126 @@
+"""A real Redis and real ``gin3d-relay`` node processes on loopback, for the service tests.
+
+Redis runs with no persistence (nothing saved, its working folder a test's tmp folder) on
+a free loopback port and is stopped at the end; a node is ``python -m gin3d.net.relay`` of
+this tree, killed or restarted on the same port at will.
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+LOOP = "127.0.0.1"
+START_S = 15.0  # a process has this long to say it is up
+# short timings, so a dead node is noticed and a guest with a wrong code told quickly
+NODE_FLAGS = ["--node-ttl", "1.5", "--miss-wait", "0.2", "--guest-wait", "8"]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind((LOOP, 0))
+        return s.getsockname()[1]
+
+
+class RedisServer:
+    """``redis-server`` on a free loopback port, saving nothing, in ``folder``."""
+
+    def __init__(self, folder: Path) -> None:
+        exe = shutil.which("redis-server")
+        if exe is None:
+            pytest.skip("redis-server is not installed (apt-get install redis-server)")
+        self.port = free_port()
+        self.url = f"redis://{LOOP}:{self.port}/0"
+        args = [exe, "--port", str(self.port), "--bind", LOOP, "--save", "", "--appendonly"]
+        args += ["no", "--dir", str(folder), "--logfile", str(folder / "redis.log")]
+        self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + START_S
+        while self.command("PING") != "+PONG":
+            if time.monotonic() > deadline or self.proc.poll() is not None:
+                self.stop()
+                raise RuntimeError("redis-server did not start")
+            time.sleep(0.05)
+
+    def command(self, *words: str) -> str:
+        """One command's first answer line ('' when Redis is not up)."""
+        try:
+            with socket.create_connection((LOOP, self.port), timeout=2) as s:
+                s.sendall((" ".join(words) + "\r\n").encode())
+                return s.recv(4096).decode().split("\r\n")[0]
+        except OSError:
+            return ""
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+
+class Node:
+    """One relay node process; ``port`` stays the same across ``restart``."""
+
+    def __init__(
+        self, folder: Path, redis_url: str | None, name: str, flags: tuple[str, ...] = ()
+    ) -> None:
+        self.folder, self.redis_url, self.name, self.flags = folder, redis_url, name, flags
+        self.port = 0
+        self.proc: subprocess.Popen | None = None
+        self.start()
+
+    @property
+    def address(self) -> tuple[str, int]:
+        return (LOOP, self.port)
+
+    def start(self) -> None:
+        args = [sys.executable, "-m", "gin3d.net.relay", "--port", str(self.port), *NODE_FLAGS]
+        args += self.flags
+        if self.redis_url:
+            args += ["--redis", self.redis_url]
+        env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+        with open(self.folder / f"{self.name}.log", "ab") as log:
+            self.proc = subprocess.Popen(
+                args, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=log
+            )
+        line = self._first_line()
+        if "listening on" not in line:
+            self.kill()
+            raise RuntimeError(f"relay node {self.name} did not start: {line!r}")
+        self.port = int(line.rsplit(":", 1)[1])
+
+    def _first_line(self) -> str:
+        ready, _, _ = select.select([self.proc.stdout], [], [], START_S)
+        return self.proc.stdout.readline().decode() if ready else ""
+
+    def kill(self) -> None:
+        """SIGKILL: the node dies without a word to Redis or its peers."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait()
+
+    def restart(self) -> None:
+        self.kill()
+        self.start()
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+        if self.proc is not None and self.proc.stdout is not None:
+            self.proc.stdout.close()
