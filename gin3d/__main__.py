@@ -99,6 +99,7 @@ def launch(
 
     net = dict(net or {})
     net["name"] = net.get("name") or user.player_name  # --name, else the settings' name
+    net["relay"] = net.get("relay") or user.online_service or None  # --relay, else the settings'
     config = NetConfig(**net)
     if config.relay:
         from gin3d.net.constants import RELAY_PORT

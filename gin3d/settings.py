@@ -24,6 +24,7 @@ CARD_STYLES = ("classic", "four_colour", "large_index")
 OPPONENT_LEVELS = ("beginner", "simple", "hard", "expert")
 MIN_RES, MAX_RES = (640, 480), (7680, 4320)
 NAME_MAX = 24
+SERVICE_MAX = 200
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,8 @@ class Settings:
     undo_enabled: bool = False
     hints_enabled: bool = True
     opponent_level: str = "simple"
+    # the online service (gin3d-relay nodes, "host:port[,host:port...]"); "" = LAN and direct
+    online_service: str = ""
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -121,6 +124,17 @@ def _check(name: str, v: Any) -> None:
         _check_player_name(v)
     elif name == "opponent_level":
         _check_choice(name, v, OPPONENT_LEVELS)
+    elif name == "online_service":
+        _check_service(v)
+
+
+def _check_service(v: Any) -> None:
+    """Addresses only: printable, no spaces, not too long (the game checks each node's
+    host:port when it uses them)."""
+    if not isinstance(v, str) or len(v) > SERVICE_MAX:
+        raise ValueError(f"online_service must be host:port, at most {SERVICE_MAX} characters")
+    if any(not ch.isprintable() or ch.isspace() for ch in v):
+        raise ValueError("online_service must be host:port (no spaces or control characters)")
 
 
 def _check_range(name: str, v: Any, low: int, high: int) -> None:

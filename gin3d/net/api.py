@@ -281,8 +281,7 @@ class NetService:
         lan_interfaces,
         advertise,
     ) -> HostInfo:
-        if self.match is not None and not self.match.done:
-            raise RuntimeError("a match is already open; leave it first")
+        self._free()
         match = HostedMatch(
             self._seat(player),
             rules,
@@ -347,8 +346,7 @@ class NetService:
         )
 
     async def _join(self, code, direct, player, open_fp, expect_rules=None) -> str:
-        if self.match is not None and not self.match.done:
-            raise RuntimeError("a match is already open; leave it first")
+        self._free()
         options = self._options()
         if direct is None and options.relay is None:
             raise ValueError("no address and no relay configured")
@@ -360,18 +358,12 @@ class NetService:
             open_fingerprint=open_fp,
             expect_rules=expect_rules,
         )
-        self._emit("status", text="connecting…")
-        try:
+
+        async def started() -> JoinedMatch:
             await match.start()
-        except (ConnectionError, ValueError) as exc:
-            self._emit("error", message=str(exc))
-            self._emit("status", text="not connected")
-            raise
-        self.match = match
-        self._emit(
-            "connected", route=match.route, opponent=match.peer_name, safety_code=match.safety_code
-        )
-        asyncio.ensure_future(self._watch(match))
+            return match
+
+        await self._adopt(started())
         return match.route
 
     def resume(
@@ -473,12 +465,99 @@ class NetService:
                 route=match.route,
                 opponent=match.peer_name,
                 safety_code=match.safety_code,
+                seat=0,
             )
             if self.advertiser is not None:  # the table is taken
                 await self.advertiser.close()
                 self.advertiser = None
         ended = await match.wait()
         self._emit("ended", reason=ended.reason, detail=ended.detail)
+
+    # -- the online service: is it there, its public tables, quick match -----------------
+    def probe_service(self, service: str | None = None) -> concurrent.futures.Future:
+        """Whether the service (``service``, or the one set up) answers; a ``Probe``."""
+        from . import service_client
+
+        target = service if service is not None else self.relay
+        if not target:
+            raise ValueError("no online service is set up")
+        return self._call(service_client.probe(target))
+
+    def public_tables(self, preset: str | None = None) -> concurrent.futures.Future:
+        """The service's open public tables (of ``preset``, or all), oldest first."""
+        from . import service_client
+
+        return self._call(service_client.list_tables(self._service(), preset))
+
+    def open_public_table(self, rules: RuleSet, player=None) -> concurrent.futures.Future:
+        """Host a table listed at the service under our name (anyone may take it)."""
+        from . import service_client
+
+        return self._by_service(
+            lambda svc, seat, opts: service_client.open_table(svc, seat, rules, opts), player
+        )
+
+    def join_public_table(self, table, player=None) -> concurrent.futures.Future:
+        """Join a table from the service's list (its host must show the listed certificate)."""
+        from . import service_client
+
+        return self._by_service(
+            lambda svc, seat, opts: service_client.join_table(svc, table, seat, opts), player
+        )
+
+    def quick_match(self, preset: str = "classic", player=None) -> concurrent.futures.Future:
+        """Join the oldest waiting table of ``preset``, or open one and wait: its Future
+        gives ``"host"`` or ``"guest"``, which the ``connected`` event repeats as the seat."""
+        from . import service_client
+
+        return self._by_service(
+            lambda svc, seat, opts: service_client.quick_match(svc, seat, preset, opts), player
+        )
+
+    def _by_service(self, start, player) -> concurrent.futures.Future:
+        """A match started through the service: ``start(service, seat, options)``."""
+
+        async def go():
+            self._free()
+            return await start(self._service(), self._seat(player), self._options())
+
+        return self._call(self._adopt(go()))
+
+    def _service(self):
+        if not self.relay:
+            raise ValueError("no online service is set up (Settings: Online service)")
+        return self.relay
+
+    def _free(self) -> None:
+        if self.match is not None and not self.match.done:
+            raise RuntimeError("a match is already open; leave it first")
+
+    async def _adopt(self, started) -> str:
+        """A match being started (``started`` gives it once it is): ours from now on, its
+        events told as for any other. ``"host"`` (a table waiting for its guest) or
+        ``"guest"`` (connected)."""
+        self._emit("status", text="connecting…")
+        try:
+            match = await started
+        except (ConnectionError, ValueError) as exc:
+            self._emit("error", message=str(exc))
+            self._emit("status", text="not connected")
+            raise
+        self.match = match
+        if isinstance(match, HostedMatch):
+            self._emit("hosting", info=HostInfo(match.code, match.port, [], "not tried"))
+            self._emit("status", text="waiting for opponent…")
+            asyncio.ensure_future(self._watch(match))
+            return "host"
+        self._emit(
+            "connected",
+            route=match.route,
+            opponent=match.peer_name,
+            safety_code=match.safety_code,
+            seat=1,
+        )
+        asyncio.ensure_future(self._watch(match))
+        return "guest"
 
     # -- in the match ---------------------------------------------------------------------
     def play(self, action) -> None:

@@ -73,6 +73,10 @@ SCREENS: dict[str, tuple[str, list[tuple[str, str]]]] = {
         ],
     ),
     "Hosting": ("Hosting", [("Esc", "close the table and go back")]),
+    "Tables": (
+        "Find an opponent",
+        [("Join", "take a listed table"), ("Esc", "back to Online play (closes your table)")],
+    ),
     "Replay": (
         "Replay",
         [("Left / Right", "step back / on"), ("Home / End", "start / end"), ("Esc", "close")],

@@ -2,8 +2,8 @@
 
 Each module holds a group of screens as a mixin of ``Screens``: the main menu, the new game's
 setup, the table with its pause menu, the results, the rules, the settings, the player's
-records, the tutorial, and the network lobby and match screens. Which screen may follow
-which is declared in ``flow.TRANSITIONS``.
+records, the tutorial, and the network lobby, public tables and match screens. Which screen
+may follow which is declared in ``flow.TRANSITIONS``.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from .flow import TRANSITIONS, ScreenFlow
 from .lobby import LobbyScreens
 from .match import MatchScreens
 from .menu import MenuScreens
+from .public import PublicScreens
 from .records import RecordScreens
 from .results import ResultScreens
 from .rules import RulesScreen
@@ -31,6 +32,7 @@ class Screens(
     RecordScreens,
     TutorialScreens,
     LobbyScreens,
+    PublicScreens,
     MatchScreens,
     ScreenFlow,
 ):

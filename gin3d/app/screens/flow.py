@@ -38,7 +38,8 @@ TRANSITIONS: dict[str, set[str]] = {
     "Tutorial": {"Lesson"},
     "Lesson": {"Lesson", "Tutorial"},  # Next chapter, or back to the chapter list
     "Lan": {"HostSetup", "Saved"} | _GAME_STARTS,
-    "Online": {"HostSetup", "Saved"} | _GAME_STARTS,
+    "Online": {"HostSetup", "Saved", "Tables"} | _GAME_STARTS,
+    "Tables": {"Online"} | _GAME_STARTS,  # Find an opponent: public tables, quick match
     "HostSetup": {"Hosting", "Lan", "Online", "Saved"},
     "Hosting": {"Lan", "Online", "Saved", "Offer"} | _GAME_STARTS,
     "Offer": {"Lan", "Online"} | _GAME_STARTS,

@@ -93,8 +93,10 @@ class LobbyScreens:
             self._say(data["message"], error=True)
         elif kind == "resumed":  # (normally after "connected"; kept for the table if not)
             self.early_events = [*getattr(self, "early_events", []), ev]
+        elif kind == "hosting" and self.state == "Tables":
+            self._public_waiting()
         elif kind == "connected":
-            seat = 0 if self.hub.role == "host" else 1
+            seat = data.get("seat", 0 if self.hub.role == "host" else 1)
             session = self.app.start_net_game(
                 self.hub,
                 seat,
@@ -342,7 +344,7 @@ class LobbyScreens:
         p = self._lobby("Online play")
         self._name_row(p, 0.66)
         relay = self.hub.config.relay
-        p.text("Host a game", 0.5, 0.05, x=-1.1, align=TextNode.ALeft, fg=GOLD)
+        p.text("Play a friend: host", 0.5, 0.05, x=-1.1, align=TextNode.ALeft, fg=GOLD)
         p.text(
             "You get a code to give your opponent (by message or phone).",
             0.41,
@@ -368,7 +370,7 @@ class LobbyScreens:
             scale=0.05,
             frameSize=(-2.4, 2.4, -0.55, 1.05),
         )
-        p.text("Join by code", 0.14, 0.05, x=-1.1, align=TextNode.ALeft, fg=GOLD)
+        p.text("Play a friend: join by code", 0.14, 0.05, x=-1.1, align=TextNode.ALeft, fg=GOLD)
         p.text("Code", 0.03, 0.042, x=-1.1, align=TextNode.ALeft)
         entry(p, "code", "", (-0.75, 0.03), width=10)
         # without a relay the code alone cannot find the host: the address is required then
@@ -397,6 +399,24 @@ class LobbyScreens:
             "Join",
             self._join_online,
             (0.92, 0.04),
+            scale=0.05,
+            frameSize=(-2.4, 2.4, -0.55, 1.05),
+        )
+        p.text("Find an opponent", -0.34, 0.05, x=-1.1, align=TextNode.ALeft, fg=GOLD)
+        p.text(
+            "Public tables and quick match on the online service"
+            if relay
+            else "Needs an online service (Settings: Online service)",
+            -0.43,
+            0.04,
+            x=-1.1,
+            align=TextNode.ALeft,
+        )
+        p.button(
+            "find",
+            "Find",
+            lambda: self.request("Tables"),
+            (0.92, -0.36),
             scale=0.05,
             frameSize=(-2.4, 2.4, -0.55, 1.05),
         )

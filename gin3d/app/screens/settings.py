@@ -12,6 +12,7 @@ from panda3d.core import TextNode, WindowProperties
 from ... import settings as settings_mod
 from ...engine import PRESETS
 from ...players import levels, opponent_name
+from ...scene.panel import entry
 from ...scene.quality import is_software
 from ...settings import OPPONENT_LEVELS, Settings
 
@@ -142,6 +143,7 @@ class SettingsScreen:
             relief=DGG.FLAT,
         )
         p.widgets.append(self.name_entry)
+        self._service_row(p, y - 0.17)
         self.settings_note = p.text(
             "Window size, full screen and antialiasing apply when "
             "gin3d starts again; the rest as soon as you save.",
@@ -181,7 +183,10 @@ class SettingsScreen:
     def _save_settings(self) -> bool:
         """Check the draft (name included), write it, and apply what applies at once."""
         try:
-            draft = self.draft.but(player_name=self.name_entry.get().strip())
+            draft = self.draft.but(
+                player_name=self.name_entry.get().strip(),
+                online_service=p_entry_text(self.panel, "service"),
+            )
         except ValueError as err:
             self.settings_note.setText(str(err))
             self.settings_note["fg"] = (1, 0.6, 0.5, 1)
@@ -195,14 +200,84 @@ class SettingsScreen:
         self.request(self.back_to)
         return True
 
+    def _service_row(self, p, y: float) -> None:
+        """Settings → Online service: the nodes' address and a Test button that asks them."""
+        p.text("Online service", y, 0.048, x=-1.38, align=TextNode.ALeft)
+        entry(p, "service", self.draft.online_service, (-0.6, y), width=22, scale=0.042)
+        p.button(
+            "test_service",
+            "Test",
+            self._test_service,
+            (0.95, y + 0.012),
+            scale=0.046,
+            frameSize=(-2.4, 2.4, -0.55, 1.05),
+        )
+        self.service_note = p.text(
+            "host:port of a gin3d-relay (several: comma-separated); empty: LAN and direct only",
+            y - 0.075,
+            0.032,
+            x=-1.38,
+            align=TextNode.ALeft,
+            fg=(0.85, 0.9, 0.85, 1),
+        )
+
+    def _test_service(self) -> None:
+        """Ask the typed service whether it answers; the line under it says what came back."""
+        text = p_entry_text(self.panel, "service")
+        note = self.service_note
+        if not text:
+            note.setText("No service typed: online play is by address only (LAN and direct)")
+            return
+        try:
+            fut = self.app.net_hub.open().probe_service(text)
+        except (ValueError, OSError) as err:
+            note.setText(f"Not an address: {err}")
+            return
+        note.setText(f"Asking {text}...")
+
+        def check(task):
+            if not fut.done():
+                return task.cont
+            if note is self.service_note:  # still this screen
+                note.setText(service_words(fut))
+            return task.done
+
+        self.app.taskMgr.add(check, "settings-test-service")
+
     def exitSettings(self) -> None:
+        self.app.taskMgr.remove("settings-test-service")
+        self.service_note = None
         self._close()
+
+
+def p_entry_text(panel, key: str) -> str:
+    """What a panel's text field holds now, trimmed."""
+    return panel.entries[key].get().strip()
+
+
+def service_words(fut) -> str:
+    """What a probe of the online service found, in the player's words."""
+    exc = fut.exception()
+    if exc is not None:
+        return f"Not an address: {exc}"
+    probe = fut.result()
+    if not probe.ok:
+        return f"No answer: {probe.error}"[:140]
+    if not probe.compatible:
+        return (
+            f"It answers ({probe.address}) but speaks another version "
+            f"({probe.relay_protocol}, game protocol {probe.protocol}): update gin3d"
+        )
+    nodes = "one of several nodes" if probe.mode == "redis" else "a single node"
+    return f"The service answers: {probe.address}, {nodes}, ready for online play"
 
     # -- statistics ---------------------------------------------------------------------
 
 
 def apply_settings(app, s: Settings) -> None:
-    """Use settings now: animation speed, volumes, window size (where it can change live)."""
+    """Use settings now: animation speed, volumes, window size (where it can change live),
+    the online service (once changed: until then a ``--relay`` given at start stays)."""
+    before = getattr(app, "user_settings", None)
     app.user_settings = s
     app.set_speed(s.animation_speed)
     app.scene.set_style(s.card_style)  # at once, on every card
@@ -213,6 +288,9 @@ def apply_settings(app, s: Settings) -> None:
     setup.preset = s.rules_preset
     setup.options = {k: v for k, v in s.rules_overrides.items() if isinstance(v, bool)}
     setup.target = s.rules_overrides.get("game_target")
+    hub = getattr(app, "net_hub", None)
+    if hub is not None and before is not None and s.online_service != before.online_service:
+        hub.config.relay = s.online_service or None
     win = app.win
     if win is not None and hasattr(win, "requestProperties"):
         props = WindowProperties()

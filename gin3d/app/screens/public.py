@@ -1,0 +1,167 @@
+"""Online → Find an opponent: the service's open public tables, quick match, a table of your own.
+
+``PublicScreens`` is a mixin of the app's screen FSM beside ``LobbyScreens`` (it uses that
+mixin's ``hub``, ``_lobby``, ``_start_lobby``, ``_say``, ``_set_name`` and ``_for_match``):
+the state ``Tables``. The service answers through ``NetService`` (``public_tables``,
+``join_public_table``, ``open_public_table``, ``quick_match``, over
+``gin3d.net.service_client``); a match it starts reaches the table as any other does, by the
+hub's ``connected`` event.
+"""
+
+from __future__ import annotations
+
+import time
+
+from panda3d.core import TextNode
+
+from ...scene.palette import GOLD
+
+PUBLIC_ROWS = 5
+REFRESH_S = 4.0  # the list asks the service again this often while it shows
+QUICK_PRESETS = ("classic", "pagat", "oklahoma")
+SOFT = (0.85, 0.85, 0.8, 1)
+
+
+def waiting_words(seconds: float) -> str:
+    """How long a table has waited: "waiting 45 s", "waiting 3 min"."""
+    seconds = max(0, int(seconds))
+    return f"waiting {seconds} s" if seconds < 60 else f"waiting {seconds // 60} min"
+
+
+def table_line(table, now: float | None = None) -> str:
+    """One row of the list: the host's name, the rules and target, how long it has waited."""
+    waited = (time.time() if now is None else now) - table.since
+    return f"{table.name}  -  {table.preset} to {table.target}  -  {waiting_words(waited)}"
+
+
+class PublicScreens:
+    """State ``Tables`` of the app's screen FSM (a mixin)."""
+
+    public_tables: list = []
+
+    def enterTables(self) -> None:
+        self.app.end_game()
+        if self._start_lobby("Find an opponent") is None:
+            return
+        p = self._lobby("Find an opponent")
+        self.public_rows: list = []
+        self.public_tables = []
+        p.button("back", "Back", lambda: self.request("Online"), (0, -0.8), scale=0.055)
+        self._esc("Online")
+        if not self.hub.config.relay:
+            p.text(
+                "No online service is set up: type its address in Settings, Online service.",
+                0.3,
+                0.045,
+            ).setWordwrap(34)
+            return
+        p.text("Open tables", 0.62, 0.05, x=-1.1, align=TextNode.ALeft, fg=GOLD)
+        self.public_empty = p.text("", 0.5, 0.042, x=-1.05, align=TextNode.ALeft, fg=SOFT)
+        p.button("refresh", "Refresh", self._refresh_public, (0.92, 0.63), scale=0.045)
+        y = -0.34
+        p.text("Quick match", y, 0.05, x=-1.1, align=TextNode.ALeft, fg=GOLD)
+        for i, preset in enumerate(QUICK_PRESETS):
+            p.button(
+                f"quick:{preset}",
+                preset.title(),
+                lambda preset=preset: self._quick(preset),
+                (-0.35 + i * 0.5, y + 0.012),
+                scale=0.045,
+                frameSize=(-2.6, 2.6, -0.55, 1.05),
+            )
+        y -= 0.14
+        p.text("Or open a table", y, 0.05, x=-1.1, align=TextNode.ALeft, fg=GOLD)
+        p.text(
+            f"with your setup's rules ({self.app.setup.rules().name}); anyone may take it",
+            y - 0.07,
+            0.036,
+            x=-1.1,
+            align=TextNode.ALeft,
+            fg=SOFT,
+        )
+        p.button("open", "Open", self._open_public, (0.92, y + 0.012), scale=0.045)
+        self._refresh_public()
+
+    def _refresh_public(self, task=None) -> None:
+        """Ask the service for its open tables; the list shows them when the answer comes,
+        and asks again ``REFRESH_S`` seconds later (tables come and go)."""
+        self.app.taskMgr.remove("public-tables-refresh")
+        if not self.public_tables:
+            self.public_empty.setText("Asking the service...")
+        fut = self.hub.open().public_tables()
+        self._when_done(fut, self._show_public)
+        self.app.taskMgr.doMethodLater(REFRESH_S, self._refresh_public, "public-tables-refresh")
+
+    def _when_done(self, fut, then) -> None:
+        """Call ``then(fut)`` on the main thread once ``fut`` is done (while this screen shows)."""
+
+        def check(task):
+            if not fut.done():
+                return task.cont
+            if self.state == "Tables":
+                then(fut)
+            return task.done
+
+        self.app.taskMgr.add(check, "public-tables-answer")
+
+    def _show_public(self, fut) -> None:
+        p = self.panel
+        for widget in self.public_rows:
+            widget.destroy()
+        self.public_rows = []
+        exc = fut.exception()
+        if exc is not None:
+            self.public_empty.setText(f"The service did not answer: {exc}"[:120])
+            return
+        self.public_tables = fut.result()[:PUBLIC_ROWS]
+        self.public_empty.setText(
+            "" if self.public_tables else "No open tables now: quick match or open one below."
+        )
+        for i, table in enumerate(self.public_tables):
+            y = 0.5 - i * 0.13
+            self.public_rows.append(
+                p.text(table_line(table), y, 0.042, x=-1.05, align=TextNode.ALeft)
+            )
+            self.public_rows.append(
+                p.button(
+                    f"join{i}",
+                    "Join",
+                    lambda t=table: self._join_public(t),
+                    (0.92, y + 0.012),
+                    scale=0.045,
+                    frameSize=(-2.4, 2.4, -0.55, 1.05),
+                )
+            )
+
+    def _join_public(self, table) -> None:
+        self._set_name()
+        self._for_match("guest", "online")
+        self._say(f"Joining {table.name}'s table...")
+        self.hub.watch(self.hub.open().join_public_table(table), "could not join")
+
+    def _quick(self, preset: str) -> None:
+        self._set_name()
+        self._for_match("guest", "online")  # or host, when no table waits (the event says)
+        self._say(f"Quick match ({preset}): looking for a table...")
+        self.hub.watch(self.hub.open().quick_match(preset), "quick match failed")
+
+    def _open_public(self) -> None:
+        self._set_name()
+        self._for_match("host", "online")
+        self._say("Opening your table...")
+        self.hub.watch(
+            self.hub.open().open_public_table(self.app.setup.rules()), "could not open the table"
+        )
+
+    def _public_waiting(self) -> None:
+        """Our table is listed (opened, or quick match found none): wait for a guest."""
+        self.hub.role = "host"
+        self._say("Your table is listed: waiting for an opponent (Back closes it)...")
+
+    def exitTables(self) -> None:
+        self.app.taskMgr.remove("public-tables-answer")
+        self.app.taskMgr.remove("public-tables-refresh")
+        self.public_rows = []
+        self._close()
+        if self.app.session is None and self.hub.role == "host":  # nobody came: close it
+            self.hub.close()

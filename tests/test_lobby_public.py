@@ -1,0 +1,129 @@
+"""Online → Find an opponent and Settings → Online service, on a real relay node (127.0.0.1).
+
+A second ``NetService`` in this process (a computer player, Bob) opens a public table at the
+node; the app lists it on the Tables screen and joins it with the Join button, or finds it
+by quick match; the Settings screen's Test button asks the node and says what it is.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+
+import pytest
+from scene_harness import get_app
+from test_lobby_screens import RULES, TIMING, accept_offer, check_view, pump
+
+from gin3d.net.api import NetService
+from gin3d.net.relay import Relay
+from gin3d.players import GreedyPlayer
+from gin3d.scene.net_hub import NetConfig, NetHub
+
+
+@pytest.fixture(scope="module")
+def app():
+    app = get_app()
+    app.net_hub.close(wait=True)
+    app.net_hub = NetHub(
+        app, NetConfig(name="Ann", listen="127.0.0.1", port=0, discovery=False, upnp=False)
+    )
+    yield app
+    app.request("Menu")
+    app.net_hub.close(wait=True)
+
+
+@pytest.fixture
+def node():
+    """One relay node (in memory) on its own event loop thread."""
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_forever, name="test-node", daemon=True)
+    thread.start()
+    relay = Relay("127.0.0.1", 0)
+    asyncio.run_coroutine_threadsafe(relay.start(), loop).result(10)
+    try:
+        yield f"127.0.0.1:{relay.port}"
+    finally:
+        asyncio.run_coroutine_threadsafe(relay.close(), loop).result(10)
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join(10)
+
+
+def bob_opens_a_table(service: str) -> NetService:
+    bob = NetService("Bob", relay=service, timing=TIMING).start()
+    assert bob.open_public_table(RULES, player=GreedyPlayer()).result(10) == "host"
+    for _ in range(200):  # its listing reaches the node a moment after the table opens
+        if bob.public_tables().result(10):
+            return bob
+    raise AssertionError("Bob's table was never listed")
+
+
+def shown(app) -> list[str]:
+    return [w.getText() for w in app.screens.panel.widgets if hasattr(w, "getText")]
+
+
+def test_find_an_opponent_lists_the_open_table_and_join_plays_it(app, node):
+    bob = bob_opens_a_table(node)
+    try:
+        app.net_hub.config.relay = node
+        app.request("Menu")
+        app.request("Online")
+        app.screens.panel.buttons["find"]["command"]()
+        assert app.screens.state == "Tables"
+        pump(app, lambda: app.screens.public_tables, "the list of open tables")
+        rows = [t for t in shown(app) if t.startswith("Bob")]
+        assert len(rows) == 1 and "classic to 100" in rows[0] and "waiting" in rows[0], rows
+        app.screens.panel.buttons["join0"]["command"]()
+        accept_offer(app, RULES)
+        session = app.session
+        pump(app, lambda: session.controller.waiting_for_human(), "our first turn")
+        check_view(app)
+        assert session.route == "relay" and session.names[1] == "Bob"
+        app.request("Menu")
+    finally:
+        app.net_hub.config.relay = None
+        app.net_hub.close(wait=True)
+        bob.stop()
+
+
+def test_quick_match_takes_the_waiting_table_of_its_preset(app, node):
+    bob = bob_opens_a_table(node)
+    try:
+        app.net_hub.config.relay = node
+        app.request("Menu")
+        app.request("Online")
+        app.request("Tables")
+        app.screens.panel.buttons["quick:classic"]["command"]()
+        accept_offer(app, RULES)
+        assert app.session.names[1] == "Bob" and app.session.controller.seat == 1
+        app.request("Menu")
+    finally:
+        app.net_hub.config.relay = None
+        app.net_hub.close(wait=True)
+        bob.stop()
+
+
+def test_without_a_service_the_tables_screen_says_where_to_set_one(app):
+    app.net_hub.config.relay = None
+    app.request("Menu")
+    app.request("Online")
+    app.request("Tables")
+    assert any("Settings, Online service" in t for t in shown(app))
+    assert "join0" not in app.screens.panel.buttons
+    app.messenger.send("escape")
+    assert app.screens.state == "Online"
+    app.request("Menu")
+
+
+def test_settings_test_button_asks_the_service_and_says_what_answered(app, node):
+    app.request("Menu")
+    app.request("Settings", "Menu")
+    p = app.screens.panel
+    p.entries["service"].enterText(node)
+    p.buttons["test_service"]["command"]()
+    note = app.screens.service_note
+    pump(app, lambda: note.getText().startswith("The service answers"), "the service's answer")
+    assert node in note.getText() and "single node" in note.getText()
+    p.entries["service"].enterText("127.0.0.1:1")  # nobody there
+    p.buttons["test_service"]["command"]()
+    pump(app, lambda: note.getText().startswith("No answer"), "no answer")
+    app.request("Menu")
