@@ -7,6 +7,7 @@ the statistics listen to. No Panda3D and no clock of its own: the caller pumps i
 time, so it runs the same under the table's task loop and in a plain test.
 """
 
+from .groups import PartnershipDriver, PartnershipTable
 from .loop import GAME_OVER, HAND_OVER, MOVED, THINKING, WAITING, GameDriver, IllegalAnswer
 from .one_hand import OneHand
 from .seats import ComputerSeat, LocalSeat, ReplayLog, ReplaySeat, ScriptSeat, Seat, seat_for
@@ -22,6 +23,8 @@ __all__ = [
     "IllegalAnswer",
     "LocalSeat",
     "OneHand",
+    "PartnershipDriver",
+    "PartnershipTable",
     "ReplayLog",
     "ReplaySeat",
     "ScriptSeat",

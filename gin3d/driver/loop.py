@@ -38,7 +38,9 @@ class GameDriver:
         pace: Callable[[float], float] = float,
         deal_next: bool = False,
     ) -> None:
-        count = len(game.hand.hands)
+        # a seat per player: two for a two-player game, three or four for the group games,
+        # whose hands are always between two of them (``game.turn`` is the player to move)
+        count = getattr(game, "players", None) or len(game.hand.hands)
         if len(seats) != count:
             raise ValueError(f"this game has {count} seats, {len(seats)} were given")
         self.game = game
@@ -121,7 +123,7 @@ class GameDriver:
                 fn(g)
         if g.over:
             return GAME_OVER
-        if self.deal_next:
+        if self.deal_next and NextHand() in g.legal_actions():  # (a round: once both are over)
             self.apply(NextHand())
             return MOVED
         return HAND_OVER
@@ -129,8 +131,9 @@ class GameDriver:
     def _show_end(self, game: Game) -> None:
         """Seats that learn across hands (the expert's opponent model) see how the hand
         ended, in their own view of it, as the arena shows them."""
-        for seat, player in enumerate(self.seats):
-            observe = getattr(player, "observe", None)
+        played = getattr(game, "playing", range(len(self.seats)))  # not who sat it out
+        for seat in played:
+            observe = getattr(self.seats[seat], "observe", None)
             if observe is not None:
                 observe(game.view(seat))
 
@@ -155,7 +158,7 @@ class GameDriver:
     def next_hand(self) -> bool:
         """Deal the next hand once a hand is over (False when not possible)."""
         g = self.game
-        if not g.hand.over or g.over:
+        if not g.hand.over or NextHand() not in g.legal_actions():
             return False
         self.apply(NextHand())
         return True

@@ -1,0 +1,60 @@
+"""The group games on the one game loop: computer seats play a whole three-player game and a
+whole partnership game through ``GameDriver`` (one driver per partnership table)."""
+
+from __future__ import annotations
+
+import pytest
+from test_engine_groups import cards_in
+
+from gin3d.driver import GAME_OVER, ComputerSeat, GameDriver, PartnershipDriver, ScriptSeat
+from gin3d.engine import PartnershipGame, RuleSet, ThreePlayerGame
+from gin3d.players import GreedyPlayer, computer_player
+
+
+def noting_seat(number: int, asked: list, seen: list, playing) -> ScriptSeat:
+    """A greedy computer seat that notes (player, the hand's players) whenever it is asked,
+    and keeps the finished hands it is shown."""
+    player = GreedyPlayer()
+
+    def choose(view):
+        asked.append((number, playing()))
+        return player.choose(view)
+
+    seat = ScriptSeat(choose, name=f"player {number}")
+    seat.observe = seen.append
+    return seat
+
+
+def test_a_three_player_game_runs_on_the_driver_asking_only_the_hand_s_two_players():
+    game = ThreePlayerGame(RuleSet(game_target=100), seed=3)
+    asked, seen = [], []
+    seats = [noting_seat(n, asked, seen, lambda: game.playing) for n in range(3)]
+    driver = GameDriver(game, seats, deal_next=True)
+    counted = []
+    driver.on_applied.append(lambda action, events: counted.append(cards_in(game.hand)))
+    assert driver.run() == GAME_OVER and game.over
+    assert asked and all(player in playing for player, playing in asked)
+    assert {player for player, _ in asked} == {0, 1, 2}  # everybody played some hands
+    assert set(counted) == {52}  # every card accounted for after every move
+    assert game.totals()[game.winner] == max(game.totals())
+    assert len(seen) == 2 * len(game.hands)  # each hand shown to the two who played it
+
+
+def test_a_partnership_game_runs_both_tables_to_125():
+    game = PartnershipGame(seed=4)
+    seats = [ComputerSeat(computer_player("simple", seed=n)) for n in range(4)]
+    driver = PartnershipDriver(game, seats, deal_next=True)
+    rounds = []
+    for table in driver.tables:
+        table.on_hand_finished.append(lambda g: rounds.append(len(game.results)))
+    assert driver.run() == (GAME_OVER, GAME_OVER)
+    assert max(game.running()) >= 125 and game.winner is not None
+    assert all(cards_in(hand) == 52 for hand in game.tables)
+    # every round finished both tables' hands, and scored once
+    assert len(rounds) == 2 * len(game.results)
+    assert len(driver.tables[0].game.hands) == len(game.results)
+
+
+def test_the_driver_refuses_a_seat_list_that_does_not_fit_the_group():
+    with pytest.raises(ValueError, match="3 seats, 2 were given"):
+        GameDriver(ThreePlayerGame(seed=1), [ComputerSeat(GreedyPlayer())] * 2)
