@@ -2,6 +2,7 @@
 the knock spread, the hand result and game over.
 
     python tools/screenshots.py [out_dir] [--size 1280x720] [--seed 245] [--knocks 4]
+        [--detail auto]
 
 With ``--knocks N``: instead, the moments the first N hands are decided (each knock or gin
 as it is laid out, each layoff, the Knock!/Gin! banner over the spread, each result);
@@ -27,9 +28,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=245)
     parser.add_argument(
         "--detail",
-        default="full",
+        default="auto",
         choices=("auto", "full", "light"),
-        help="full: textured table model (what a GPU shows); light: the software-renderer path",
+        help="auto (full on every renderer): the textured table and the room; light: the flat "
+        "table kept for very weak machines",
     )
     parser.add_argument("--knocks", type=int, default=0, metavar="N")
     args = parser.parse_args(argv)
