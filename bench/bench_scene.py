@@ -62,12 +62,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size", default="1280x720")
     parser.add_argument("--frames", type=int, default=240, help="most frames per phase")
-    parser.add_argument(
-        "--detail",
-        default="auto",
-        choices=("auto", "full", "light"),
-        help="the table's detail level (auto: what this renderer gets, as a player's start)",
-    )
+    from gin3d.scene.quality import add_detail_option
+
+    add_detail_option(parser)
     args = parser.parse_args(argv)
     w, h = (int(v) for v in args.size.lower().split("x"))
 

@@ -8,6 +8,7 @@ import argparse
 def main(argv: list[str] | None = None) -> int:
     from gin3d import version
     from gin3d.net.constants import DEFAULT_PORT
+    from gin3d.scene.quality import add_detail_option
 
     parser = argparse.ArgumentParser(prog="gin3d", description="Gin Rummy on a 3D table")
     parser.add_argument("--version", action="version", version=f"gin3d {version()}")
@@ -21,13 +22,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--size", default=None, help="window size, e.g. 1920x1080; default: the saved setting"
     )
-    parser.add_argument(
-        "--detail",
-        default="auto",
-        choices=("auto", "full", "light"),
-        help="the table's detail: full (textured table and room, the default everywhere) or "
-        "light (flat colours, for very weak machines)",
-    )
+    add_detail_option(parser)
     net = parser.add_argument_group("LAN and online play")
     net.add_argument("--name", default="", help="your name at the table")
     net.add_argument("--relay", default=None, help="a gin3d-relay, host:port (online play)")

@@ -86,3 +86,16 @@ def test_a_room_around_the_table(app):
         assert mean.sum() > 15, f"{name}: black ({mean})"
         assert np.abs(mean - felt).max() > 40, f"{name}: felt colour ({mean} vs {felt})"
         assert mean[0] >= mean[2], f"{name}: not a warm tone ({mean})"
+
+
+def test_the_room_leaves_out_only_what_the_table_hides_from_every_camera_pose():
+    """The room's mesh drops what the table hides from the box the camera stays in: every
+    pose the table and the tutorial use must lie in that box."""
+    from gin3d.scene import layout, room
+    from gin3d.scene.tutorial_view import CAMERA_POSES
+
+    low, high = layout.CAMERA_RANGE
+    for name, (pos, _look) in CAMERA_POSES.items():
+        assert all(lo <= v <= hi for v, lo, hi in zip(pos, low, high)), (name, pos)
+    floor = np.array([[0.0, 30.0, room.FLOOR_Z], [0.0, 300.0, room.FLOOR_Z]])  # under, beyond
+    assert room.hidden_by_table(floor).tolist() == [True, False]

@@ -26,13 +26,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("out", nargs="?", default="out")
     parser.add_argument("--size", default="1280x720")
     parser.add_argument("--seed", type=int, default=245)
-    parser.add_argument(
-        "--detail",
-        default="auto",
-        choices=("auto", "full", "light"),
-        help="auto (full on every renderer): the textured table and the room; light: the flat "
-        "table kept for very weak machines",
-    )
+    from gin3d.scene.quality import add_detail_option
+
+    add_detail_option(parser)
     parser.add_argument("--knocks", type=int, default=0, metavar="N")
     args = parser.parse_args(argv)
     w, h = (int(v) for v in args.size.lower().split("x"))

@@ -64,6 +64,17 @@ def choose_detail(base, detail: str = "auto") -> str:
     return "full" if detail == "auto" else detail
 
 
+def add_detail_option(parser, default: str = "auto") -> None:
+    """The ``--detail`` option of the game, the screenshot tool and the scene bench."""
+    parser.add_argument(
+        "--detail",
+        default=default,
+        choices=DETAILS,
+        help="the table's detail: full (textured table and room; auto is full on every "
+        "renderer) or light (flat colours, for very weak machines)",
+    )
+
+
 def choose_filtering(base, detail: str = "full") -> Filtering:
     """``CHEAP`` on a software renderer or at light detail, ``SHARP`` otherwise."""
     return CHEAP if detail == "light" or is_software(base) else SHARP

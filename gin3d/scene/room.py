@@ -26,6 +26,7 @@ from panda3d.core import (
 )
 
 from . import layout
+from .tablemodel import geom_node
 
 FLOOR_Z = -76.0  # the floor, 76 cm below the felt
 ROOM_X = 300.0  # side walls at x = +-ROOM_X
@@ -69,21 +70,31 @@ def lamp_light(points: np.ndarray) -> np.ndarray:
     return np.where(on_floor, light * shade, light)
 
 
-def hidden_by_table(points: np.ndarray) -> np.ndarray:
-    """Whether the table top hides each point (below it) from the camera, which never moves
-    (``layout.CAMERA_POS``). The table's outline, a rounded rectangle, and so its shadow
-    from the camera are convex: a quad whose four corners are hidden is hidden whole, and
-    is not drawn (it would only be painted over by the felt: a second fill of most of the
-    screen, the largest cost the room had)."""
-    cam = np.asarray(layout.CAMERA_POS, float)
-    below = points[:, 2] < -0.5
-    t = cam[2] / np.maximum(cam[2] - points[:, 2], 1e-6)
-    q = cam[:2] + (points[:, :2] - cam[:2]) * t[:, None]
+def _hidden_from(eye: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """Whether the table top hides each point (below it) from ``eye``."""
+    t = eye[2] / np.maximum(eye[2] - points[:, 2], 1e-6)
+    q = eye[:2] + (points[:, :2] - eye[:2]) * t[:, None]  # where the sight line meets z = 0
     (hx, hy), r = HIDING_HALF, HIDING_CORNER
     dx = np.maximum(np.abs(q[:, 0]) - (hx - r), 0.0)
     dy = np.maximum(np.abs(q[:, 1]) - (hy - r), 0.0)
     inside = (np.abs(q[:, 0]) < hx) & (np.abs(q[:, 1]) < hy) & (dx * dx + dy * dy < r * r)
-    return below & inside
+    return (points[:, 2] < -0.5) & inside
+
+
+def hidden_by_table(points: np.ndarray) -> np.ndarray:
+    """Whether the table top hides each point from wherever the camera may stand (the box
+    ``layout.CAMERA_RANGE``). The table's outline is convex (a rounded rectangle), so the
+    places it hides a point from form a convex set, and a point hidden from the box's eight
+    corners is hidden from all of the box; likewise a quad whose four corners are hidden is
+    hidden whole. Such quads are not drawn: the felt would only paint over them (a second
+    fill of much of the screen, the largest cost the room had)."""
+    low, high = layout.CAMERA_RANGE
+    hidden = np.ones(len(points), bool)
+    for x in (low[0], high[0]):
+        for y in (low[1], high[1]):
+            for z in (low[2], high[2]):
+                hidden &= _hidden_from(np.array([x, y, z], float), points)
+    return hidden
 
 
 class _Builder:
@@ -132,11 +143,7 @@ class _Builder:
         tris.modifyVertices().modifyHandle().setData(
             np.concatenate(self.tris).astype(np.uint32).tobytes()
         )
-        geom = Geom(vdata)
-        geom.addPrimitive(tris)
-        node = GeomNode(name)
-        node.addGeom(geom)
-        return node
+        return geom_node(name, vdata, tris)
 
 
 def _floor(b: _Builder) -> None:

@@ -45,6 +45,11 @@ def _box(name: str, x0, y0, z0, x1, y1, z1, colour, sides: str = "tsnwe") -> Geo
             cw.addData4(colour[0] * shade, colour[1] * shade, colour[2] * shade, 1)
         tris.addVertices(4 * i, 4 * i + 1, 4 * i + 2)
         tris.addVertices(4 * i, 4 * i + 2, 4 * i + 3)
+    return geom_node(name, vdata, tris)
+
+
+def geom_node(name: str, vdata: GeomVertexData, tris: GeomTriangles) -> GeomNode:
+    """One GeomNode drawing ``tris`` of ``vdata`` (the table's and the room's meshes)."""
     geom = Geom(vdata)
     geom.addPrimitive(tris)
     node = GeomNode(name)
@@ -72,11 +77,7 @@ def _felt(name: str, w: float, d: float, steps: int = 16) -> GeomNode:
             a = j * row + i
             tris.addVertices(a, a + 1, a + row + 1)
             tris.addVertices(a, a + row + 1, a + row)
-    geom = Geom(vdata)
-    geom.addPrimitive(tris)
-    node = GeomNode(name)
-    node.addGeom(geom)
-    return node
+    return geom_node(name, vdata, tris)
 
 
 def _under_everything(felt: NodePath) -> None:
