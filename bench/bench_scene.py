@@ -1,6 +1,6 @@
 """Frame times of the 3D table, offscreen at 1280x720, with a GPU sync every frame.
 
-    python bench/bench_scene.py [--size 1280x720] [--frames 240]
+    python bench/bench_scene.py [--size 1280x720] [--frames 240] [--detail auto]
 
 The app is made the way ``gin3d`` makes it (``gin3d.__main__.launch`` with the default player
 settings, so the window asks for 4x antialiasing like a fresh install does), only offscreen.
@@ -62,6 +62,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size", default="1280x720")
     parser.add_argument("--frames", type=int, default=240, help="most frames per phase")
+    from gin3d.scene.quality import add_detail_option
+
+    add_detail_option(parser)
     args = parser.parse_args(argv)
     w, h = (int(v) for v in args.size.lower().split("x"))
 
@@ -79,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
     from gin3d.scene.autoplay import InputDriver
     from gin3d.settings import Settings
 
-    app = launch(speed=1.0, seed=245, user=Settings().but(resolution=(w, h)))
+    app = launch(speed=1.0, seed=245, user=Settings().but(resolution=(w, h)), detail=args.detail)
 
     cpu: dict[int, float] = {}  # id(times list) -> CPU seconds used by its frames
 

@@ -8,6 +8,7 @@ import argparse
 def main(argv: list[str] | None = None) -> int:
     from gin3d import version
     from gin3d.net.constants import DEFAULT_PORT
+    from gin3d.scene.quality import add_detail_option
 
     parser = argparse.ArgumentParser(prog="gin3d", description="Gin Rummy on a 3D table")
     parser.add_argument("--version", action="version", version=f"gin3d {version()}")
@@ -21,6 +22,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--size", default=None, help="window size, e.g. 1920x1080; default: the saved setting"
     )
+    add_detail_option(parser)
     net = parser.add_argument_group("LAN and online play")
     net.add_argument("--name", default="", help="your name at the table")
     net.add_argument(
@@ -63,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
         discovery=not args.no_lan_discovery,
         upnp=not args.no_upnp,
     )
-    app = launch(seed=args.seed, user=user, notice=loaded.message, net=net)
+    app = launch(seed=args.seed, user=user, notice=loaded.message, net=net, detail=args.detail)
     app.run()
     return 0
 
@@ -74,13 +76,15 @@ def launch(
     user=None,
     notice: str | None = None,
     net: dict | None = None,
+    detail: str = "auto",
 ):
     """Create the app (window, table, main menu) as fast as possible and return it.
 
     ``user``: the player's ``gin3d.settings.Settings`` (window size, full screen and
     antialiasing are applied before the window opens). Imports are absolute because packaged
     builds run this module as the top-level ``__main__``. ``net``: the fields of
-    ``gin3d.scene.net_hub.NetConfig`` (name, relay, port...)."""
+    ``gin3d.scene.net_hub.NetConfig`` (name, relay, port...). ``detail``: the table's detail
+    level (``gin3d.scene.quality.choose_detail``)."""
     from panda3d.core import loadPrcFileData
 
     from gin3d import settings as settings_mod
@@ -106,7 +110,7 @@ def launch(
         from gin3d.net.transport import parse_relays
 
         parse_relays(config.relay, RELAY_PORT)  # a bad relay address fails here, clearly
-    app = GinApp(seed=seed, user_settings=user, notice=notice, net=config)
+    app = GinApp(seed=seed, user_settings=user, notice=notice, net=config, detail=detail)
     install_exit_after_first_frame(app)
     return app
 

@@ -20,10 +20,12 @@ class Mesh:
         self.verts: list[tuple] = []
         self.tris: list[tuple[int, int, int]] = []
 
-    def vertex(self, pos, normal, uv=(0.0, 0.0)) -> int:
+    def vertex(self, pos, normal, uv=(0.0, 0.0), rgba=None) -> int:
+        """Add a vertex; ``rgba`` gives it its own colour (baked light), else the mesh's."""
         n = np.asarray(normal, float)
         n = n / (np.linalg.norm(n) or 1.0)
-        self.verts.append((tuple(map(float, pos)), tuple(n), tuple(map(float, uv))))
+        colour = None if rgba is None else tuple(map(float, rgba))
+        self.verts.append((tuple(map(float, pos)), tuple(n), tuple(map(float, uv)), colour))
         return len(self.verts) - 1
 
     def tri(self, a, b, c):
@@ -72,18 +74,20 @@ def write_egg(
     for m in meshes:
         out.append(f"  <Group> {m.name} {{")
         out.append(f"    <VertexPool> {m.name}.verts {{")
-        for i, (p, n, uv) in enumerate(m.verts):
+        for i, (p, n, uv, colour) in enumerate(m.verts):
+            vrgba = "" if colour is None else " <RGBA> { " + " ".join(map(_f, colour)) + " }"
             out.append(
                 f"      <Vertex> {i} {{ {_f(p[0])} {_f(p[1])} {_f(p[2])} "
                 f"<Normal> {{ {_f(n[0])} {_f(n[1])} {_f(n[2])} }} "
-                f"<UV> {{ {_f(uv[0])} {_f(uv[1])} }} }}"
+                f"<UV> {{ {_f(uv[0])} {_f(uv[1])} }}{vrgba} }}"
             )
         out.append("    }")
-        rgba = " ".join(_f(c) for c in m.rgba)
+        per_vertex = any(v[3] is not None for v in m.verts)
+        rgba = "" if per_vertex else "<RGBA> { " + " ".join(_f(c) for c in m.rgba) + " } "
         tref = f"<TRef> {{ {m.texture} }} " if m.texture else ""
         for a, b, c in m.tris:
             out.append(
-                f"    <Polygon> {{ {tref}<RGBA> {{ {rgba} }} "
+                f"    <Polygon> {{ {tref}{rgba}"
                 f"<VertexRef> {{ {a} {b} {c} <Ref> {{ {m.name}.verts }} }} }}"
             )
         out.append("  }")

@@ -81,12 +81,26 @@ def rim_profile():
     return np.array(prof)
 
 
+def lamp_pool(x: float, y: float) -> tuple[float, float, float, float]:
+    """The light of a warm lamp hanging over the middle of the felt, baked into its vertex
+    colours (the felt is drawn unlit): full in the middle, falling off towards the rim and the
+    corners, a little more light on the player's (-y) side."""
+    fx, fy = x / FELT_W, y / FELT_H
+    r = min(1.0, (fx * fx + fy * fy) * 2.0)
+    k = (1.0 - 0.42 * r * r**0.5) * (1.0 - 0.08 * fy)
+    k = min(1.0, k)
+    return (k, k * 0.98, k * 0.93, 1.0)
+
+
 def table_meshes():
     felt = Mesh("felt", texture="felt")
     nx, ny = 28, 18
     xs = np.linspace(-FELT_W / 2 - 0.1, FELT_W / 2 + 0.1, nx + 1)
     ys = np.linspace(-FELT_H / 2 - 0.1, FELT_H / 2 + 0.1, ny + 1)
-    grid = [[felt.vertex((x, y, 0), (0, 0, 1), (x / 1.6, y / 1.6)) for x in xs] for y in ys]
+    grid = [
+        [felt.vertex((x, y, 0), (0, 0, 1), (x / 1.6, y / 1.6), lamp_pool(x, y)) for x in xs]
+        for y in ys
+    ]
     for j in range(ny):
         for i in range(nx):
             felt.quad(grid[j][i], grid[j][i + 1], grid[j + 1][i + 1], grid[j + 1][i])

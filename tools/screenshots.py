@@ -2,6 +2,7 @@
 the knock spread, the hand result and game over.
 
     python tools/screenshots.py [out_dir] [--size 1280x720] [--seed 245] [--knocks 4]
+        [--detail auto]
 
 With ``--knocks N``: instead, the moments the first N hands are decided (each knock or gin
 as it is laid out, each layoff, the Knock!/Gin! banner over the spread, each result);
@@ -25,12 +26,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("out", nargs="?", default="out")
     parser.add_argument("--size", default="1280x720")
     parser.add_argument("--seed", type=int, default=245)
-    parser.add_argument(
-        "--detail",
-        default="full",
-        choices=("auto", "full", "light"),
-        help="full: textured table model (what a GPU shows); light: the software-renderer path",
-    )
+    from gin3d.scene.quality import add_detail_option
+
+    add_detail_option(parser)
     parser.add_argument("--knocks", type=int, default=0, metavar="N")
     args = parser.parse_args(argv)
     w, h = (int(v) for v in args.size.lower().split("x"))

@@ -33,6 +33,7 @@ from panda3d.core import (
 from ..engine import CARDS, Card
 from . import preload
 from .assets import asset_path, panda_filename
+from .quality import SHARP, Filtering, apply_filtering
 
 CARD_W = 6.4
 CARD_H = 8.96
@@ -138,19 +139,14 @@ class Atlas:
     backs: dict[str, tuple[float, float, float, float]]
 
     @classmethod
-    def load(cls, loader, style: str = "classic", detail: str = "full") -> Atlas:
+    def load(cls, loader, style: str = "classic", filtering: Filtering = SHARP) -> Atlas:
         meta_path = asset_path("textures", "cards_atlas.json")
         image = asset_path("textures", f"cards_{style}.png")
         if not meta_path.exists() or not image.exists():
             raise FileNotFoundError(f"card atlas missing: {meta_path.name} / {image.name}")
         meta = json.loads(meta_path.read_text())
         tex = preload.take(style) or loader.loadTexture(panda_filename(image))
-        tex.setMagfilter(SamplerState.FT_linear)
-        if detail == "full":
-            tex.setMinfilter(SamplerState.FT_linear_mipmap_linear)
-            tex.setAnisotropicDegree(4)
-        else:  # nearest-mip, no anisotropy: far cheaper on software renderers, still crisp
-            tex.setMinfilter(SamplerState.FT_linear_mipmap_nearest)
+        apply_filtering(tex, filtering)  # nearest-mip on software renderers: still crisp
         tex.setWrapU(SamplerState.WM_clamp)
         tex.setWrapV(SamplerState.WM_clamp)
         return cls(
@@ -214,9 +210,13 @@ class CardFactory:
     Each face's geometry holds the front and the back together: one draw call a card."""
 
     def __init__(
-        self, loader, back: str = "back_blue", style: str = "classic", detail: str = "full"
+        self,
+        loader,
+        back: str = "back_blue",
+        style: str = "classic",
+        filtering: Filtering = SHARP,
     ) -> None:
-        self.atlas = Atlas.load(loader, style, detail)
+        self.atlas = Atlas.load(loader, style, filtering)
         self.style = style
         self.back_name = back
         self.fronts: dict[int | None, NodePath] = {}

@@ -1,14 +1,29 @@
-"""Pick the rendering detail for the machine: full on a GPU, light on a software renderer.
+"""Fit the rendering to the machine: one look everywhere, sampled the way the renderer can pay.
 
-Software rasterisers (Mesa llvmpipe/softpipe, Windows GDI) pay per pixel for texture
-filtering, so there the table is drawn from vertex colours and textures use plain mipmaps.
-They also pay for every sample of a multisampled framebuffer (clearing, resolving, reading
-back four samples a pixel), so ``fit_framebuffer`` reopens such a window without them.
+Every renderer gets the ``full`` table (textured felt and wood, the rounded rim, the room);
+``light`` (vertex colours, no table textures) is there only when asked for, for very weak
+machines. What a software rasteriser (Mesa llvmpipe/softpipe, Windows GDI) cannot pay for is
+anisotropic filtering: on llvmpipe trilinear 4x anisotropic filtering of the felt, the wood
+and the card atlas cost about 50 ms a frame at 1280x720, the whole table drawn the cheap way
+about 7 ms (docs/scene.md has the figures). So there every texture is sampled from the
+nearest mipmap level, bilinear, without anisotropy (``CHEAP``), the felt unfiltered (``RAW``);
+a GPU gets trilinear 4x anisotropic filtering (``SHARP``). Software renderers also pay for
+every sample of a multisampled framebuffer (clearing, resolving, reading back four samples
+a pixel), so ``fit_framebuffer`` reopens such a window without them.
 """
 
 from __future__ import annotations
 
-from panda3d.core import AntialiasAttrib, FrameBufferProperties, WindowProperties
+from dataclasses import dataclass
+
+from panda3d.core import (
+    AntialiasAttrib,
+    FrameBufferProperties,
+    NodePath,
+    SamplerState,
+    Texture,
+    WindowProperties,
+)
 
 SOFTWARE_NAMES = ("llvmpipe", "softpipe", "swrast", "software", "gdi generic", "swiftshader")
 
@@ -21,13 +36,66 @@ def is_software(base) -> bool:
     return any(name in text for name in SOFTWARE_NAMES)
 
 
+DETAILS = ("auto", "full", "light")
+
+
+@dataclass(frozen=True)
+class Filtering:
+    """How a texture is sampled (minfilter: drawn smaller than it is; magfilter: larger)."""
+
+    minfilter: SamplerState.FilterType
+    anisotropy: int  # 0 or 1: none
+    magfilter: SamplerState.FilterType = SamplerState.FT_linear
+
+
+SHARP = Filtering(SamplerState.FT_linear_mipmap_linear, 4)  # a GPU: trilinear, 4x anisotropic
+CHEAP = Filtering(SamplerState.FT_linear_mipmap_nearest, 0)  # nearest mip level, bilinear
+# no filtering at all: for the felt on a software renderer, a fine noise drawn near 1:1 (its
+# 256-texel tile is 160-240 px wide at 1280x720-1920x1080), where filtering shows nothing
+# and costs half of what drawing the felt textured costs there
+RAW = Filtering(SamplerState.FT_nearest, 0, SamplerState.FT_nearest)
+
+
 def choose_detail(base, detail: str = "auto") -> str:
-    """``full`` or ``light``; ``auto`` decides from the renderer."""
-    if detail not in ("auto", "full", "light"):
+    """``full`` or ``light``; ``auto`` is ``full`` on every renderer (the software ones too,
+    now that their textures are sampled the way they can pay, see ``choose_filtering``)."""
+    if detail not in DETAILS:
         raise ValueError(f"detail must be auto, full or light, got {detail!r}")
-    if detail != "auto":
-        return detail
-    return "light" if is_software(base) else "full"
+    return "full" if detail == "auto" else detail
+
+
+def add_detail_option(parser, default: str = "auto") -> None:
+    """The ``--detail`` option of the game, the screenshot tool and the scene bench."""
+    parser.add_argument(
+        "--detail",
+        default=default,
+        choices=DETAILS,
+        help="the table's detail: full (textured table and room; auto is full on every "
+        "renderer) or light (flat colours, for very weak machines)",
+    )
+
+
+def choose_filtering(base, detail: str = "full") -> Filtering:
+    """``CHEAP`` on a software renderer or at light detail, ``SHARP`` otherwise."""
+    return CHEAP if detail == "light" or is_software(base) else SHARP
+
+
+def felt_filtering(filtering: Filtering) -> Filtering:
+    """The felt's own: unfiltered where the other textures get the cheap filtering."""
+    return RAW if filtering == CHEAP else filtering
+
+
+def apply_filtering(texture: Texture, filtering: Filtering) -> None:
+    texture.setMagfilter(filtering.magfilter)
+    texture.setMinfilter(filtering.minfilter)
+    texture.setAnisotropicDegree(filtering.anisotropy)
+
+
+def filter_model(model: NodePath, filtering: Filtering) -> None:
+    """Every texture a loaded model uses, sampled as ``filtering`` says (a model's egg file
+    asks for 4x anisotropy, which only a GPU affords)."""
+    for texture in model.findAllTextures():
+        apply_filtering(texture, filtering)
 
 
 def fit_framebuffer(base) -> str:

@@ -39,7 +39,8 @@ from . import layout
 from .animation import AnimationQueue
 from .cards import Atlas, CardFactory, CardNode, ZonePad
 from .palette import BANNER_CARD, dress_banner
-from .quality import choose_detail
+from .quality import choose_detail, choose_filtering
+from .room import DARKEST, build_room
 from .spread_label import SpreadLabel
 from .stack import StackBody
 from .tablemodel import build_lights, build_table
@@ -73,13 +74,15 @@ class TableScene:
     ) -> None:
         self.base = base
         self.detail = choose_detail(base, detail)
+        self.filtering = choose_filtering(base, self.detail)
         self.queue = queue
         self.sounds = sounds
         self.root = base.render.attachNewNode("table-scene")
-        base.setBackgroundColor(0.07, 0.06, 0.06, 1)
-        self.table = build_table(base.loader, self.root, self.detail)
+        base.setBackgroundColor(*DARKEST, 1)
+        self.room = build_room(self.root)
+        self.table = build_table(base.loader, self.root, self.detail, self.filtering)
         self.lights = build_lights(base.render)
-        self.factory = CardFactory(base.loader, back=back, style=style, detail=self.detail)
+        self.factory = CardFactory(base.loader, back=back, style=style, filtering=self.filtering)
         self.anchor_stock = self._anchor("stock", layout.STOCK_POS, scale=layout.PILE_SCALE)
         self.anchor_pile = self._anchor("pile", layout.PILE_POS, scale=layout.PILE_SCALE)
         self.anchor_hand = self._anchor("hand", layout.HAND_POS, (0, layout.HAND_PITCH, 0))
@@ -143,7 +146,7 @@ class TableScene:
         pictures in text are cut again from the new aces. Returns whether it changed."""
         if style == self.factory.style:
             return False
-        atlas = Atlas.load(self.base.loader, style, self.detail)
+        atlas = Atlas.load(self.base.loader, style, self.filtering)
         self.factory.atlas = atlas
         self.factory.style = style
         for node in self.cards:

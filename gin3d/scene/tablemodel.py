@@ -17,6 +17,7 @@ from panda3d.core import (
 )
 
 from .assets import asset_path, panda_filename
+from .quality import SHARP, Filtering, apply_filtering, felt_filtering, filter_model
 
 TABLE_W, TABLE_D = 110.0, 78.0
 EGG_SCALE = 10.0  # models/table.egg: 1 unit = 10 cm, felt 11 x 7 units
@@ -44,6 +45,11 @@ def _box(name: str, x0, y0, z0, x1, y1, z1, colour, sides: str = "tsnwe") -> Geo
             cw.addData4(colour[0] * shade, colour[1] * shade, colour[2] * shade, 1)
         tris.addVertices(4 * i, 4 * i + 1, 4 * i + 2)
         tris.addVertices(4 * i, 4 * i + 2, 4 * i + 3)
+    return geom_node(name, vdata, tris)
+
+
+def geom_node(name: str, vdata: GeomVertexData, tris: GeomTriangles) -> GeomNode:
+    """One GeomNode drawing ``tris`` of ``vdata`` (the table's and the room's meshes)."""
     geom = Geom(vdata)
     geom.addPrimitive(tris)
     node = GeomNode(name)
@@ -71,31 +77,41 @@ def _felt(name: str, w: float, d: float, steps: int = 16) -> GeomNode:
             a = j * row + i
             tris.addVertices(a, a + 1, a + row + 1)
             tris.addVertices(a, a + row + 1, a + row)
-    geom = Geom(vdata)
-    geom.addPrimitive(tris)
-    node = GeomNode(name)
-    node.addGeom(geom)
-    return node
+    return geom_node(name, vdata, tris)
 
 
-def build_table(loader, parent: NodePath, detail: str = "full") -> NodePath:
+def _under_everything(felt: NodePath) -> None:
+    """The felt is the bottom of everything on the table: drawn first (after the room),
+    without depth test or depth writes (it covers most of the screen, so that per-pixel depth
+    work is the largest single cost on a software renderer); everything else lies on or
+    above it."""
+    felt.setBin("background", 0)
+    felt.setDepthTest(False)
+    felt.setDepthWrite(False)
+
+
+def build_table(
+    loader, parent: NodePath, detail: str = "full", filtering: Filtering = SHARP
+) -> NodePath:
     """The table under ``parent``; its top surface is at z = 0. ``full`` loads the textured
-    ``models/table.egg``; ``light`` (or a missing model) builds a vertex-coloured one."""
+    ``models/table.egg`` (its textures sampled as ``filtering`` says); ``light`` (or a
+    missing model) builds a vertex-coloured one."""
     egg = asset_path("models", "table.egg")
     # packaged builds hold it converted as table.egg.bam, which the loader finds for table.egg
     if detail == "full" and (egg.exists() or egg.with_name("table.egg.bam").exists()):
         model = loader.loadModel(panda_filename(egg))
         model.reparentTo(parent)
         model.setScale(EGG_SCALE)  # the felt top is z = 0 in the model too
+        filter_model(model, filtering)
+        felt = model.find("**/felt")
+        if not felt.isEmpty():
+            for texture in felt.findAllTextures():
+                apply_filtering(texture, felt_filtering(filtering))
+            _under_everything(felt)
+            felt.setLightOff(1)  # the lamp's pool of light is baked into its vertex colours
         return model
     table = parent.attachNewNode("table")
-    felt = table.attachNewNode(_felt("felt", TABLE_W, TABLE_D))
-    # the felt is the bottom of everything: drawn first, without depth test or depth writes
-    # (it covers most of the screen, so that per-pixel depth work is the largest single cost
-    # on a software renderer); everything else lies on or above it
-    felt.setBin("background", 0)
-    felt.setDepthTest(False)
-    felt.setDepthWrite(False)
+    _under_everything(table.attachNewNode(_felt("felt", TABLE_W, TABLE_D)))
     wood = (0.36, 0.2, 0.1)
     w, d, r = TABLE_W / 2, TABLE_D / 2, 5.0
     # the rim stands on the felt (its inner walls start at z = 0: the felt hides nothing);
