@@ -162,3 +162,26 @@ def test_banner_is_opaque(app):
     finally:
         app.queue.speed = speed
     assert app.aspect2d.findAllMatches("**/banner").getNumPaths() == 0
+
+
+@pytest.mark.parametrize("kind", ["gin", "big_gin", "undercut"])
+def test_gin_big_gin_and_undercut_burst_into_suit_pips_that_fly_out_and_go(app, kind):
+    speed = app.queue.speed
+    app.queue.speed = 1.0
+    try:
+        flourish = app.scene.celebrate(kind, 1.5)
+        flourish.start()
+        app.taskMgr.step()
+        root = app.aspect2d.find(f"**/burst-{kind}")
+        assert not root.isEmpty(), "no flourish over the banner"
+        pips = root.getChildren()
+        assert pips.getNumPaths() >= 20 and all(p.hasTexture() for p in pips)
+        start = [p.getPos(app.aspect2d) for p in pips]
+        flourish.setT(flourish.getDuration() * 0.5)
+        moved = [(p.getPos(app.aspect2d) - s).length() for p, s in zip(pips, start)]
+        assert min(moved) > 0.1, "the pips do not fly out"
+        flourish.finish()
+        assert app.aspect2d.find(f"**/burst-{kind}").isEmpty(), "the flourish stays behind"
+    finally:
+        app.queue.speed = speed
+    assert app.scene.celebrate(kind).getDuration() == 0  # instant animations: none

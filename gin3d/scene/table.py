@@ -38,6 +38,7 @@ from ..engine import (
 from . import layout
 from .animation import AnimationQueue
 from .cards import Atlas, CardFactory, CardNode, ZonePad
+from .celebration import burst
 from .palette import BANNER_CARD, dress_banner
 from .quality import choose_detail, choose_filtering
 from .room import DARKEST, build_room
@@ -501,8 +502,14 @@ class TableScene:
             parts.append(self._spread_interval(e.seat))
             if e.kind in ("gin", "big_gin"):
                 parts.append(self._sound("gin"))
-                word = self.banner(
-                    "Big Gin!" if e.kind == "big_gin" else "Gin!", (1.0, 0.85, 0.3, 1), 1.6, 0.24
+                word = Parallel(
+                    self.banner(
+                        "Big Gin!" if e.kind == "big_gin" else "Gin!",
+                        (1.0, 0.85, 0.3, 1),
+                        1.6,
+                        0.24,
+                    ),
+                    self.celebrate(e.kind, 1.6),
                 )
             else:
                 word = self.banner("Knock!", (1, 0.96, 0.85, 1), 1.2)
@@ -585,7 +592,19 @@ class TableScene:
 
     def _on_HandScored(self, e: HandScored) -> None:
         if e.result.kind == "undercut":
-            self.queue.add(lambda: self.banner("Undercut!", (1, 0.9, 0.75, 1), 1.4, 0.2, UNDERCUT))
+            self.queue.add(
+                lambda: Parallel(
+                    self.banner("Undercut!", (1, 0.9, 0.75, 1), 1.4, 0.2, UNDERCUT),
+                    self.celebrate("undercut", 1.4),
+                    self._sound("gin"),
+                )
+            )
+
+    def celebrate(self, kind: str, t: float = 1.5):
+        """The flourish over a gin, Big Gin or undercut banner (``celebration.burst``)."""
+        if self.queue.speed <= 0:
+            return Sequence()
+        return burst(self.base.aspect2d, self.factory.atlas, kind, self.s(t))
 
     def banner(self, text: str, colour, t: float = 1.0, scale: float = 0.2, card=BANNER_CARD):
         """A word that pops up over the table and fades (Gin!, Knock!, Undercut!); play it in
