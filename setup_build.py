@@ -45,6 +45,8 @@ BUILD_APPS = {
         "textures/*.png",
         "textures/*.json",
         "sounds/*.wav",
+        "fonts/*.ttf",
+        "fonts/*.txt",
         "gin3d/**/*.json",
     ],
     # tools/ makes the assets; they ship as files, so its modules are not frozen
@@ -85,7 +87,14 @@ BUILD_APPS = {
     "pypi_extra_indexes": [],
 }
 
-ART = ("models/*.egg", "textures/*.png", "textures/*.json", "sounds/*.wav")
+ART = (
+    "models/*.egg",
+    "textures/*.png",
+    "textures/*.json",
+    "sounds/*.wav",
+    "fonts/*.ttf",
+    "fonts/*.txt",
+)
 CHAPTERS = "gin3d/tutorial/chapters/*.json"
 DESKTOP_ENTRY = """[Desktop Entry]
 Type=Application
@@ -170,7 +179,7 @@ def shipped_files(root: Path = ROOT) -> list[str]:
 def missing_from(app: Path, root: Path = ROOT) -> list[str]:
     """What a built app folder lacks of the game's files (empty when the build is whole)."""
     expected = shipped_files(root)
-    for folder in ("models", "textures", "sounds", "gin3d/tutorial/chapters"):
+    for folder in ("models", "textures", "sounds", "fonts", "gin3d/tutorial/chapters"):
         if not any(rel.startswith(folder + "/") for rel in expected):
             expected.append(f"{folder}/ (no files in the checkout)")
     return [rel for rel in expected if not (app / rel).is_file()]

@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 from direct.gui.DirectGui import DGG, DirectFrame, OnscreenText
 from panda3d.core import TextNode
 
+from . import theme
 from .hud import button, suitify
 from .palette import GOLD
 
@@ -41,6 +42,7 @@ class Panel:
             fg=GOLD,
             shadow=(0, 0, 0, 1),
             mayChange=True,
+            font=theme.bold(),
         )
         self.widgets: list = [self.title]
         self.buttons: dict[str, object] = {}
