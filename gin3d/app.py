@@ -37,6 +37,7 @@ from .scene.controller import TableController
 from .scene.help import HelpOverlay
 from .scene.hud import FITTED, Hud, register_suit_graphics
 from .scene.lobby import LobbyScreens, NetConfig, NetHub
+from .scene.logo import show_logo
 from .scene.match_screens import MatchScreens
 from .scene.nettable import NetSession
 from .scene.palette import GOLD
@@ -400,9 +401,6 @@ class Screens(ShipScreens, LobbyScreens, MatchScreens, FSM):
         self.app.end_game()
         self.app.net_hub.close()  # leaves a network match or an open table
         self.app.scene.clear_table()
-        p = self._panel("gin3d", width=0.62, height=0.82, pos=(-0.95, 0))
-        p.title.setScale(0.12)
-        p.text("Gin Rummy on a 3D table", 0.56, 0.045, fg=(0.9, 0.95, 0.85, 1))
         items = [("resume", "Resume game", self._resume_saved)] if save_path().exists() else []
         items += [
             ("play", "Play vs computer", lambda: self.request("Setup")),
@@ -415,9 +413,16 @@ class Screens(ShipScreens, LobbyScreens, MatchScreens, FSM):
             ("rules", "Rules", lambda: self.request("Rules", "Menu")),
             ("quit", "Quit", self.app.userExit),
         ]
-        p.column(items, top=0.42, step=min(0.125, 1.05 / len(items)), scale=0.052)
-        if self.app.notice:
-            p.text(self.app.notice, -0.74, 0.03, fg=(1, 0.75, 0.6, 1)).setWordwrap(38)
+        step = min(0.135, 1.3 / len(items))
+        notice = self.app.notice
+        height = step * len(items) / 2 + (0.3 if notice else 0.1)  # as tall as its buttons
+        p = self._panel("", width=0.62, height=height, pos=(-0.95, 0))
+        # the title over the table, right of the menu (on the panel, so it goes with it)
+        show_logo(p.frame, self.app.scene.factory.atlas, (1.62, 0.05), scale=0.21)
+        top = height - 0.04 - step / 2 - (0.2 if notice else 0)
+        p.column(items, top=top, step=step, scale=0.06)
+        if notice:
+            p.text(notice, height - 0.1, 0.032, fg=(1, 0.75, 0.6, 1)).setWordwrap(34)
             self.app.notice = None
         self._esc(None)
         self.app.taskMgr.add(self._sway, "menu-camera-sway")
@@ -778,7 +783,6 @@ class Screens(ShipScreens, LobbyScreens, MatchScreens, FSM):
         names = session.controller.names
         winner = game.winner
         p = self._panel(f"{names[winner]} won the game!", width=1.0, height=0.78)
-        p.frame["frameColor"] = (0.04, 0.07, 0.05, 0.95)
         self.app.sounds.play("game_won" if winner == 0 else "hand_lost")
         rows = game.score.breakdown() if hasattr(game.score, "breakdown") else None
         y = 0.45

@@ -10,7 +10,7 @@ import math
 import weakref
 from collections.abc import Callable
 
-from direct.gui.DirectGui import DGG, DirectButton, DirectFrame, OnscreenText
+from direct.gui.DirectGui import DirectButton, DirectFrame, OnscreenText
 from panda3d.core import (
     CardMaker,
     NodePath,
@@ -19,6 +19,8 @@ from panda3d.core import (
     TextPropertiesManager,
     TransparencyAttrib,
 )
+
+from . import theme
 
 SUIT_CHARS = "\u2660\u2665\u2666\u2663"
 PROMPT_SCALE, MESSAGE_SCALE, SCORES_SCALE, TARGET_SCALE, DEADWOOD_SCALE = (
@@ -35,14 +37,6 @@ SUIT_KEYS = "shdc"
 TURN_COLOUR = (1.0, 0.82, 0.3, 1)  # the score line of the seat to move
 _registered = ""  # the atlas image the suit pictures were cut from
 _props_registered = False
-
-BUTTON_STYLE = dict(
-    frameColor=((0.95, 0.9, 0.75, 0.95), (1, 0.95, 0.6, 1), (1, 1, 0.85, 1), (0.5, 0.5, 0.5, 0.5)),
-    text_fg=(0.12, 0.08, 0.04, 1),
-    relief=DGG.FLAT,
-    pad=(0.6, 0.35),
-    text_scale=0.8,
-)
 
 
 def register_suit_graphics(atlas) -> None:
@@ -87,11 +81,17 @@ def suitify(text: str) -> str:
 
 
 def button(parent, text: str, command: Callable, pos, scale: float = 0.05, **kw) -> DirectButton:
-    style = dict(BUTTON_STYLE)
+    """The one button of every screen and the HUD: framed, with its own look when the
+    pointer is over it, when pressed and when disabled (``theme.button_style``)."""
+    style = theme.button_style()
     style.update(kw)
-    return DirectButton(
+    if "frameSize" in kw:
+        style["frameSize"] = theme.fit_frame(kw["frameSize"])
+    b = DirectButton(
         parent=parent, text=suitify(text), command=command, pos=pos, scale=scale, **style
     )
+    b.setTransparency(TransparencyAttrib.MAlpha)  # the frame's rounded corners
+    return b
 
 
 class Hud:
@@ -325,7 +325,7 @@ class Hud:
 
     def set_sort(self, mode: str) -> None:
         for m, b in self.sort_buttons.items():
-            b["frameColor"] = (1, 0.85, 0.4, 1) if m == mode else (0.95, 0.9, 0.75, 0.95)
+            b["frameColor"] = theme.SELECTED if m == mode else theme.PLAIN
 
     def show(self) -> None:
         for w in (

@@ -1,5 +1,7 @@
 """The interface's look in one place: the typeface (shipped in ``fonts/``, DejaVu Sans
-Condensed, licence beside it) and the colours of the framed buttons and panels.
+Condensed, licence beside it) and the framed buttons and panels (their art is made by
+``tools/make_ui.py``; each image is cut nine ways, so its corners keep their shape at any
+size).
 
 ``install(base)`` loads the font once and makes it the default of every ``TextNode`` and
 DirectGui widget, before the splash draws its first word, so no text anywhere falls back to
@@ -9,7 +11,7 @@ Panda3D's bundled font. ``bold()`` is the same family's bold face (titles, the l
 from __future__ import annotations
 
 from direct.gui import DirectGuiGlobals as DGG
-from panda3d.core import SamplerState, TextFont, TextNode
+from panda3d.core import SamplerState, TextFont, TextNode, Texture
 
 from .assets import asset_path, panda_filename
 
@@ -22,7 +24,25 @@ PIXELS_PER_UNIT = 80
 # Panda3D's own font puts lines 0.99 apart; the layouts were made for that spacing
 LINE_HEIGHT = 1.0
 
+# the art's nine-way cut: the part of each image (u, v) kept as its border, and how wide
+# that border is drawn (in the widget's own units: a button's text is 1 high, a panel's in
+# aspect2d units); tools/make_ui.py draws the corners inside these
+BUTTON_BORDER = (0.2, 0.4)
+BUTTON_BORDER_WIDTH = (0.3, 0.3)
+DEFAULT_BORDER_WIDTH = 0.1  # DirectGui's own, which every layout was measured with
+PANEL_BORDER = (0.25, 0.25)
+PANEL_BORDER_WIDTH = (0.075, 0.075)
+RING_BORDER = (0.25, 0.5)
+RING_BORDER_WIDTH = (0.55, 0.55)
+RING_MARGIN = 0.1  # how far the focus ring stands outside its button (button units)
+BUTTON_STATES = ("normal", "hover", "pressed", "disabled")  # DirectButton's state order
+INK = (0.16, 0.1, 0.03, 1)  # button labels
+INK_DISABLED = (0.32, 0.31, 0.29, 1)
+SELECTED = (1.0, 0.86, 0.45, 1)  # a button showing the choice in force (the sort order)
+PLAIN = (1, 1, 1, 1)
+
 _fonts: dict[str, TextFont] = {}
+_textures: dict[str, Texture] = {}
 
 
 def _load(loader, face: str) -> TextFont:
@@ -50,6 +70,60 @@ def install(base) -> TextFont:
     TextNode.setDefaultFont(_fonts["regular"])
     DGG.setDefaultFont(_fonts["regular"])
     return _fonts["regular"]
+
+
+def texture(name: str) -> Texture:
+    """One of the interface's images in textures/ (loaded once, clamped, smooth)."""
+    tex = _textures.get(name)
+    if tex is None:
+        from direct.showbase import ShowBaseGlobal
+
+        path = asset_path("textures", name)
+        if not path.is_file():
+            raise FileNotFoundError(f"the interface art is missing: {path}")
+        tex = ShowBaseGlobal.base.loader.loadTexture(panda_filename(path))
+        tex.setWrapU(SamplerState.WM_clamp)
+        tex.setWrapV(SamplerState.WM_clamp)
+        tex.setMinfilter(SamplerState.FT_linear_mipmap_linear)
+        tex.setMagfilter(SamplerState.FT_linear)
+        _textures[name] = tex
+    return tex
+
+
+def button_style() -> dict:
+    """DirectButton options for the framed button: one image per state (normal, hover,
+    pressed, disabled), dark labels, greyed when disabled."""
+    return dict(
+        relief=DGG.TEXTUREBORDER,
+        frameTexture=tuple(texture(f"ui_button_{s}.png") for s in BUTTON_STATES),
+        frameColor=PLAIN,
+        borderUvWidth=BUTTON_BORDER,
+        borderWidth=BUTTON_BORDER_WIDTH,
+        text_fg=INK,
+        text3_fg=INK_DISABLED,
+        pad=(0.4, 0.15),  # the frame's border stands outside the pad
+        text_scale=0.8,
+    )
+
+
+def fit_frame(frame_size: tuple[float, float, float, float]) -> tuple[float, ...]:
+    """A button's ``frameSize`` moved in by the part of its border wider than DirectGui's
+    default: the border is drawn outside the frame, so the button's outer edge stays where
+    the screen's layout put it."""
+    grow = BUTTON_BORDER_WIDTH[0] - DEFAULT_BORDER_WIDTH
+    left, right, bottom, top = frame_size
+    return (left + grow, right - grow, bottom + grow, top - grow)
+
+
+def panel_style() -> dict:
+    """DirectFrame options for an opaque panel in a gold frame."""
+    return dict(
+        relief=DGG.TEXTUREBORDER,
+        frameTexture=texture("ui_panel.png"),
+        frameColor=PLAIN,
+        borderUvWidth=PANEL_BORDER,
+        borderWidth=PANEL_BORDER_WIDTH,
+    )
 
 
 def regular() -> TextFont:
