@@ -7,11 +7,17 @@ from pathlib import Path
 import numpy as np
 import pytest
 from direct.gui import DirectGuiGlobals as DGG
-from scene_harness import Driver, get_app
+from panda3d.core import TextPropertiesManager
+from scene_harness import Driver, box2d, card_box, get_app, resize
 
 from gin3d.engine import RuleSet
-from gin3d.players import GreedyPlayer
+from gin3d.players import GreedyPlayer, levels, opponent_name
 from gin3d.scene import theme
+
+
+def apart(a, b) -> bool:
+    return a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1]
+
 
 ROOT = Path(__file__).resolve().parent.parent
 SEED = 245
@@ -137,3 +143,88 @@ def test_tab_moves_the_focus_ring_and_enter_presses(app):
     assert app.screens.state == ("Setup" if key == "play" else "Table")
     press(app, "escape")
     app.screens.request("Menu")
+
+
+def test_portraits_show_name_score_and_light_the_one_to_move(app):
+    names = ("You", opponent_name("hard"))
+    session = app.start_game(
+        [None, GreedyPlayer()], RuleSet.preset("classic"), seed=SEED, names=names
+    )
+    app.queue.finish_all()
+    app.taskMgr.step()
+    badges = session.hud.portraits.badges
+    assert badges[0].face == "you" and badges[1].face == "hard"
+    view = session.controller.view(0)
+    for seat in (0, 1):
+        assert badges[seat].name.getText() == names[seat]
+        assert str(view.scores[seat]) in badges[seat].score.getText()
+        assert badges[seat].lit == (view.turn == seat)
+        assert badges[seat].glow.isHidden() == (view.turn != seat)
+    # the glow follows the turn
+    session.hud.set_scores(names, (12, 30), 100, dealer=0, turn=1)
+    assert badges[1].lit and not badges[1].glow.isHidden() and badges[0].glow.isHidden()
+    assert "30" in badges[1].score.getText() and "dealer" in badges[0].score.getText()
+    session.hud.set_scores(names, (12, 30), 100, dealer=0, turn=0)
+    assert badges[0].lit and not badges[0].glow.isHidden() and badges[1].glow.isHidden()
+    # each computer level has its own picture
+    means = [
+        _pixels(theme.texture(f"portrait_{lv}.png")).reshape(-1, 4)[:, :3].mean(0)
+        for lv, _ in levels()
+    ]
+    for i in range(len(means)):
+        for j in range(i + 1, len(means)):
+            assert np.abs(means[i] - means[j]).max() > 8, (i, j)
+    app.screens.request("Menu")
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)])
+def test_portraits_and_hud_clear_of_the_cards(app, size):
+    """At both sizes: the badges on screen, apart from every card in the hands, the stock's
+    and the pile's top cards, and the HUD's buttons; the prompt's suit tiles big enough."""
+    session = app.start_game([None, GreedyPlayer()], RuleSet.preset("classic"), seed=SEED)
+    app.queue.finish_all()
+    for _ in range(3):
+        app.taskMgr.step()
+    try:
+        resize(app, *size)
+        hud = session.hud
+        hud.show_buttons({"knock", "gin", "hint"})
+        scene = app.scene
+        cards = [card_box(app, n) for n in scene.hands[0] + scene.hands[1]]
+        cards += [card_box(app, n) for n in scene.stock[-1:] + scene.pile[-1:]]
+        others = [box2d(app, b) for b in hud.buttons.values() if not b.isHidden()]
+        others += [box2d(app, b) for b in (hud.menu_button, *hud.sort_buttons.values())]
+        others += [box2d(app, t) for t in (hud.prompt, hud.scores, hud.target, hud.deadwood)]
+        for seat, badge in hud.portraits.badges.items():
+            lo, hi = badge.root.getTightBounds(app.render2d)
+            box = (lo.x, lo.z, hi.x, hi.z)
+            assert -1 <= box[0] and box[2] <= 1 and -1 <= box[1] and box[3] <= 1, (seat, box)
+            for other in cards + others:
+                assert apart(box, other), (size, seat, box, other)
+        # a suit tile in the prompt: at least 18 px tall, so a spade is not a club
+        tile = TextPropertiesManager.getGlobalPtr().getGraphic("s").getModel()
+        lo, hi = tile.getTightBounds()
+        px = (hi.z - lo.z) * hud.prompt.getScale()[0] * size[1] / 2
+        assert px >= 18, px
+    finally:
+        resize(app, 1280, 720)
+        app.screens.request("Menu")
+
+
+def test_suit_tiles_are_in_the_pips_colours(app):
+    """Spades and clubs dark, hearts and diamonds red, on the card's white (the tiles are
+    not tinted by the text's colour)."""
+    mgr = TextPropertiesManager.getGlobalPtr()
+    colours = {}
+    for key in "shdc":
+        model = mgr.getGraphic(key).getModel()
+        tex = model.findTexture("*") or model.getTexture()
+        px = _pixels(tex).reshape(-1, 4)
+        solid = px[px[:, 3] > 200][:, :3]
+        ink = solid[solid.min(axis=1) < 200]  # the pip, not the white around it
+        assert len(ink) > len(solid) // 20, key
+        colours[key] = ink.mean(axis=0)
+        assert model.getColor() == (1, 1, 1, 1), key
+    assert colours["s"].max() < 90 and colours["c"].max() < 90  # dark
+    for key in "hd":
+        assert colours[key][0] > colours[key][1] + 80, key  # red

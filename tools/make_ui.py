@@ -193,9 +193,10 @@ def portrait_glow() -> np.ndarray:
     """The light around the portrait of the player to move: a soft gold halo."""
     n = PORTRAIT_PX
     img = np.zeros((n, n, 4))
-    d = disc(64, 64, 50)
-    halo = np.clip(1.0 - np.abs(d) / 13.0, 0.0, 1.0) ** 1.6
-    paint(img, halo, hex_rgb("ffd24a"))
+    d = disc(64, 64, 44)
+    halo = np.clip(1.0 - np.maximum(d, 0) / 18.0, 0.0, 1.0) ** 1.4
+    paint(img, halo, hex_rgb("ffc83a"))
+    paint(img, cover(np.abs(d) - 2.0), hex_rgb("fff3c4"))  # a bright ring at the frame
     return to_rgba8(img)
 
 

@@ -29,7 +29,6 @@ LINE_HEIGHT = 1.0
 # aspect2d units); tools/make_ui.py draws the corners inside these
 BUTTON_BORDER = (0.2, 0.4)
 BUTTON_BORDER_WIDTH = (0.3, 0.3)
-DEFAULT_BORDER_WIDTH = 0.1  # DirectGui's own, which every layout was measured with
 PANEL_BORDER = (0.25, 0.25)
 PANEL_BORDER_WIDTH = (0.075, 0.075)
 RING_BORDER = (0.25, 0.5)
@@ -101,18 +100,11 @@ def button_style() -> dict:
         borderWidth=BUTTON_BORDER_WIDTH,
         text_fg=INK,
         text3_fg=INK_DISABLED,
-        pad=(0.4, 0.15),  # the frame's border stands outside the pad
+        # a button sized by its label adds the border to the pad: 0.6 x 0.35 around the
+        # label in all, as the flat buttons had, so the layouts keep their spacing
+        pad=(0.3, 0.05),
         text_scale=0.8,
     )
-
-
-def fit_frame(frame_size: tuple[float, float, float, float]) -> tuple[float, ...]:
-    """A button's ``frameSize`` moved in by the part of its border wider than DirectGui's
-    default: the border is drawn outside the frame, so the button's outer edge stays where
-    the screen's layout put it."""
-    grow = BUTTON_BORDER_WIDTH[0] - DEFAULT_BORDER_WIDTH
-    left, right, bottom, top = frame_size
-    return (left + grow, right - grow, bottom + grow, top - grow)
 
 
 def panel_style() -> dict:
