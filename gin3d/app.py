@@ -41,6 +41,7 @@ from .scene.logo import show_logo
 from .scene.match_screens import MatchScreens
 from .scene.nettable import NetSession
 from .scene.palette import GOLD
+from .scene.portraits import picture, set_picture
 from .scene.quality import fit_framebuffer, trim_clears
 from .scene.result_story import hand_story
 from .scene.screens import Panel
@@ -415,14 +416,14 @@ class Screens(ShipScreens, LobbyScreens, MatchScreens, FSM):
         ]
         step = min(0.135, 1.3 / len(items))
         notice = self.app.notice
-        height = step * len(items) / 2 + (0.3 if notice else 0.1)  # as tall as its buttons
-        p = self._panel("", width=0.62, height=height, pos=(-0.95, 0))
+        column = step * (len(items) - 1) / 2  # the first button's centre above the middle
+        extra = 0.2 if notice else 0.0  # room for the notice above the buttons
+        p = self._panel("", width=0.62, height=column + 0.14 + extra / 2, pos=(-0.95, 0))
         # the title over the table, right of the menu (on the panel, so it goes with it)
         show_logo(p.frame, self.app.scene.factory.atlas, (1.62, 0.05), scale=0.21)
-        top = height - 0.04 - step / 2 - (0.2 if notice else 0)
-        p.column(items, top=top, step=step, scale=0.06)
+        p.column(items, top=column - 0.015 - extra / 2, step=step, scale=0.06)
         if notice:
-            p.text(notice, height - 0.1, 0.032, fg=(1, 0.75, 0.6, 1)).setWordwrap(34)
+            p.text(notice, column + extra / 2, 0.032, fg=(1, 0.75, 0.6, 1)).setWordwrap(34)
             self.app.notice = None
         self._esc(None)
         self.app.taskMgr.add(self._sway, "menu-camera-sway")
@@ -471,8 +472,9 @@ class Screens(ShipScreens, LobbyScreens, MatchScreens, FSM):
     def enterSetup(self) -> None:
         p = self._panel("New game", width=1.05, height=0.94)
         self._rules_rows(p, 0.62, opponent=True)
-        self.portrait = p.text("", -0.31, 0.036, fg=(0.9, 0.92, 0.85, 1))
-        self.portrait["wordwrap"] = 52
+        self.portrait = p.text("", -0.31, 0.036, x=0.14, fg=(0.9, 0.92, 0.85, 1))
+        self.portrait["wordwrap"] = 44
+        self.portrait_picture = picture(p.frame, "guest", (-0.8, -0.34), 0.11)
         self.setup_note = p.text("", -0.58, 0.04, fg=(1, 0.8, 0.6, 1))
         p.button(
             "start", "Deal", self._deal, (0.35, -0.78), scale=0.07, frameSize=(-3, 3, -0.55, 1.05)
@@ -583,6 +585,7 @@ class Screens(ShipScreens, LobbyScreens, MatchScreens, FSM):
             line.setText(note())
         if self.portrait is not None:
             self.portrait.setText(portrait(self.app.setup.level))
+            set_picture(self.portrait_picture, self.app.setup.level)
         if getattr(self, "setup_summary", None):  # the network host's setup
             self._show_host_rules()
 

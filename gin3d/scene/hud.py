@@ -117,7 +117,10 @@ class Hud:
         on_action: Callable[[str], None],
         on_menu: Callable[[], None],
         menu_label: str = "Menu (Esc)",
+        portraits: bool = True,
     ) -> None:
+        """``portraits=False``: no player portraits (the tutorial's narration panel stands
+        where they would)."""
         FITTED.add(self)
         register_text_properties()
         self.base = base
@@ -205,7 +208,8 @@ class Hud:
         )
         # its right edge where "Menu (Esc)" has it, whatever the label's length
         self.menu_button.setX(-0.082 - self.menu_button.getBounds()[1] * 0.045)
-        self.portraits = Portraits(base)  # both players by their hands, the one to move lit
+        # both players by their hands, the one to move lit
+        self.portraits = Portraits(base) if portraits else None
         self.extra: list = []
         self.all = [
             self.root,
@@ -308,7 +312,8 @@ class Hud:
             line = f"{names[s]}: {scores[s]}" + (" (dealer)" if dealer == s else "")
             lines.append(f"\1turn\1{line}  - to play\2" if s == self.turn else line)
         self.scores.setText("\n".join(lines))
-        self.portraits.update(names, scores, self.turn, dealer)
+        if self.portraits is not None:
+            self.portraits.update(names, scores, self.turn, dealer)
         knock = ""
         if knock_limit is not None:
             knock = "  -  gin only" if knock_limit == 0 else f"  -  knock at {knock_limit}"
@@ -350,15 +355,18 @@ class Hud:
             *self.sort_buttons.values(),
         ):
             w.show()
-        self.portraits.show()
+        if self.portraits is not None:
+            self.portraits.show()
 
     def hide(self) -> None:
         for w in self.all:
             w.hide()
-        self.portraits.hide()
+        if self.portraits is not None:
+            self.portraits.hide()
 
     def destroy(self) -> None:
         FITTED.discard(self)
         for w in self.all:
             w.destroy()
-        self.portraits.destroy()
+        if self.portraits is not None:
+            self.portraits.destroy()

@@ -1,5 +1,6 @@
 """The players at the table: a round portrait for each seat with its name and score, the
-computer's beside its hand at the top, your badge left of your hand; the portrait of the
+computer's right of its hand at the top (the network table's chat stands at the left),
+your badge left of your hand; the portrait of the
 player to move glows.
 
 The pictures are drawn by ``tools/make_ui.py``: one per computer level (each its own colour
@@ -23,9 +24,9 @@ GLOW = 1.5  # the glow's size against the picture's
 NAME_SCALE, SCORE_SCALE = 0.05, 0.044
 LIT = (1.0, 0.82, 0.3, 1)  # the name of the player to move (the HUD's turn colour)
 SOFT = (0.92, 0.95, 0.88, 1)
-# where each seat's badge stands: (anchor, picture's x, y, text to the "left" or "below")
+# where each seat's badge stands: (anchor, picture's x, y, text to the "right" or "below")
 PLACES = {
-    1: ("aspect2d", -0.66, 0.4, "left"),  # left of the far hand, above the stock
+    1: ("aspect2d", 0.66, 0.4, "right"),  # right of the far hand, above the pile
     0: ("a2dBottomLeft", 0.15, 0.5, "below"),  # left of your hand
 }
 
@@ -36,6 +37,24 @@ def face_for(seat: int, name: str) -> str:
         return "you"
     by_name = {opponent_name(level): level for level, _ in levels()}
     return by_name.get(name, "guest")
+
+
+def picture(parent, face: str, pos: tuple[float, float], radius: float) -> OnscreenImage:
+    """A round portrait (``face``: a level, "you" or "guest") centred on ``pos``."""
+    image = OnscreenImage(
+        image=theme.texture(f"portrait_{face}.png"),
+        parent=parent,
+        pos=(pos[0], 0, pos[1]),
+        scale=radius,
+    )
+    image.setTransparency(TransparencyAttrib.MAlpha)
+    return image
+
+
+def set_picture(image: OnscreenImage, face: str) -> None:
+    """Show another portrait in ``image`` (its place and size kept)."""
+    image.setImage(theme.texture(f"portrait_{face}.png"))
+    image.setTransparency(TransparencyAttrib.MAlpha)
 
 
 class Badge:
@@ -51,12 +70,9 @@ class Badge:
         )
         self.glow.setTransparency(TransparencyAttrib.MAlpha)
         self.glow.hide()
-        self.picture = OnscreenImage(
-            image=theme.texture("portrait_guest.png"), parent=self.root, scale=RADIUS
-        )
-        self.picture.setTransparency(TransparencyAttrib.MAlpha)
-        if text_side == "left":
-            x, y, align = -RADIUS - 0.03, 0.012, TextNode.ARight
+        self.picture = picture(self.root, "guest", (0, 0), RADIUS)
+        if text_side == "right":
+            x, y, align = RADIUS + 0.03, 0.012, TextNode.ALeft
             step = -0.058
         else:
             x, y, align = 0.0, -RADIUS - 0.058, TextNode.ACenter
@@ -85,8 +101,7 @@ class Badge:
 
     def set(self, face: str, name: str, score: int, lit: bool, dealer: bool) -> None:
         if face != self.face:
-            self.picture.setImage(theme.texture(f"portrait_{face}.png"))
-            self.picture.setTransparency(TransparencyAttrib.MAlpha)
+            set_picture(self.picture, face)
             self.face = face
         self.name.setText(name)
         self.name["fg"] = LIT if lit else GOLD
