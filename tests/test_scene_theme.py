@@ -143,6 +143,13 @@ def test_tab_moves_the_focus_ring_and_enter_presses(app):
     assert app.screens.state == ("Setup" if key == "play" else "Table")
     press(app, "escape")
     app.screens.request("Menu")
+    # the help lists the keys on the menus, not at the table (where Tab does nothing)
+    from gin3d.scene.help import sections
+
+    def said(state: str) -> str:
+        return " ".join(k + w for _, rows in sections(state, False) for k, w in rows)
+
+    assert "Shift-Tab" in said("Menu") and "Shift-Tab" not in said("Table")
 
 
 def test_portraits_show_name_score_and_light_the_one_to_move(app):
