@@ -41,7 +41,7 @@ from .scene.logo import show_logo
 from .scene.match_screens import MatchScreens
 from .scene.nettable import NetSession
 from .scene.palette import GOLD
-from .scene.portraits import picture, set_picture
+from .scene.portraits import face_for, picture, set_picture
 from .scene.quality import fit_framebuffer, trim_clears
 from .scene.result_story import hand_story
 from .scene.screens import Panel
@@ -789,8 +789,9 @@ class Screens(ShipScreens, LobbyScreens, MatchScreens, FSM):
         self.app.sounds.play("game_won" if winner == 0 else "hand_lost")
         rows = game.score.breakdown() if hasattr(game.score, "breakdown") else None
         y = 0.45
-        p.text(names[0], y, 0.05, x=0.25, fg=GOLD)
-        p.text(names[1], y, 0.05, x=0.65, fg=GOLD)
+        for seat, x in ((0, 0.25), (1, 0.65)):  # each player's portrait over their column
+            p.text(names[seat], y, 0.05, x=x, fg=GOLD)
+            picture(p.frame, face_for(seat, names[seat]), (x, y + 0.11), 0.06, lit=seat == winner)
         labels = (
             ("points", "Hand points"),
             ("game_bonus", "Game bonus"),

@@ -38,7 +38,7 @@ ACTION_SCALE = 0.058  # the action buttons on the right (were 0.055)
 # tutorial's narration): the app calls ``fit()`` on each after every resize
 FITTED: weakref.WeakSet = weakref.WeakSet()
 SUIT_KEYS = "shdc"
-SUIT_SIZE = 1.0  # the suit tile's height in text heights
+SUIT_SIZE = 0.9  # the suit tile's height in text heights (a line is 1.0)
 TURN_COLOUR = (1.0, 0.82, 0.3, 1)  # the score line of the seat to move
 _registered = ""  # the atlas image the suit pictures were cut from
 _props_registered = False
@@ -54,7 +54,7 @@ def register_suit_graphics(atlas) -> None:
         cm = CardMaker(f"suit-{key}")
         # a tile of the card's face a little taller than a capital, square as the cut is:
         # the pip in its printed colour, its shape (spade or club) clear at HUD sizes
-        cm.setFrame(0.02, SUIT_SIZE + 0.02, -0.2, SUIT_SIZE - 0.2)
+        cm.setFrame(0.03, SUIT_SIZE + 0.03, -0.16, SUIT_SIZE - 0.16)
         np = NodePath(cm.generate())
         np.setTexture(tex)
         np.setTransparency(TransparencyAttrib.MAlpha)

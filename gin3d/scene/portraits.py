@@ -39,8 +39,19 @@ def face_for(seat: int, name: str) -> str:
     return by_name.get(name, "guest")
 
 
-def picture(parent, face: str, pos: tuple[float, float], radius: float) -> OnscreenImage:
-    """A round portrait (``face``: a level, "you" or "guest") centred on ``pos``."""
+def picture(
+    parent, face: str, pos: tuple[float, float], radius: float, lit: bool = False
+) -> OnscreenImage:
+    """A round portrait (``face``: a level, "you" or "guest") centred on ``pos``; ``lit``
+    puts the gold glow behind it (the winner on the game-over sheet)."""
+    if lit:
+        glow = OnscreenImage(
+            image=theme.texture("portrait_glow.png"),
+            parent=parent,
+            pos=(pos[0], 0, pos[1]),
+            scale=radius * GLOW,
+        )
+        glow.setTransparency(TransparencyAttrib.MAlpha)
     image = OnscreenImage(
         image=theme.texture(f"portrait_{face}.png"),
         parent=parent,
