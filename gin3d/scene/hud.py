@@ -15,6 +15,7 @@ from direct.gui.DirectGui import DirectButton, DirectFrame, OnscreenText
 from panda3d.core import (
     CardMaker,
     NodePath,
+    TextGraphic,
     TextNode,
     TextProperties,
     TextPropertiesManager,
@@ -39,6 +40,7 @@ ACTION_SCALE = 0.058  # the action buttons on the right (were 0.055)
 FITTED: weakref.WeakSet = weakref.WeakSet()
 SUIT_KEYS = "shdc"
 SUIT_SIZE = 0.9  # the suit tile's height in text heights (a line is 1.0)
+SUIT_GAP = 0.15  # the space either side of it
 TURN_COLOUR = (1.0, 0.82, 0.3, 1)  # the score line of the seat to move
 _registered = ""  # the atlas image the suit pictures were cut from
 _props_registered = False
@@ -54,12 +56,13 @@ def register_suit_graphics(atlas) -> None:
         cm = CardMaker(f"suit-{key}")
         # a tile of the card's face a little taller than a capital, square as the cut is:
         # the pip in its printed colour, its shape (spade or club) clear at HUD sizes
-        cm.setFrame(0.03, SUIT_SIZE + 0.03, -0.16, SUIT_SIZE - 0.16)
+        cm.setFrame(SUIT_GAP, SUIT_SIZE + SUIT_GAP, -0.16, SUIT_SIZE - 0.16)
         np = NodePath(cm.generate())
         np.setTexture(tex)
         np.setTransparency(TransparencyAttrib.MAlpha)
         np.setColor(1, 1, 1, 1)  # its own colours: the text's colour does not tint it
-        mgr.setGraphic(key, np)
+        # its own room in the line: a little space before and after the tile
+        mgr.setGraphic(key, TextGraphic(np, 0, SUIT_SIZE + 2 * SUIT_GAP, -0.16, SUIT_SIZE - 0.16))
     _registered = atlas.image_path
 
 
