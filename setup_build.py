@@ -37,18 +37,19 @@ VERSION = re.search(r'__version__ = "([^"]+)"', (ROOT / "gin3d" / "__init__.py")
 
 PLATFORMS = ["manylinux2014_x86_64", "win_amd64", "macosx_11_0_x86_64"]
 
+ART = (
+    "models/*.egg",
+    "textures/*.png",
+    "textures/*.json",
+    "sounds/*.wav",
+    "fonts/*.ttf",
+    "fonts/*.txt",
+)
+
 BUILD_APPS = {
     "gui_apps": {"Gin3D": "gin3d/__main__.py"},
     "console_apps": {"gin3d-match": "gin3d/net/cli.py"},
-    "include_patterns": [
-        "models/*.egg",
-        "textures/*.png",
-        "textures/*.json",
-        "sounds/*.wav",
-        "fonts/*.ttf",
-        "fonts/*.txt",
-        "gin3d/**/*.json",
-    ],
+    "include_patterns": [*ART, "gin3d/**/*.json"],
     # tools/ makes the assets; they ship as files, so its modules are not frozen
     "exclude_patterns": ["tools/**", "tests/**", "bench/**"],
     "exclude_modules": {
@@ -87,14 +88,6 @@ BUILD_APPS = {
     "pypi_extra_indexes": [],
 }
 
-ART = (
-    "models/*.egg",
-    "textures/*.png",
-    "textures/*.json",
-    "sounds/*.wav",
-    "fonts/*.ttf",
-    "fonts/*.txt",
-)
 CHAPTERS = "gin3d/tutorial/chapters/*.json"
 DESKTOP_ENTRY = """[Desktop Entry]
 Type=Application
