@@ -235,3 +235,39 @@ def test_suit_tiles_are_in_the_pips_colours(app):
     assert colours["s"].max() < 90 and colours["c"].max() < 90  # dark
     for key in "hd":
         assert colours[key][0] > colours[key][1] + 80, key  # red
+
+
+def test_badges_clear_of_a_knocks_spreads(app):
+    """While you lay off, both spreads lie across the middle: no badge covers them (the
+    computer's steps aside), and it is back at the next deal."""
+    session = app.start_game([None, GreedyPlayer()], RuleSet.preset("classic"), seed=SEED)
+    driver, ctl = Driver(app), session.controller
+    badges = session.hud.portraits.badges
+    checked = 0
+    for _ in range(4):
+        for _ in range(200):
+            if ctl.game.hand.over:
+                break
+            if ctl.view(0).phase == "layoff":
+                cards = [card_box(app, n) for s in (0, 1) for g in app.scene.spreads[s] for n in g]
+                for badge in badges.values():
+                    if badge.body.isHidden():
+                        continue
+                    lo, hi = badge.root.getTightBounds(app.render2d)
+                    for card in cards:
+                        assert apart((lo.x, lo.z, hi.x, hi.z), card), (badge.name.getText(), card)
+                checked += 1
+            driver.play_turn()
+        if checked:
+            break
+        session.controller.next_hand()
+        app.screens.request("Table")
+        app.queue.finish_all()
+        app.taskMgr.step()
+    assert checked, "no layoff in the seed's first hands"
+    session.controller.next_hand()
+    app.screens.request("Table")
+    app.queue.finish_all()
+    app.taskMgr.step()
+    assert not badges[1].body.isHidden()
+    app.screens.request("Menu")

@@ -1,7 +1,7 @@
 """The players at the table: a round portrait for each seat with its name and score, the
-computer's right of its hand at the top (the network table's chat stands at the left),
-your badge left of your hand; the portrait of the
-player to move glows.
+computer's right of its hand at the top (the network table's chat stands at the left;
+while a knock's spreads lie across the middle it steps aside), your badge left of your
+hand; the portrait of the player to move glows.
 
 The pictures are drawn by ``tools/make_ui.py``: one per computer level (each its own colour
 and look), yours, and one for an opponent over the network. A seat's picture is chosen by
@@ -72,16 +72,17 @@ class Badge:
     """One seat's portrait, name and score; ``lit`` shows the glow of the player to move."""
 
     def __init__(self, parent: NodePath, x: float, y: float, text_side: str) -> None:
-        self.root = parent.attachNewNode("badge")
+        self.root = parent.attachNewNode("badge")  # shown with the HUD
         self.root.setPos(x, 0, y)
+        self.body = self.root.attachNewNode("badge-body")  # stood aside for a knock's rows
         self.face = ""
         self.lit = False
         self.glow = OnscreenImage(
-            image=theme.texture("portrait_glow.png"), parent=self.root, scale=RADIUS * GLOW
+            image=theme.texture("portrait_glow.png"), parent=self.body, scale=RADIUS * GLOW
         )
         self.glow.setTransparency(TransparencyAttrib.MAlpha)
         self.glow.hide()
-        self.picture = picture(self.root, "guest", (0, 0), RADIUS)
+        self.picture = picture(self.body, "guest", (0, 0), RADIUS)
         if text_side == "right":
             x, y, align = RADIUS + 0.03, 0.012, TextNode.ALeft
             step = -0.058
@@ -89,7 +90,7 @@ class Badge:
             x, y, align = 0.0, -RADIUS - 0.058, TextNode.ACenter
             step = -0.052
         self.name = OnscreenText(
-            parent=self.root,
+            parent=self.body,
             text="",
             pos=(x, y),
             scale=NAME_SCALE,
@@ -100,7 +101,7 @@ class Badge:
             mayChange=True,
         )
         self.score = OnscreenText(
-            parent=self.root,
+            parent=self.body,
             text="",
             pos=(x, y + step),
             scale=SCORE_SCALE,
@@ -128,6 +129,7 @@ class Portraits:
     """Both seats' badges, refreshed with the scores (``Hud.set_scores``)."""
 
     def __init__(self, base) -> None:
+        self.base = base
         self.badges = {
             seat: Badge(getattr(base, anchor), x, y, side)
             for seat, (anchor, x, y, side) in PLACES.items()
@@ -142,6 +144,14 @@ class Portraits:
             badge.set(
                 face_for(seat, names[seat]), names[seat], scores[seat], turn == seat, dealer == seat
             )
+        # at a knock both spreads lie in rows across the middle, the far one where the
+        # computer's badge stands: it steps aside until the next deal
+        scene = getattr(self.base, "scene", None)
+        far = self.badges[1].body
+        if scene is not None and any(scene.spreads):
+            far.hide()
+        else:
+            far.show()
 
     def show(self) -> None:
         for root in self.roots:
