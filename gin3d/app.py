@@ -791,7 +791,7 @@ class Screens(ShipScreens, LobbyScreens, MatchScreens, FSM):
         y = 0.45
         for seat, x in ((0, 0.25), (1, 0.65)):  # each player's portrait over their column
             p.text(names[seat], y, 0.05, x=x, fg=GOLD)
-            picture(p.frame, face_for(seat, names[seat]), (x, y + 0.11), 0.06, lit=seat == winner)
+            picture(p.frame, face_for(seat, names[seat]), (x, y + 0.09), 0.05, lit=seat == winner)
         labels = (
             ("points", "Hand points"),
             ("game_bonus", "Game bonus"),

@@ -91,7 +91,15 @@ def test_buttons_have_four_distinct_framed_looks(app):
     app.screens.request("Menu")
     b = app.screens.panel.buttons["play"]
     assert b["relief"] == DGG.TEXTUREBORDER  # framed, cut nine ways
-    looks = [b.guiItem.getFrameStyle(i) for i in range(4)]  # normal, hover, pressed, off
+    looks = [b.guiItem.getFrameStyle(i) for i in range(4)]  # normal, pressed, hover, off
+    names = [t.getFilename().getBasenameWoExtension() for t in (s.getTexture() for s in looks)]
+    assert names == [
+        "ui_button_normal",
+        "ui_button_pressed",
+        "ui_button_hover",
+        "ui_button_disabled",
+    ]  # in the order of PGButton's states: ready, depressed, rollover, inactive
+    assert b.guiItem.S_depressed == 1 and b.guiItem.S_rollover == 2
     textures = [style.getTexture() for style in looks]
     assert all(t is not None for t in textures)
     images = [_pixels(t) for t in textures]
@@ -126,7 +134,8 @@ def test_tab_moves_the_focus_ring_and_enter_presses(app):
     ring = panel.focus.ring
     assert ring is not None and ring.getParent() == order[0]
     rl, rr, rb, rt = ring["frameSize"]
-    bl, br, bb, bt = order[0].getBounds()
+    bl, br, bb, bt = order[0].guiItem.getFrame()
+    assert br - bl > 6 and bt - bb > 1.2  # the button's frame, not just its label
     assert rl < bl and rr > br and rb < bb and rt > bt  # around the button
     press(app, "arrow_down")
     assert panel.focus.focused is order[1]

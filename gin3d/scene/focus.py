@@ -62,7 +62,7 @@ class FocusRing(DirectObject):
         if self.ring is not None:
             self.ring.destroy()
         self.focused = b
-        left, right, bottom, top = b.getBounds()
+        left, right, bottom, top = b.guiItem.getFrame()  # the frame as drawn
         m = theme.RING_MARGIN
         self.ring = DirectFrame(
             parent=b,

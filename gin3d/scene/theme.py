@@ -33,8 +33,9 @@ PANEL_BORDER = (0.25, 0.25)
 PANEL_BORDER_WIDTH = (0.075, 0.075)
 RING_BORDER = (0.25, 0.5)
 RING_BORDER_WIDTH = (0.55, 0.55)
-RING_MARGIN = 0.1  # how far the focus ring stands outside its button (button units)
-BUTTON_STATES = ("normal", "hover", "pressed", "disabled")  # DirectButton's state order
+RING_MARGIN = 0.3  # how far the focus ring stands outside its button (button units)
+# DirectButton's states in its order (PGButton: ready, depressed, rollover, inactive)
+BUTTON_STATES = ("normal", "pressed", "hover", "disabled")
 INK = (0.16, 0.1, 0.03, 1)  # button labels
 INK_DISABLED = (0.32, 0.31, 0.29, 1)
 SELECTED = (1.0, 0.86, 0.45, 1)  # a button showing the choice in force (the sort order)
@@ -90,8 +91,8 @@ def texture(name: str) -> Texture:
 
 
 def button_style() -> dict:
-    """DirectButton options for the framed button: one image per state (normal, hover,
-    pressed, disabled), dark labels, greyed when disabled."""
+    """DirectButton options for the framed button: one image per state (normal, pressed,
+    hover, disabled: DirectButton's order), dark labels, greyed when disabled."""
     return dict(
         relief=DGG.TEXTUREBORDER,
         frameTexture=tuple(texture(f"ui_button_{s}.png") for s in BUTTON_STATES),
