@@ -26,10 +26,11 @@ from . import theme
 from .portraits import Portraits
 
 SUIT_CHARS = "\u2660\u2665\u2666\u2663"
-# read at arm's length at 1280x720: the prompt's capitals are 19 px tall (were 16)
+# read at arm's length at 1280x720: the prompt 0.064 high (23 px a line; was 0.055, in
+# Panda3D's smaller-faced font)
 PROMPT_SCALE, MESSAGE_SCALE, SCORES_SCALE, TARGET_SCALE, DEADWOOD_SCALE = (
-    0.058,
-    0.046,
+    0.064,
+    0.05,
     0.05,
     0.042,
     0.056,
