@@ -37,16 +37,19 @@ VERSION = re.search(r'__version__ = "([^"]+)"', (ROOT / "gin3d" / "__init__.py")
 
 PLATFORMS = ["manylinux2014_x86_64", "win_amd64", "macosx_11_0_x86_64"]
 
+ART = (
+    "models/*.egg",
+    "textures/*.png",
+    "textures/*.json",
+    "sounds/*.wav",
+    "fonts/*.ttf",
+    "fonts/*.txt",
+)
+
 BUILD_APPS = {
     "gui_apps": {"Gin3D": "gin3d/__main__.py"},
     "console_apps": {"gin3d-match": "gin3d/net/cli.py"},
-    "include_patterns": [
-        "models/*.egg",
-        "textures/*.png",
-        "textures/*.json",
-        "sounds/*.wav",
-        "gin3d/**/*.json",
-    ],
+    "include_patterns": [*ART, "gin3d/**/*.json"],
     # tools/ makes the assets; they ship as files, so its modules are not frozen
     "exclude_patterns": ["tools/**", "tests/**", "bench/**"],
     "exclude_modules": {
@@ -85,7 +88,6 @@ BUILD_APPS = {
     "pypi_extra_indexes": [],
 }
 
-ART = ("models/*.egg", "textures/*.png", "textures/*.json", "sounds/*.wav")
 CHAPTERS = "gin3d/tutorial/chapters/*.json"
 DESKTOP_ENTRY = """[Desktop Entry]
 Type=Application
@@ -170,7 +172,7 @@ def shipped_files(root: Path = ROOT) -> list[str]:
 def missing_from(app: Path, root: Path = ROOT) -> list[str]:
     """What a built app folder lacks of the game's files (empty when the build is whole)."""
     expected = shipped_files(root)
-    for folder in ("models", "textures", "sounds", "gin3d/tutorial/chapters"):
+    for folder in ("models", "textures", "sounds", "fonts", "gin3d/tutorial/chapters"):
         if not any(rel.startswith(folder + "/") for rel in expected):
             expected.append(f"{folder}/ (no files in the checkout)")
     return [rel for rel in expected if not (app / rel).is_file()]

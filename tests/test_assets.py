@@ -236,7 +236,12 @@ def test_generators_deterministic(tmp_path, module):
 
 @pytest.mark.parametrize(
     "module,folder",
-    [("make_sounds", "sounds"), ("make_models", "models"), ("make_textures", "textures")],
+    [
+        ("make_sounds", "sounds"),
+        ("make_models", "models"),
+        ("make_textures", "textures"),
+        ("make_ui", "textures"),
+    ],
 )
 def test_generators_match_committed(tmp_path, module, folder):
     """Regenerated files match the committed ones (bit-identical on the machine that made

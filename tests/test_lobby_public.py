@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 
 import pytest
 from scene_harness import get_app
@@ -51,10 +52,12 @@ def node():
 def bob_opens_a_table(service: str) -> NetService:
     bob = NetService("Bob", relay=service, timing=TIMING).start()
     assert bob.open_public_table(RULES, player=GreedyPlayer()).result(10) == "host"
-    for _ in range(200):  # its listing reaches the node a moment after the table opens
-        if bob.public_tables().result(10):
-            return bob
-    raise AssertionError("Bob's table was never listed")
+    # its listing reaches the node after the code's proof is made (scrypt, a moment later);
+    # the bound only turns a hang into a failure
+    deadline = time.monotonic() + 30
+    while not bob.public_tables().result(10):
+        assert time.monotonic() < deadline, "Bob's table was never listed"
+    return bob
 
 
 def shown(app) -> list[str]:

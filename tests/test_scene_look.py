@@ -99,3 +99,22 @@ def test_the_room_leaves_out_only_what_the_table_hides_from_every_camera_pose():
         assert all(lo <= v <= hi for v, lo, hi in zip(pos, low, high)), (name, pos)
     floor = np.array([[0.0, 30.0, room.FLOOR_Z], [0.0, 300.0, room.FLOOR_Z]])  # under, beyond
     assert room.hidden_by_table(floor).tolist() == [True, False]
+
+
+def test_loading_the_models_again_leaves_the_table_s_sampling_alone(app):
+    """The loader's pool shares textures with any later load of the same egg file (whose 4x
+    anisotropy would come back): the table and the cards keep sampling of their own."""
+    from panda3d.core import Filename
+
+    from gin3d.scene.assets import asset_path
+
+    scene = app.scene
+    before = [t.getAnisotropicDegree() for t in scene.table.findAllTextures()]
+    for name in ("table.egg", "card.egg"):
+        extra = app.loader.loadModel(Filename.fromOsSpecific(str(asset_path("models", name))))
+        extra.removeNode()
+    app.loader.loadTexture(
+        Filename.fromOsSpecific(str(asset_path("textures", f"cards_{scene.factory.style}.png")))
+    ).setAnisotropicDegree(8)
+    assert [t.getAnisotropicDegree() for t in scene.table.findAllTextures()] == before
+    assert scene.factory.atlas.texture.getAnisotropicDegree() == scene.filtering.anisotropy

@@ -27,7 +27,7 @@ import pytest
 import gin3d
 
 ROOT = Path(__file__).resolve().parent.parent
-ART = ("textures", "models", "sounds")
+ART = ("textures", "models", "sounds", "fonts")
 
 
 def _can_build_wheels() -> bool:

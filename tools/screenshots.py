@@ -45,7 +45,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     from gin3d.app import GinApp
     from gin3d.engine import RuleSet
-    from gin3d.players import GreedyPlayer
+    from gin3d.players import GreedyPlayer, opponent_name
     from gin3d.scene.autoplay import InputDriver
     from gin3d.settings import Settings
 
@@ -75,7 +75,11 @@ def main(argv: list[str] | None = None) -> int:
     shot("1_menu")
     app.screens.request("Setup")
     shot("1b_setup")
-    session = app.start_game([None, GreedyPlayer()], RuleSet.preset("classic"), seed=args.seed)
+    # named as the steady level's player, so the table shows that level's portrait
+    names = ("You", opponent_name("simple"))
+    session = app.start_game(
+        [None, GreedyPlayer()], RuleSet.preset("classic"), seed=args.seed, names=names
+    )
     scene = app.scene
     frames(lambda: len(scene.hands[0]) + len(scene.hands[1]) >= 13)
     shot("2_deal")

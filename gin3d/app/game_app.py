@@ -22,7 +22,7 @@ from ..players import (
 )
 from ..recorder import GameKeeper
 from ..saves import Seat, offer_resume
-from ..scene import frame_rate, status_line
+from ..scene import frame_rate, status_line, theme
 from ..scene.animation import AnimationQueue
 from ..scene.controller import TableController
 from ..scene.help import HelpOverlay
@@ -137,6 +137,7 @@ class GinApp(ShowBase):
         super().__init__()
         self.framebuffer = fit_framebuffer(self)  # before anything is loaded into the window
         trim_clears(self)
+        theme.install(self)  # the typeface of every text, before the splash's first word
         splash = show_splash(self)  # on screen now: the table and menus take seconds more
         self.user_settings = user_settings or Settings()
         self.speed = self.user_settings.animation_speed  # in use now (the table may change it)

@@ -1,9 +1,9 @@
-"""Where the committed art lives: ``textures/``, ``models/`` and ``sounds/``.
+"""Where the committed art lives: ``textures/``, ``models/``, ``sounds/`` and ``fonts/``.
 
 In the repository they sit at the top, where ``tools/`` writes them. An installed package
 (a wheel, a plain ``pip install .``) carries them inside itself as ``gin3d/_assets/``
-(pyproject.toml maps the three folders there), found with ``importlib.resources``. A packaged
-build (``setup_build.py``) has them in its main folder. ``GIN3D_ASSETS`` overrides all three.
+(pyproject.toml maps the folders there), found with ``importlib.resources``. A packaged
+build (``setup_build.py``) has them in its main folder. ``GIN3D_ASSETS`` overrides them all.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ PACKAGED = "_assets"  # gin3d/_assets/{textures,models,sounds} in an installed p
 
 
 def asset_root() -> Path:
-    """The folder holding textures/, models/ and sounds/ (``GIN3D_ASSETS`` overrides)."""
+    """The folder holding textures/, models/, sounds/ and fonts/ (``GIN3D_ASSETS`` overrides)."""
     env = os.environ.get(ASSETS_ENV)
     if env:
         return Path(env)

@@ -33,7 +33,7 @@ from panda3d.core import (
 from ..engine import CARDS, Card
 from . import preload
 from .assets import asset_path, panda_filename
-from .quality import SHARP, Filtering, apply_filtering
+from .quality import SHARP, Filtering, apply_filtering, private_texture
 
 CARD_W = 6.4
 CARD_H = 8.96
@@ -145,7 +145,7 @@ class Atlas:
         if not meta_path.exists() or not image.exists():
             raise FileNotFoundError(f"card atlas missing: {meta_path.name} / {image.name}")
         meta = json.loads(meta_path.read_text())
-        tex = preload.take(style) or loader.loadTexture(panda_filename(image))
+        tex = preload.take(style) or private_texture(loader.loadTexture(panda_filename(image)))
         apply_filtering(tex, filtering)  # nearest-mip on software renderers: still crisp
         tex.setWrapU(SamplerState.WM_clamp)
         tex.setWrapV(SamplerState.WM_clamp)
@@ -168,11 +168,14 @@ class Atlas:
         du, dv = (u1 - u0), (v1 - v0)
         return (u0 + du * 0.3667, v0 + dv * 0.4048, u0 + du * 0.6333, v0 + dv * 0.5952)
 
-    def suit_icons(self) -> list[Texture]:
+    def suit_icons(self, on_card: bool = False) -> list[Texture]:
         """One small texture per suit (S H D C) cut from the aces: the pip on a transparent
         ground in its own colour at full brightness, lifted a little towards white (red, or
         the four-colour deck's blue and green), black pips drawn light: each reads on dark
-        panels. (Red used to be picked out by red minus green, which left blue invisible.)"""
+        panels. (Red used to be picked out by red minus green, which left blue invisible.)
+        ``on_card``: instead, the pip as the card prints it (black spades and clubs, the
+        deck's own reds, blues and greens) on a small rounded tile of the card's white, so
+        it reads in its true colour on dark panels and light buttons alike."""
         w, h = self.texture.getXSize(), self.texture.getYSize()
         ram = self.texture.getRamImageAs("RGBA")
         if not ram:
@@ -182,6 +185,9 @@ class Atlas:
         for suit in range(4):
             u0, v0, u1, v1 = self.suit_icon_uv(suit)
             part = rgba[int(v0 * h) : int(v1 * h), int(u0 * w) : int(u1 * w), :3] / 255.0
+            if on_card:
+                out.append(_tile(rgba[int(v0 * h) : int(v1 * h), int(u0 * w) : int(u1 * w)]))
+                continue
             ink = 1.0 - part.min(axis=2)  # the card's white ground is 0, any pip colour ~1
             solid = ink > 0.6
             pip = part[solid].mean(axis=0) if solid.any() else np.zeros(3)
@@ -203,6 +209,25 @@ class Atlas:
             tex.setMinfilter(SamplerState.FT_linear_mipmap_linear)
             out.append(tex)
         return out
+
+
+def _tile(part: np.ndarray) -> Texture:
+    """A piece of a card face as a small texture with rounded corners and a grey rim."""
+    n_y, n_x = part.shape[:2]
+    yy, xx = np.mgrid[0:n_y, 0:n_x] + 0.5
+    r = min(n_x, n_y) * 0.22
+    qx = np.abs(xx - n_x / 2) - (n_x / 2 - r - 0.5)
+    qy = np.abs(yy - n_y / 2) - (n_y / 2 - r - 0.5)
+    d = np.hypot(np.maximum(qx, 0), np.maximum(qy, 0)) + np.minimum(np.maximum(qx, qy), 0) - r
+    icon = part.astype(float)
+    rim = np.clip(1.5 - np.abs(d + 1.5), 0, 1)[..., None]  # a 3 px grey edge inside
+    icon[..., :3] = icon[..., :3] * (1 - rim * 0.45)
+    icon[..., 3] = np.clip(0.5 - d, 0, 1) * 255
+    tex = Texture("suit-tile")
+    tex.setup2dTexture(n_x, n_y, Texture.T_unsigned_byte, Texture.F_rgba8)
+    tex.setRamImageAs(np.ascontiguousarray(icon.astype(np.uint8)).tobytes(), "RGBA")
+    tex.setMinfilter(SamplerState.FT_linear_mipmap_linear)
+    return tex
 
 
 class CardFactory:

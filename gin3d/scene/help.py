@@ -35,6 +35,10 @@ COMMANDS = (  # the table's commands in the order the help lists them
     ("next", "next hand"),
 )
 GENERAL = [("F1 or ?", "this help (again, or Esc, to close it)")]
+BUTTON_KEYS = [  # a panel's buttons (scene/focus.py)
+    ("Tab / Down, Shift-Tab / Up", "move the gold ring between the buttons"),
+    ("Enter or Space", "press the button in the ring"),
+]
 SCREENS: dict[str, tuple[str, list[tuple[str, str]]]] = {
     "Menu": ("Main menu", [("Mouse", "choose an entry")]),
     "Setup": (
@@ -129,7 +133,8 @@ def sections(state: str, table: bool) -> list[tuple[str, list[tuple[str, str]]]]
                 ],
             )
         )
-    out.append(("Everywhere", GENERAL))
+    general = GENERAL if state in ("Table", "Tutorial") or table else GENERAL + BUTTON_KEYS
+    out.append(("Everywhere", general))
     return out
 
 

@@ -1,7 +1,8 @@
-"""The in-game HUD: prompt line, message line, scores, deadwood count and action buttons.
+"""The in-game HUD: prompt line, message line, scores, deadwood count and action buttons,
+and the players' portraits.
 
-Text may contain the suit symbols ♠♥♦♣; they are drawn as small pictures cut from the card
-atlas (Panda3D's bundled fonts have no suit glyphs), registered as TextNode graphics.
+Text may contain the suit symbols ♠♥♦♣; they are drawn as small tiles cut from the card
+atlas (the pip as the card prints it, on the card's white), registered as TextNode graphics.
 """
 
 from __future__ import annotations
@@ -10,39 +11,40 @@ import math
 import weakref
 from collections.abc import Callable
 
-from direct.gui.DirectGui import DGG, DirectButton, DirectFrame, OnscreenText
+from direct.gui.DirectGui import DirectButton, DirectFrame, OnscreenText
 from panda3d.core import (
     CardMaker,
     NodePath,
+    TextGraphic,
     TextNode,
     TextProperties,
     TextPropertiesManager,
     TransparencyAttrib,
 )
 
+from . import theme
+from .portraits import Portraits
+
 SUIT_CHARS = "\u2660\u2665\u2666\u2663"
+# read at arm's length at 1280x720: the prompt 0.064 high (23 px a line; was 0.055, in
+# Panda3D's smaller-faced font)
 PROMPT_SCALE, MESSAGE_SCALE, SCORES_SCALE, TARGET_SCALE, DEADWOOD_SCALE = (
-    0.055,
-    0.042,
-    0.048,
-    0.04,
+    0.064,
     0.05,
+    0.05,
+    0.042,
+    0.056,
 )
+ACTION_SCALE = 0.058  # the action buttons on the right (were 0.055)
 # what is drawn over the table and lays itself out for the window's shape (the HUDs, the
 # tutorial's narration): the app calls ``fit()`` on each after every resize
 FITTED: weakref.WeakSet = weakref.WeakSet()
 SUIT_KEYS = "shdc"
+SUIT_SIZE = 0.9  # the suit tile's height in text heights (a line is 1.0)
+SUIT_GAP = 0.15  # the space either side of it
 TURN_COLOUR = (1.0, 0.82, 0.3, 1)  # the score line of the seat to move
 _registered = ""  # the atlas image the suit pictures were cut from
 _props_registered = False
-
-BUTTON_STYLE = dict(
-    frameColor=((0.95, 0.9, 0.75, 0.95), (1, 0.95, 0.6, 1), (1, 1, 0.85, 1), (0.5, 0.5, 0.5, 0.5)),
-    text_fg=(0.12, 0.08, 0.04, 1),
-    relief=DGG.FLAT,
-    pad=(0.6, 0.35),
-    text_scale=0.8,
-)
 
 
 def register_suit_graphics(atlas) -> None:
@@ -51,15 +53,17 @@ def register_suit_graphics(atlas) -> None:
     if _registered == atlas.image_path:
         return
     mgr = TextPropertiesManager.getGlobalPtr()
-    for key, tex in zip(SUIT_KEYS, atlas.suit_icons()):
+    for key, tex in zip(SUIT_KEYS, atlas.suit_icons(on_card=True)):
         cm = CardMaker(f"suit-{key}")
-        # a little bigger than a capital, square as the cut is: the pip's shape (spade or
-        # club) shows at 15 px text, not squeezed
-        cm.setFrame(0.02, 0.9, -0.14, 0.74)
+        # a tile of the card's face a little taller than a capital, square as the cut is:
+        # the pip in its printed colour, its shape (spade or club) clear at HUD sizes
+        cm.setFrame(SUIT_GAP, SUIT_SIZE + SUIT_GAP, -0.16, SUIT_SIZE - 0.16)
         np = NodePath(cm.generate())
         np.setTexture(tex)
         np.setTransparency(TransparencyAttrib.MAlpha)
-        mgr.setGraphic(key, np)
+        np.setColor(1, 1, 1, 1)  # its own colours: the text's colour does not tint it
+        # its own room in the line: a little space before and after the tile
+        mgr.setGraphic(key, TextGraphic(np, 0, SUIT_SIZE + 2 * SUIT_GAP, -0.16, SUIT_SIZE - 0.16))
     _registered = atlas.image_path
 
 
@@ -87,11 +91,15 @@ def suitify(text: str) -> str:
 
 
 def button(parent, text: str, command: Callable, pos, scale: float = 0.05, **kw) -> DirectButton:
-    style = dict(BUTTON_STYLE)
+    """The one button of every screen and the HUD: framed, with its own look when the
+    pointer is over it, when pressed and when disabled (``theme.button_style``)."""
+    style = theme.button_style()
     style.update(kw)
-    return DirectButton(
+    b = DirectButton(
         parent=parent, text=suitify(text), command=command, pos=pos, scale=scale, **style
     )
+    b.setTransparency(TransparencyAttrib.MAlpha)  # the frame's rounded corners
+    return b
 
 
 class Hud:
@@ -113,15 +121,18 @@ class Hud:
         on_action: Callable[[str], None],
         on_menu: Callable[[], None],
         menu_label: str = "Menu (Esc)",
+        portraits: bool = True,
     ) -> None:
+        """``portraits=False``: no player portraits (the tutorial's narration panel stands
+        where they would)."""
         FITTED.add(self)
         register_text_properties()
         self.base = base
         self.turn: int | None = None  # the seat lit in the scores (None: nobody to move)
         self.root = DirectFrame(parent=base.aspect2d, frameColor=(0, 0, 0, 0))
-        self.top = DirectFrame(
-            parent=base.a2dTopCenter, frameColor=(0, 0, 0, 0.45), frameSize=(-1.0, 1.0, -0.17, 0.0)
-        )
+        self.top = DirectFrame(parent=base.a2dTopCenter, **theme.panel_style())
+        self.top.setTransparency(TransparencyAttrib.MAlpha)
+        self._band(1.0, -0.17)
         self.prompt = OnscreenText(
             parent=self.top,
             text="",
@@ -176,7 +187,7 @@ class Hud:
                 label,
                 lambda n=name: on_action(n),
                 (-0.22, 0, 0.33 - i * 0.12),
-                scale=0.055,
+                scale=ACTION_SCALE,
             )
         self.sort_buttons: dict[str, DirectButton] = {}
         self.sort_label = OnscreenText(
@@ -201,6 +212,8 @@ class Hud:
         )
         # its right edge where "Menu (Esc)" has it, whatever the label's length
         self.menu_button.setX(-0.082 - self.menu_button.getBounds()[1] * 0.045)
+        # both players by their hands, the one to move lit
+        self.portraits = Portraits(base) if portraits else None
         self.extra: list = []
         self.all = [
             self.root,
@@ -251,7 +264,7 @@ class Hud:
             self.prompt.setScale(PROMPT_SCALE)
             self.message.setScale(MESSAGE_SCALE)
             self.message.setPos(0, -0.14)
-            self.top["frameSize"] = (-half, half, -0.17, 0.0)
+            self._band(half, -0.17)
             return
         self.top.setX((gap[0] + gap[1]) / 2)  # centred in the gap
         room = max(0.25, (gap[1] - gap[0]) / 2)
@@ -264,7 +277,12 @@ class Hud:
             y -= (m_rows - 1) * self.message.textNode.getLineHeight() * self.message.getScale()[0]
         else:
             self.message.setScale(MESSAGE_SCALE)
-        self.top["frameSize"] = (-room, room, y - 0.035, 0.0)
+        self._band(room, y - 0.035)
+
+    def _band(self, half: float, bottom: float) -> None:
+        """The prompt's band, an opaque framed panel ``half`` either side of its centre,
+        from the top of the window down to ``bottom``."""
+        self.top["frameSize"] = (-half, half, bottom, 0.0)
 
     @staticmethod
     def _wrap(text: OnscreenText, scale: float, width: float, room: float) -> int:
@@ -298,6 +316,8 @@ class Hud:
             line = f"{names[s]}: {scores[s]}" + (" (dealer)" if dealer == s else "")
             lines.append(f"\1turn\1{line}  - to play\2" if s == self.turn else line)
         self.scores.setText("\n".join(lines))
+        if self.portraits is not None:
+            self.portraits.update(names, scores, self.turn, dealer)
         knock = ""
         if knock_limit is not None:
             knock = "  -  gin only" if knock_limit == 0 else f"  -  knock at {knock_limit}"
@@ -325,7 +345,7 @@ class Hud:
 
     def set_sort(self, mode: str) -> None:
         for m, b in self.sort_buttons.items():
-            b["frameColor"] = (1, 0.85, 0.4, 1) if m == mode else (0.95, 0.9, 0.75, 0.95)
+            b["frameColor"] = theme.SELECTED if m == mode else theme.PLAIN
 
     def show(self) -> None:
         for w in (
@@ -339,12 +359,18 @@ class Hud:
             *self.sort_buttons.values(),
         ):
             w.show()
+        if self.portraits is not None:
+            self.portraits.show()
 
     def hide(self) -> None:
         for w in self.all:
             w.hide()
+        if self.portraits is not None:
+            self.portraits.hide()
 
     def destroy(self) -> None:
         FITTED.discard(self)
         for w in self.all:
             w.destroy()
+        if self.portraits is not None:
+            self.portraits.destroy()

@@ -9,7 +9,11 @@ BANNER_MARGIN = (0.45, 0.45, 0.12, 0.2)  # left, right, bottom, top, in text hei
 
 def dress_banner(node, card=BANNER_CARD) -> None:
     """Give a banner's ``TextNode`` its opaque card and gold edge (the table's banners and
-    the warm-up's copy are drawn the same way)."""
+    the warm-up's copy are drawn the same way), in the theme's bold face."""
+    from . import theme
+
+    if theme.fonts():  # installed (a bare ShowBase in a test may not have it)
+        node.setFont(theme.bold())
     node.setCardColor(*card)
     node.setCardAsMargin(*BANNER_MARGIN)
     node.setCardDecal(True)

@@ -1,19 +1,21 @@
 """The menu screens' widgets: a panel with a title, text, buttons and one-line text fields.
 
 The screens of ``gin3d.app.screens`` are built of them, and so is the tutorial's chapter menu.
-"""
+A panel is opaque in a gold frame (``theme.panel_style``); its buttons take the keyboard:
+Tab / Down and Shift-Tab / Up move a focus ring between them, Enter presses the one in it
+(``focus.FocusRing``)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from direct.gui.DirectGui import DGG, DirectEntry, DirectFrame, OnscreenText
-from panda3d.core import TextNode
+from direct.gui.DirectGui import DirectEntry, DirectFrame, OnscreenText
+from panda3d.core import TextNode, TransparencyAttrib
 
+from . import theme
+from .focus import FocusRing
 from .hud import button, suitify
 from .palette import GOLD
-
-PANEL = (0.05, 0.08, 0.06, 0.92)
 
 
 class Panel:
@@ -30,11 +32,11 @@ class Panel:
         self.base = base
         self.frame = DirectFrame(
             parent=base.aspect2d,
-            frameColor=PANEL,
-            relief=DGG.FLAT,
             frameSize=(-width, width, -height, height),
             pos=(pos[0], 0, pos[1]),
+            **theme.panel_style(),
         )
+        self.frame.setTransparency(TransparencyAttrib.MAlpha)  # its rounded corners
         self.width, self.height = width, height
         self.title = OnscreenText(
             parent=self.frame,
@@ -44,9 +46,11 @@ class Panel:
             fg=GOLD,
             shadow=(0, 0, 0, 1),
             mayChange=True,
+            font=theme.bold(),
         )
         self.widgets: list = [self.title]
         self.buttons: dict[str, object] = {}
+        self.focus = FocusRing(base, lambda: list(self.buttons.values()))
         self.pos = pos
         self.fit()
 
@@ -113,6 +117,7 @@ class Panel:
             )
 
     def destroy(self) -> None:
+        self.focus.destroy()
         self.frame.destroy()
         self.widgets.clear()
         self.buttons.clear()

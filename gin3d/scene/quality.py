@@ -93,9 +93,18 @@ def apply_filtering(texture: Texture, filtering: Filtering) -> None:
 
 def filter_model(model: NodePath, filtering: Filtering) -> None:
     """Every texture a loaded model uses, sampled as ``filtering`` says (a model's egg file
-    asks for 4x anisotropy, which only a GPU affords)."""
+    asks for 4x anisotropy, which only a GPU affords). The model gets its own copies: the
+    loader's pool shares a texture with every later load of a model that names it, and such
+    a load puts the egg file's sampling back on it."""
     for texture in model.findAllTextures():
-        apply_filtering(texture, filtering)
+        own = private_texture(texture)
+        apply_filtering(own, filtering)
+        model.replaceTexture(texture, own)
+
+
+def private_texture(texture: Texture) -> Texture:
+    """A copy of a pooled texture (same image) whose sampling nobody else changes."""
+    return texture.makeCopy()
 
 
 def fit_framebuffer(base) -> str:

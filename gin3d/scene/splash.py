@@ -10,7 +10,7 @@ from __future__ import annotations
 from direct.gui.OnscreenText import OnscreenText
 from panda3d.core import NodePath
 
-from .palette import GOLD
+from .logo import title
 
 FELT = (0.05, 0.27, 0.16, 1)
 
@@ -20,18 +20,11 @@ def show_splash(base) -> NodePath:
     buffering); returns its node for the caller to remove once the menu is ready."""
     root = base.aspect2d.attachNewNode("splash")
     base.setBackgroundColor(*FELT)  # the table sets its own once it is built
-    OnscreenText(
-        parent=root,
-        text="gin3d",
-        pos=(0, 0.05),
-        scale=0.16,
-        fg=GOLD,
-        shadow=(0, 0, 0, 0.8),
-    )
+    title(root, (0, 0.08), 0.2)  # the menu's logo, without its cards (not loaded yet)
     OnscreenText(
         parent=root,
         text="Shuffling the deck...",
-        pos=(0, -0.12),
+        pos=(0, -0.14),
         scale=0.05,
         fg=(0.9, 0.95, 0.85, 1),
     )

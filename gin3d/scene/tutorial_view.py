@@ -512,6 +512,7 @@ class TutorialView(MouseButtons):
                     self._hud_action,
                     lambda: self.on_done(False),
                     menu_label="Chapters (Esc)",
+                    portraits=False,  # the narration panel stands where they would
                 )
                 self.input = TutorialInput(self, self.ctl, self.hud)
                 self.ctl.on_message.append(self.hud.set_message)

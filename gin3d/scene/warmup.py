@@ -19,6 +19,7 @@ import gc
 from direct.gui.OnscreenText import OnscreenText
 from panda3d.core import NodePath
 
+from . import theme
 from .hud import suitify
 from .palette import dress_banner
 
@@ -45,9 +46,12 @@ def _warm_nodes(base, scene) -> list:
         np.setPos(0, 0, 0)
     # text: every printable glyph, the suit pictures, and a banner-style text fading out
     chars = "".join(chr(c) for c in range(32, 127))
-    made.append(
-        OnscreenText(text=chars, scale=0.05, fg=(1, 1, 1, 0), pos=(0, -0.9), mayChange=False)
-    )
+    for font in theme.fonts():  # both faces: a bold title or banner is met mid-game too
+        made.append(
+            OnscreenText(
+                text=chars, scale=0.05, fg=(1, 1, 1, 0), pos=(0, -0.9), mayChange=False, font=font
+            )
+        )
     made.append(
         OnscreenText(
             text=suitify("\u2660\u2665\u2666\u2663"),

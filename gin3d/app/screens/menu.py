@@ -9,6 +9,7 @@ import math
 
 from ...paths import save_path
 from ...saves import offer_resume
+from ...scene.logo import show_logo
 
 
 class MenuScreens:
@@ -19,9 +20,6 @@ class MenuScreens:
         self.tutorial = None  # the tutorial's mode and place are the tutorial's own
         self.app.net_hub.close()  # leaves a network match or an open table
         self.app.scene.clear_table()
-        p = self._panel("gin3d", width=0.62, height=0.82, pos=(-0.95, 0))
-        p.title.setScale(0.12)
-        p.text("Gin Rummy on a 3D table", 0.56, 0.045, fg=(0.9, 0.95, 0.85, 1))
         items = [("resume", "Resume game", self._resume_saved)] if save_path().exists() else []
         items += [
             ("play", "Play vs computer", lambda: self.request("Setup")),
@@ -34,9 +32,16 @@ class MenuScreens:
             ("rules", "Rules", lambda: self.request("Rules", "Menu")),
             ("quit", "Quit", self.app.userExit),
         ]
-        p.column(items, top=0.42, step=min(0.125, 1.05 / len(items)), scale=0.052)
-        if self.app.notice:
-            p.text(self.app.notice, -0.74, 0.03, fg=(1, 0.75, 0.6, 1)).setWordwrap(38)
+        step = min(0.135, 1.3 / len(items))
+        notice = self.app.notice
+        column = step * (len(items) - 1) / 2  # the first button's centre above the middle
+        extra = 0.2 if notice else 0.0  # room for the notice above the buttons
+        p = self._panel("", width=0.62, height=column + 0.14 + extra / 2, pos=(-0.95, 0))
+        # the title over the table, right of the menu (on the panel, so it goes with it)
+        show_logo(p.frame, self.app.scene.factory.atlas, (1.62, 0.05), scale=0.21)
+        p.column(items, top=column - 0.015 - extra / 2, step=step, scale=0.06)
+        if notice:
+            p.text(notice, column + extra / 2, 0.032, fg=(1, 0.75, 0.6, 1)).setWordwrap(34)
             self.app.notice = None
         self._esc(None)
         self.app.taskMgr.add(self._sway, "menu-camera-sway")

@@ -133,7 +133,6 @@ class RecordScreens:
         self.app.end_game()
         view = self.replay_view = ReplayView(self.app, record)
         top = self._panel("", width=1.25, height=0.15, pos=(0, 0.82))
-        top.frame["frameColor"] = (0.04, 0.07, 0.05, 0.85)
         top.title.setPos(0, -0.005)
         top.title.setScale(0.05)
         names = record.names

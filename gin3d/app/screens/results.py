@@ -9,6 +9,7 @@ from direct.interval.IntervalGlobal import LerpFunctionInterval
 from panda3d.core import TextNode
 
 from ...scene.palette import GOLD
+from ...scene.portraits import face_for, picture
 from ...scene.result_story import hand_story
 
 
@@ -95,12 +96,12 @@ class ResultScreens:
         names = session.controller.names
         winner = game.winner
         p = self._panel(f"{names[winner]} won the game!", width=1.0, height=0.78)
-        p.frame["frameColor"] = (0.04, 0.07, 0.05, 0.95)
         self.app.sounds.play("game_won" if winner == 0 else "hand_lost")
         rows = game.score.breakdown() if hasattr(game.score, "breakdown") else None
         y = 0.45
-        p.text(names[0], y, 0.05, x=0.25, fg=GOLD)
-        p.text(names[1], y, 0.05, x=0.65, fg=GOLD)
+        for seat, x in ((0, 0.25), (1, 0.65)):  # each player's portrait over their column
+            p.text(names[seat], y, 0.05, x=x, fg=GOLD)
+            picture(p.frame, face_for(seat, names[seat]), (x, y + 0.09), 0.05, lit=seat == winner)
         labels = (
             ("points", "Hand points"),
             ("game_bonus", "Game bonus"),

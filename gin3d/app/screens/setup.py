@@ -13,6 +13,7 @@ from ...engine.rules import OPTION_NOTES, PRESET_NOTES, TARGET_NOTE
 from ...paths import save_path
 from ...players import levels, portrait, strength
 from ...scene.panel import Panel
+from ...scene.portraits import picture, set_picture
 
 TARGETS = (100, 150, 200, 250, 50)
 OPTIONS = (
@@ -29,8 +30,9 @@ class SetupScreen:
     def enterSetup(self) -> None:
         p = self._panel("New game", width=1.05, height=0.94)
         self._rules_rows(p, 0.62, opponent=True)
-        self.portrait = p.text("", -0.31, 0.036, fg=(0.9, 0.92, 0.85, 1))
-        self.portrait["wordwrap"] = 52
+        self.portrait = p.text("", -0.31, 0.036, x=0.14, fg=(0.9, 0.92, 0.85, 1))
+        self.portrait["wordwrap"] = 44
+        self.portrait_picture = picture(p.frame, "guest", (-0.8, -0.34), 0.11)
         self.setup_note = p.text("", -0.58, 0.04, fg=(1, 0.8, 0.6, 1))
         p.button(
             "start", "Deal", self._deal, (0.35, -0.78), scale=0.07, frameSize=(-3, 3, -0.55, 1.05)
@@ -142,6 +144,7 @@ class SetupScreen:
         if self.portrait is not None:
             level = self.app.setup.level
             self.portrait.setText("\n".join(t for t in (portrait(level), strength(level)) if t))
+            set_picture(self.portrait_picture, level)
         if getattr(self, "setup_summary", None):  # the network host's setup
             self._show_host_rules()
 
