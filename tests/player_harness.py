@@ -28,6 +28,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+ROOT = Path(__file__).resolve().parent.parent
 SCREEN = (1280, 800)
 WINDOW = "1280x720"
 TRACEBACK_MARKS = (
@@ -182,7 +183,10 @@ class Player:
             for k, v in os.environ.items()
             if not k.startswith(("XDG_", "GIN3D_", "PANDA_", "WAYLAND"))
         }
+        # the console script runs this checkout's code (whichever tree it was installed from)
+        path = os.pathsep.join(x for x in (str(ROOT), env.get("PYTHONPATH", "")) if x)
         env.update(
+            PYTHONPATH=path,
             HOME=str(self.home),
             DISPLAY=self.x.display,
             GIN3D_STATUS=str(self.status_path),
@@ -380,19 +384,47 @@ class Player:
         self._frames(2)
 
     def key(self, name: str) -> None:
-        """Press and release a key (X keysym names: 'Escape', 'Return', 's', 'F1'...)."""
+        """Press and release a key (X keysym names: 'Escape', 'Return', 's', 'F1'...; or one
+        printable character, ':' or 'A', typed with Shift held where the keyboard needs it)."""
         X, XK, _, xtest = _xlib()
         d = self.xdisplay()
-        code = d.keysym_to_keycode(XK.string_to_keysym(name))
+        sym = ord(name) if len(name) == 1 and name.isprintable() else XK.string_to_keysym(name)
+        code = d.keysym_to_keycode(sym)
         assert code, f"no key {name!r}"
+        shift = d.keycode_to_keysym(code, 0) != sym and d.keycode_to_keysym(code, 1) == sym
+        shift_code = d.keysym_to_keycode(XK.string_to_keysym("Shift_L"))
         w = self.window()
         d.set_input_focus(w, X.RevertToParent, X.CurrentTime)
+        if shift:
+            xtest.fake_input(d, X.KeyPress, shift_code)
         xtest.fake_input(d, X.KeyPress, code)
         d.sync()
         self._frames(2)
         xtest.fake_input(d, X.KeyRelease, code)
+        if shift:
+            xtest.fake_input(d, X.KeyRelease, shift_code)
         d.sync()
         self._frames(2)
+
+    def entry(self, key: str, snap: dict | None = None) -> dict | None:
+        """The panel's text field ``key`` (its text, box and focus), or None."""
+        snap = snap or self.status()
+        return next((e for e in snap.get("entries", []) if e["key"] == key), None)
+
+    def type_into(self, key: str, text: str, timeout: float = 20) -> dict:
+        """Click into the text field ``key``, clear it and type ``text`` with key presses;
+        returns the screen once the field shows what was typed."""
+        snap = self.wait(lambda s: self.entry(key, s), timeout, f"the {key} field")
+        x0, y0, x1, y1 = self.entry(key, snap)["box"]
+        self.click(x1 - 4, (y0 + y1) // 2)  # the end of the field: the cursor lands after
+        self.wait(lambda s: self.entry(key, s)["focus"], timeout, f"the {key} field focused")
+        for _ in range(len(self.entry(key)["text"])):
+            self.key("BackSpace")
+        for ch in text:
+            self.key(ch)
+        return self.wait(
+            lambda s: self.entry(key, s)["text"] == text, timeout, f"{text!r} in the {key} field"
+        )
 
     def _frames(self, n: int) -> None:
         """Give the game time for about ``n`` of its frames (it reads input once a frame)."""

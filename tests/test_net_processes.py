@@ -136,6 +136,40 @@ def test_two_processes_play_through_the_relay(tmp_path):
     assert guest["route"] == host["route"] == "relay"
 
 
+def test_a_public_host_is_listed_at_the_service(tmp_path):
+    """``host --public``: the table is listed at the node under the host's name and rules,
+    with the code it printed (what Find an opponent and quick match show and join)."""
+    from gin3d.net.service_client import list_tables
+
+    async def scenario():
+        relay = await _spawn("-m", "gin3d.net.relay", "--host", LOOP, "--port", "0")
+        relay_at = (await _line(relay, "gin3d-relay")).rsplit(None, 1)[1]
+        bad = await _spawn("-m", "gin3d.net.cli", "host", "--public")  # no --relay
+        said = (await _finish(bad, timeout=30))[0]
+        host = await _spawn(
+            "-m", "gin3d.net.cli", "host", "--public", "--relay", relay_at, "--rules", "oklahoma",
+            "--name", "Ann", *FAST,
+        )  # fmt: skip
+        try:
+            listed = await asyncio.wait_for(_line(host, "LISTED"), 30)
+            _, code = (await asyncio.wait_for(_line(host, "LISTENING"), 30)).split()
+            for _ in range(100):  # its first dial to the node may still be under way
+                tables = await list_tables(relay_at)
+                if tables:
+                    break
+                await asyncio.sleep(0.1)
+            return bad.returncode, said, listed, code, tables
+        finally:
+            for proc in (host, relay):
+                proc.terminate()
+                await proc.wait()
+
+    returncode, said, listed, code, tables = asyncio.run(scenario())
+    assert returncode == 2 and "--public" in said
+    assert listed == "oklahoma Ann"
+    assert [(t.name, t.preset, t.code) for t in tables] == [("Ann", "oklahoma", code)]
+
+
 class FaultyProxy:
     """A TCP proxy whose n-th connection suffers ``faults[n]``; later ones pass cleanly.
 

@@ -5,11 +5,23 @@ normal animation speed (see ``tests/player_harness.py``). Screenshots of each en
 from __future__ import annotations
 
 import os
+import socket
+import subprocess
+import sys
 import time
 from pathlib import Path
 
 import pytest
-from player_harness import Player, XServer, my_move, play_move, play_until, write_png
+from player_harness import (
+    ROOT,
+    Player,
+    XServer,
+    end,
+    my_move,
+    play_move,
+    play_until,
+    write_png,
+)
 
 pytestmark = pytest.mark.slow
 SHOTS = Path(
@@ -398,3 +410,173 @@ def test_launch_puts_a_picture_up_at_once(player):
     # within a second; on a loaded machine, where everything takes longer, at least well
     # ahead of the menu (a black window until the menu is built fails either way)
     assert drawn < 1.0 or drawn < menu / 3, (drawn, menu)
+
+
+# -- online: a real service node and a real computer player, each its own process ----------
+LOOP = "127.0.0.1"
+NET_FAST = ["--heartbeat", "0.5", "--dead-after", "8", "--retry", "0.2"]
+
+
+class Process:
+    """A process of ours (a service node, a computer player); its output goes to a file the
+    scenario reads lines from. Stopped by its own id."""
+
+    def __init__(self, out: Path, *args: str) -> None:
+        self.out = out
+        env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONUNBUFFERED="1")
+        with out.open("w") as f:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", *args],
+                cwd=ROOT,
+                env=env,
+                stdout=f,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+                start_new_session=True,
+            )
+
+    def line(self, prefix: str, timeout: float = 30) -> str:
+        """The rest of the first output line that starts with ``prefix`` (waits for it)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            for text in self.out.read_text(errors="replace").splitlines():
+                if text.startswith(prefix):
+                    return text[len(prefix) :].strip()
+            assert self.proc.poll() is None, f"{self.out.name} ended:\n{self.out.read_text()}"
+            assert time.monotonic() < deadline, f"no {prefix!r} from {self.out.name}"
+            time.sleep(0.05)  # the poll interval of a wait with a deadline
+
+    def stop(self) -> None:
+        end(self.proc, 10)
+
+
+@pytest.fixture
+def service(tmp_path):
+    """A ``gin3d-relay`` node on a free loopback port; ``start`` adds more processes of ours
+    (all stopped at the end). ``game_args``: the game on loopback, using this node."""
+    procs: list[Process] = []
+
+    class Service:
+        def start(self, name: str, *args: str) -> Process:
+            procs.append(Process(tmp_path / f"{name}.out", *args))
+            return procs[-1]
+
+        def match(self, name: str, *args: str) -> Process:
+            """A computer player (``gin3d-match``) at this node."""
+            return self.start(name, "gin3d.net.cli", *args, "--relay", self.address, *NET_FAST)
+
+    svc = Service()
+    node = svc.start("relay", "gin3d.net.relay", "--host", LOOP, "--port", "0")
+    svc.address = node.line("gin3d-relay (memory) listening on", 30)
+    svc.game_args = ("--listen", LOOP, "--port", "0")
+    yield svc
+    for proc in reversed(procs):
+        proc.stop()
+
+
+def free_port() -> int:
+    """A loopback port where nobody listens (bound by us for a moment, then let go)."""
+    with socket.socket() as s:
+        s.bind((LOOP, 0))
+        return s.getsockname()[1]
+
+
+def net_move(snap: dict) -> bool:
+    """A move of ours at a network table (not its waiting or dealing lines)."""
+    return my_move(snap) and not snap["prompt"].startswith(("Waiting", "Dealing", "The line"))
+
+
+def accept_and_play(p: Player, host: str, shot: str, moves: int = 4) -> None:
+    """The host's rules come up: Accept, then make ``moves`` moves of the hand."""
+    p.wait(lambda s: s.get("screen") == "Offer", 60, f"{host}'s rules to accept")
+    p.screenshot(f"{shot}-rules")
+    p.click_button("Accept")
+    deadline = time.monotonic() + 60
+    for _ in range(moves):
+        snap = p.wait(net_move, max(1.0, deadline - time.monotonic()), "a move at the table")
+        assert any(host in t for t in snap["texts"]), f"{host} is not at the table: {snap}"
+        play_move(p, snap, knock=False)
+    p.wait(net_move, max(1.0, deadline - time.monotonic()), "the table at rest, our move")
+    p.screenshot(f"{shot}-mid-hand")
+    assert p.problems() == []
+
+
+def open_online(p: Player) -> dict:
+    p.wait(on("Menu"), 60, "the main menu")
+    p.click_button("Online")
+    return p.wait(on("Online"), 20, "the Online screen")
+
+
+def test_online_find_lists_a_public_table_and_join_plays_it(player, service):
+    """Online -> Find: the computer player's listed table shows as a row; Join, Accept and
+    a few moves at its table."""
+    service.match("ann", "host", "--public", "--name", "Ann").line("LISTED", 30)
+    p = player(args=("--relay", service.address, *service.game_args))
+    open_online(p)
+    p.click_button("Find")
+    p.wait(
+        lambda s: s.get("screen") == "Tables" and p.shows("Ann  -  classic to 100")(s),
+        30,
+        "Ann's table in the list",
+    )
+    p.screenshot("online-find-tables")
+    p.click_button("Join")
+    accept_and_play(p, "Ann", "online-find")
+
+
+def test_online_quick_match_lands_at_the_waiting_table(player, service):
+    """Online -> Find -> Quick match Classic: the player is seated at the one waiting table."""
+    service.match("bea", "host", "--public", "--name", "Bea").line("LISTED", 30)
+    p = player(args=("--relay", service.address, *service.game_args))
+    open_online(p)
+    p.click_button("Find")
+    p.wait(p.shows("Quick match"), 20, "the quick match row")
+    p.click_button("Classic")
+    accept_and_play(p, "Bea", "online-quick")
+
+
+def test_online_join_a_friend_by_code_through_the_relay(player, service):
+    """A friend hosts through the node (not listed) and gives the code: typed into the Code
+    field key by key, Join, Accept, a few moves."""
+    peer = service.match("cal", "host", "--listen", LOOP, "--port", "0", "--name", "Cal")
+    _, code = peer.line("LISTENING", 30).split()
+    p = player(args=("--relay", service.address, *service.game_args))
+    snap = open_online(p)
+    assert p.shows(f"Relay: {service.address}")(snap)
+    p.type_into("code", code)
+    p.screenshot("online-code-typed")
+    p.click_button("Join")
+    accept_and_play(p, "Cal", "online-code")
+
+
+def test_settings_online_service_tests_and_is_kept(player, service):
+    """Settings -> Online service: Test says the node answers, and that a dead address does
+    not; saved, a new launch of the game shows the service on the Online screen."""
+    p = player(args=service.game_args)
+    snap = open_online(p)
+    assert p.shows("No relay set")(snap)
+    p.click_button("Back")
+    p.click_button("Settings")
+    p.wait(on("Settings"), 20, "the settings")
+    p.type_into("service", service.address)
+    p.click_button("Test")
+    p.wait(p.shows("The service answers"), 20, "the service answering")
+    p.screenshot("settings-service-answers")
+    dead = f"{LOOP}:{free_port()}"
+    p.type_into("service", dead)
+    p.click_button("Test")
+    said = p.wait(p.shows("No answer"), 20, "no answer from a dead address")
+    assert p.shows(f"No answer: {dead}: nobody listens there")(said), said["texts"]
+    p.screenshot("settings-service-no-answer")
+    p.type_into("service", service.address)
+    p.click_button("Save")
+    p.wait(on("Menu"), 20, "the menu after saving")
+    p.stop()
+
+    p = player(home=p.home, args=service.game_args)
+    snap = open_online(p)
+    assert p.shows(f"Relay: {service.address}")(snap), snap["texts"]
+    p.screenshot("settings-service-kept")
+    p.click_button("Find")
+    p.wait(p.shows("No open tables now"), 30, "the kept service's (empty) list")
+    assert p.problems() == []

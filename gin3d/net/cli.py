@@ -1,12 +1,16 @@
 """Play a network match from the command line with the built-in computer player.
 
 ``python -m gin3d.net.cli host [--port P] [--code C] [--relay H:P] [--out result.json]``
+``python -m gin3d.net.cli host --public --relay H:P [--rules R] [--name N]``
 ``python -m gin3d.net.cli join --code C [--address H:P] [--relay H:P] [--out result.json]``
 
-The host prints ``LISTENING <port> <code>`` once it accepts connections. Each side writes
-its result (how the match ended, totals, the move log and its hash) to ``--out``. Used by
-the two-process tests and handy to watch two machines play; the packaged Linux build carries it
-as ``gin3d-match`` (setup_build.py), which its build test uses to play a LAN match.
+The host prints ``LISTENING <port> <code>`` once it accepts connections; with ``--public`` it
+opens a listed table at the online service (``service_client.open_table``: anyone may join
+it from Find an opponent or by quick match) and first prints ``LISTED <preset> <name>``.
+Each side writes its result (how the match ended, totals, the move log and its hash) to
+``--out``. Used by the two-process tests and handy to watch two machines play; the packaged
+Linux build carries it as ``gin3d-match`` (setup_build.py), which its build test uses to play
+a LAN match.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from gin3d.engine import RuleSet
 # absolute imports: the packaged build freezes this file as its own program (gin3d-match)
 from gin3d.net.constants import DEFAULT_PORT, RELAY_PORT
 from gin3d.net.peer import HostedMatch, JoinedMatch, MatchOptions
+from gin3d.net.service_client import open_table
 from gin3d.net.session import Callbacks, Timing
 from gin3d.net.transport import parse_address, parse_relays
 from gin3d.paths import write_atomic
@@ -49,10 +54,14 @@ async def _run(args) -> int:
     player = GreedyPlayer()
     if args.role == "host":
         rules = RuleSet.preset(args.rules)
-        match = HostedMatch(
-            player, rules, code=args.code, listen=args.listen, port=args.port, options=opts
-        )
-        await match.start()
+        if args.public:
+            match = await open_table(args.relay, player, rules, opts)
+            print(f"LISTED {rules.name} {args.name or 'player'}", flush=True)
+        else:
+            match = HostedMatch(
+                player, rules, code=args.code, listen=args.listen, port=args.port, options=opts
+            )
+            await match.start()
         print(f"LISTENING {match.port} {match.code}", flush=True)
     else:
         direct = parse_address(args.address, DEFAULT_PORT) if args.address else None
@@ -89,6 +98,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--address", help="join: host:port to connect to directly")
     parser.add_argument("--relay", help="host:port of a gin3d-relay")
     parser.add_argument("--rules", default="classic", help="host: rules preset")
+    parser.add_argument(
+        "--public",
+        action="store_true",
+        help="host: list the table at the online service (--relay) for anyone to join",
+    )
     parser.add_argument("--out", help="write the result as JSON here")
     parser.add_argument("--evidence", help="folder for cheating evidence files")
     parser.add_argument("--name", default="", help="player name shown to the opponent")
@@ -97,6 +111,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--grace", type=float, default=60.0)
     parser.add_argument("--retry", type=float, default=0.5)
     args = parser.parse_args(argv)
+    if args.public and (args.role != "host" or not args.relay or args.code):
+        parser.error("--public is for host, needs --relay and makes its own (public) code")
     if args.role == "join" and not args.code:
         parser.error("join needs --code")
     if args.role == "join" and not (args.address or args.relay):

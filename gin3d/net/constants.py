@@ -5,6 +5,7 @@ values."""
 DEFAULT_PORT = 47470  # TCP port a host listens on and a typed address defaults to
 RELAY_PORT = 47471  # TCP port of a gin3d-relay when an address names none
 EXAMPLE_ADDRESS = f"192.168.1.20:{DEFAULT_PORT}"  # shown when an address is missing
+NO_ANSWER = "the service did not answer: "  # how a ServiceError from no node at all begins
 
 # the link's status texts (``status`` events; the table shows them and reads its state off them)
 WAITING = "waiting for opponent…"

@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 
 from gin3d.engine import RuleSet
 
-from .constants import RELAY_PORT
+from .constants import NO_ANSWER, RELAY_PORT
 from .directory import PUBLIC_PRESETS, TABLES_SHOWN, Table, decode_name
 from .peer import HostedMatch, JoinedMatch, MatchOptions
 from .protocol import PROTOCOL_VERSION
@@ -67,8 +67,19 @@ async def _ask(service: Service, question: str, timeout: float) -> tuple[str, li
                 _ask_node(host, port, question), timeout
             )
         except (OSError, asyncio.TimeoutError, asyncio.LimitOverrunError, ValueError) as exc:
-            errors.append(f"{host}:{port}: {exc or 'timed out'}")
-    raise ServiceError("the service did not answer: " + "; ".join(errors))
+            errors.append(f"{host}:{port}: {_why(exc)}")
+    raise ServiceError(NO_ANSWER + "; ".join(errors))
+
+
+def _why(exc: Exception) -> str:
+    """Why a node did not answer, in words (not errno and a repeat of the address)."""
+    if isinstance(exc, ConnectionRefusedError):
+        return "nobody listens there"
+    if isinstance(exc, asyncio.TimeoutError):
+        return "timed out"
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror
+    return str(exc) or type(exc).__name__
 
 
 async def _ask_node(host: str, port: int, question: str) -> list[str]:

@@ -2,9 +2,10 @@
 
 Asked for by the environment (``GIN3D_STATUS=path``), the running game appends a snapshot of
 its screen to that file whenever it changes: the screen's name, the texts and buttons on the
-2D layer (with their boxes in window pixels), the local hand's cards with a point where each
-one can be clicked, what glows, and whether anything is moving. The player's-eye suite reads
-it beside its screenshots to know where to click; nothing in the game reads it back.
+2D layer (with their boxes in window pixels), the panel's text fields and what is typed in
+them, the local hand's cards with a point where each one can be clicked, what glows, and
+whether anything is moving. The player's-eye suite reads it beside its screenshots to know
+where to click; nothing in the game reads it back.
 
 Every few seconds (and at each hand's end) a ``metrics`` line adds, for the frames since the
 previous one, the figures a soak test
@@ -104,6 +105,20 @@ class StatusLine:
             out.append({"text": label, "box": box, "active": bool(node.getActive())})
         return out
 
+    def _entries(self) -> list[dict]:
+        """The text fields of the screen's panel: their key, what is typed, where to click."""
+        panel = getattr(self.app.screens, "panel", None)
+        out = []
+        for key, field in getattr(panel, "entries", {}).items():
+            if field.isEmpty() or field.isHidden():
+                continue
+            box = self._pixels(field)
+            if box is not None:
+                out.append(
+                    {"key": key, "text": field.get(), "box": box, "focus": field.guiItem.getFocus()}
+                )
+        return out
+
     def _texts(self) -> list[str]:
         out = []
         for np in self.app.render2d.findAllMatches("**/+TextNode"):
@@ -181,6 +196,7 @@ class StatusLine:
             "busy": bool(app.queue.busy),
             "texts": self._texts(),
             "buttons": self._buttons(),
+            "entries": self._entries(),
         }
         snap.update(self._table())
         tutorial = self._tutorial()

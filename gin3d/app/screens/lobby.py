@@ -372,7 +372,7 @@ class LobbyScreens:
         )
         p.text("Play a friend: join by code", 0.14, 0.05, x=-1.1, align=TextNode.ALeft, fg=GOLD)
         p.text("Code", 0.03, 0.042, x=-1.1, align=TextNode.ALeft)
-        entry(p, "code", "", (-0.75, 0.03), width=10)
+        entry(p, "code", "", (-0.45, 0.03), width=10)  # in line with the address below
         # without a relay the code alone cannot find the host: the address is required then
         p.text(
             "Address (optional)" if relay else "Address (required)",

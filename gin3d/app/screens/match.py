@@ -70,7 +70,8 @@ class MatchScreens:
             self.request("Menu")
             return
         who = opponent or "The host"
-        p = self._panel(f"{who}'s rules", width=1.15, height=0.86)
+        # narrower than the table's corner line (who, route, safety code), which stays readable
+        p = self._panel(f"{who}'s rules", width=1.0, height=0.86)
         p.text(rules_label(rules), 0.56, 0.055, fg=GOLD)
         for i, line in enumerate(rules.describe()):
             p.text(line, 0.44 - i * 0.07, 0.04)

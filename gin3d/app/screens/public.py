@@ -14,6 +14,7 @@ import time
 
 from panda3d.core import TextNode
 
+from ...net.constants import NO_ANSWER
 from ...scene.palette import GOLD
 
 PUBLIC_ROWS = 5
@@ -111,7 +112,8 @@ class PublicScreens:
         self.public_rows = []
         exc = fut.exception()
         if exc is not None:
-            self.public_empty.setText(f"The service did not answer: {exc}"[:120])
+            words = str(exc).removeprefix(NO_ANSWER) or type(exc).__name__
+            self.public_empty.setText(f"The service did not answer: {words}"[:120])
             return
         self.public_tables = fut.result()[:PUBLIC_ROWS]
         self.public_empty.setText(

@@ -11,6 +11,7 @@ from panda3d.core import TextNode, WindowProperties
 
 from ... import settings as settings_mod
 from ...engine import PRESETS
+from ...net.constants import NO_ANSWER
 from ...players import levels, opponent_name
 from ...scene.panel import entry
 from ...scene.quality import is_software
@@ -262,7 +263,7 @@ def service_words(fut) -> str:
         return f"Not an address: {exc}"
     probe = fut.result()
     if not probe.ok:
-        return f"No answer: {probe.error}"[:140]
+        return f"No answer: {probe.error.removeprefix(NO_ANSWER)}"[:140]
     if not probe.compatible:
         return (
             f"It answers ({probe.address}) but speaks another version "
