@@ -514,6 +514,9 @@ async def relay_connect(
         except (asyncio.TimeoutError, asyncio.IncompleteReadError, OSError) as exc:
             writer.close()
             raise RelayError(f"the relay did not pair us: {exc or 'timed out'}") from None
+        except asyncio.CancelledError:  # a table closed while it waits: gone from the node now
+            writer.close()
+            raise
         if not text.startswith("REDIRECT "):
             break
         writer.close()
@@ -536,6 +539,9 @@ async def relay_connect(
         except (asyncio.TimeoutError, asyncio.IncompleteReadError, OSError) as exc:
             writer.close()
             raise RelayError(f"the host did not start: {exc or 'timed out'}") from None
+        except asyncio.CancelledError:
+            writer.close()
+            raise
         if go != GO:
             writer.close()
             raise RelayError("the host's side of the relay spoke out of turn")
