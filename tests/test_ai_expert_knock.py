@@ -27,7 +27,43 @@ def test_expert_plays_on_with_low_deadwood_and_stock_left():
     expert = ExpertPlayer(seed=3)
     assert 3 <= expert.weights.always_wait
     assert type(expert.choose(view)) is Discard
-    # the rule is what keeps it playing: the knock-now estimate alone would knock here
-    eager = ExpertPlayer(seed=3)
-    eager.weights = dataclasses.replace(eager.weights, always_wait=0)
-    assert type(eager.choose(view)) is Knock
+    # priced without the rule, the sure small knock is worth no more than playing on now
+    # that box bonuses (which never reach the target) are left out of the price
+    pricing = ExpertPlayer(seed=3)
+    pricing.weights = dataclasses.replace(pricing.weights, always_wait=0)
+    assert type(pricing.choose(view)) is Discard
+
+
+def high_knock_position():
+    """Seed 1, hard against simple: hard may knock with 10 deadwood, 28 cards in the stock."""
+    hand = Hand.deal(RuleSet.preset("classic"), dealer=0, seed=1)
+    players = [make_player("hard", seed=1), make_player("simple", seed=2)]
+    while True:
+        view = hand.view(hand.turn)
+        if hand.turn == 0 and any(type(a) is Knock for a in view.legal):
+            return view
+        hand.apply(players[hand.turn].choose(view))
+
+
+def seen(expert: ExpertPlayer, hands: int, knocks: int, deadwood: int) -> ExpertPlayer:
+    """The expert's model after ``hands`` hands in which the opponent knocked ``knocks``
+    times, each with ``deadwood``, and laid off everything it could."""
+    m = expert.model
+    m.hands, m.knocks, m.plain_knocks = hands, knocks, knocks
+    m.knock_deadwood_sum = knocks * deadwood
+    m.laid = m.layoff_chances = 6
+    return expert
+
+
+def test_the_expert_knocks_sooner_against_an_opponent_that_knocks_in_every_hand():
+    view = high_knock_position()
+    mask = mask_of(view.hand)
+    knocks = [a.card for a in view.legal if type(a) is Knock]
+    assert min(deadwood_of_mask(mask & ~(1 << c)) for c in knocks) == 10
+    assert view.stock_count >= 20
+    assert type(ExpertPlayer(seed=3).choose(view)) is Discard  # the prior: hunt undercuts
+    # it knocks in every hand with about 7: waiting with 10 for an undercut is hopeless
+    assert type(seen(ExpertPlayer(seed=3), 12, 12, 7).choose(view)) is Knock
+    # it keeps hunting against one that knocks in few hands, or only with little deadwood
+    assert type(seen(ExpertPlayer(seed=3), 12, 4, 7).choose(view)) is Discard
+    assert type(seen(ExpertPlayer(seed=3), 12, 12, 2).choose(view)) is Discard

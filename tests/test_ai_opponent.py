@@ -1,6 +1,6 @@
 """The expert's opponent model learns the opponent's style from its own views only."""
 
-from test_ai_expert_knock import knockable_position
+from test_ai_expert_knock import high_knock_position
 from test_ai_hidden import DEALER, blind_move, twin_decks
 
 from gin3d.ai.expert import ExpertPlayer
@@ -85,10 +85,10 @@ def test_the_model_reads_only_what_the_view_shows():
 
 
 def test_the_expert_knocks_against_an_opponent_that_never_lays_off():
-    view = knockable_position()  # 3 deadwood, 23 cards in the stock
+    view = high_knock_position()  # 10 deadwood, 28 cards in the stock
     waiting = ExpertPlayer(seed=3)
     assert type(waiting.choose(view)) is Discard  # the prior: it lays off, so hunt undercuts
     adapted = ExpertPlayer(seed=3)
     adapted.model.layoff_chances = 10  # it could have laid off ten cards and laid off none
-    assert not adapted.hunts_undercuts()
+    assert not adapted.hunts_undercuts(10)
     assert type(adapted.choose(view)) is Knock

@@ -1,11 +1,12 @@
 """The "expert" player: determinized search over the opponent hands the view allows.
 
 It deals the opponent's hidden cards many times over, each deal drawn from the opponent model
-(what it took, threw and passed up) and weighted down when the opponent would already have
-knocked with it. Over those deals it:
+and weighted by how well it explains the opponent's play (``deals``: the pile cards it passed
+up, took and threw, and that it has not knocked). Over those deals it:
 
 - prices a knock now (layoffs and undercuts included) against playing on for gin one more
-  turn (the opponent may knock first, in which case a low hand can undercut it);
+  turn (the opponent may knock first, in which case a low hand can undercut it), each hand
+  result priced by what it does to the chance of winning the game (``game_odds``);
 - weighs deadwood more heavily when many of the deals are close to knocking, so it sheds
   points when the opponent is near and keeps a flexible hand when it is not.
 
@@ -13,7 +14,8 @@ While at least ``wait_stock`` cards are left it does not knock with deadwood up 
 ``always_wait`` (10: any knock but gin): it keeps its deadwood low and waits for gin or for
 the opponent to knock into an undercut, which pays far more than a small knock. It learns
 its opponent over the hands of a game (``opponent.OpponentModel``): against one that does not
-lay off it prices every knock, and its pricing counts box and game bonuses.
+lay off it prices every knock, and against one that knocks in most hands it hunts only with
+deadwood an undercut of its usual knock can reach.
 
 Draws and discards otherwise use the ``hard`` evaluation. Sampling is numpy-vectorised
 (Gumbel top-k); a time budget caps the number of deals.
@@ -21,6 +23,7 @@ Draws and discards otherwise use the ``hard`` evaluation. Sampling is numpy-vect
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import time
 import zlib
@@ -37,7 +40,9 @@ from ..engine import (
     deadwood_of_mask,
 )
 from ..engine.cards import VALUES
+from .deals import Deals, DealWeights
 from .evaluate import best_after_adding, bits
+from .game_odds import point_worth, win_chance
 from .hard import DiscardScore, HardPlayer, Weights
 from .knowledge import Knowledge, completers
 from .opponent import OpponentModel
@@ -45,60 +50,18 @@ from .opponent import OpponentModel
 
 @dataclass(frozen=True)
 class ExpertWeights(Weights):
-    samples: int = 48  # opponent deals per decision
+    samples: int = 96  # opponent deals per decision
     threat: float = 0.6  # extra weight on deadwood when the opponent is close to knocking
     threat_margin: int = 6  # a deal within knock limit + this counts as "close"
-    knocked_weight: float = 0.2  # weight of a deal the opponent would already have knocked with
-    odd_discard_weight: float = 0.4  # weight of a deal whose last discard was not least-deadwood
+    deal: DealWeights = DealWeights()  # how the deals are weighed by the opponent's play
     stock_probe: int = 6  # stock cards tried per deal when asking "can the opponent knock next"
     budget_s: float = 0.25  # time cap for the sampling of one decision
     always_wait: int = 10  # with this much deadwood or less (not gin) always play on, as hard
     adapt: bool = True  # read the opponent model and the score (off: the fixed policy above)
     hunt_layoff: float = 0.5  # hunt undercuts against an opponent laying off this share or more
-
-
-class Deals:
-    """Opponent hands consistent with the view, as 52-bit masks with a weight each."""
-
-    def __init__(
-        self,
-        know: Knowledge,
-        n: int,
-        rng: np.random.Generator,
-        knocked_weight: float,
-        odd_discard_weight: float = 1.0,
-    ) -> None:
-        view = know.view
-        unseen = np.fromiter(know.unseen, dtype=np.int64, count=len(know.unseen))
-        self.masks: list[int] = []
-        weights = []
-        h = know.opp_hidden
-        if h > 0 and len(unseen) >= h:
-            p = np.clip(know.p_opp[unseen], 1e-6, None)
-            keys = np.log(p)[None, :] + rng.gumbel(size=(n, len(unseen)))
-            picks = np.argpartition(-keys, h - 1, axis=1)[:, :h]
-            chosen = unseen[picks]
-        else:
-            chosen = np.zeros((n, 0), dtype=np.int64)
-        played = any(s == 1 - view.seat for s, _ in view.discards)
-        last = view.discards[-1][1] if view.discards and view.discards[-1][0] != view.seat else None
-        limit = view.knock_limit
-        for row in chosen:
-            m = know.opp_known
-            for c in row.tolist():
-                m |= 1 << c
-            self.masks.append(m)
-            dw = deadwood_of_mask(m)
-            weight = knocked_weight if played and dw <= limit else 1.0
-            if last is not None and odd_discard_weight < 1.0 and dw > 0:
-                # a sensible opponent threw a card that left it the least deadwood
-                if best_after_adding(m, last) < dw:
-                    weight *= odd_discard_weight
-            weights.append(weight)
-        self.weights = np.array(weights, dtype=np.float64)
-        self.deadwood = [deadwood_of_mask(m) for m in self.masks]
-        total = self.weights.sum()
-        self.norm = self.weights / total if total > 0 else self.weights
+    fast_knocker: float = 0.8  # an opponent knocking in this share of hands or more knocks soon
+    fast_deadwood: float = 5.0  # ... with more deadwood than this on average (not patient)
+    hunt_margin: float = 2.0  # against it, hunt only within this of its usual knock deadwood
 
 
 class ExpertPlayer(HardPlayer):
@@ -113,6 +76,7 @@ class ExpertPlayer(HardPlayer):
             zlib.crc32(f"expert:{seed}".encode()) if seed is not None else None
         )
         self.model = OpponentModel()
+        self._deals: Deals | None = None  # this decision's deals, made when first needed
 
     def choose(self, view: PlayerView) -> Action:
         self.model.update(view)
@@ -134,31 +98,48 @@ class ExpertPlayer(HardPlayer):
     def layoff_rate(self) -> float:
         return self.model.layoff_rate if self.weights.adapt else 1.0
 
-    def hunts_undercuts(self) -> bool:
-        """Whether to play on short of gin while the stock lasts. It pays against an opponent
-        that lays off (a small knock of ours gains little and is often undercut); against one
-        that does not, the knock is priced. Against a patient opponent it keeps waiting: that
-        opponent holds low deadwood, so a knock of ours is the one undercut."""
+    def hunts_undercuts(self, deadwood: int) -> bool:
+        """Whether to play on short of gin with ``deadwood`` while the stock lasts.
+
+        It pays against an opponent that lays off (a small knock of ours gains little and is
+        often undercut) while its knock is likely to be undercut: against one that knocks at
+        its first chance (in most hands, with more deadwood than ``fast_deadwood`` on
+        average), only when our deadwood is within ``hunt_margin`` of what it usually knocks
+        with (above that, its knock beats us and waiting only loses). Against one that does
+        not lay off, the knock is priced. Against a patient opponent (knocking low, or in few
+        hands) it keeps waiting: that opponent holds low deadwood, so a knock of ours is the
+        one undercut."""
         w = self.weights
-        return not w.adapt or self.model.layoff_rate >= w.hunt_layoff
+        if not w.adapt:
+            return True
+        m = self.model
+        if m.layoff_rate < w.hunt_layoff:
+            return False
+        fast = m.knock_share >= w.fast_knocker and m.knock_deadwood > w.fast_deadwood
+        return not fast or deadwood <= m.knock_deadwood + w.hunt_margin
 
     def hand_value(self, view: PlayerView, mine: float) -> float:
-        """What a hand result of ``mine`` points (negative: the opponent's) is worth to me:
-        the points, the box bonus of the hand won, and the game bonus when it ends the game."""
+        """What a hand result of ``mine`` points (negative: the opponent's) is worth to me,
+        in points at this score: the change in my chance to win the game, over what a point
+        is worth here. Points past the target count for nothing, a hand that ends the game
+        for all it decides, and box bonuses (never counted toward the target) not at all."""
         if not self.weights.adapt or mine == 0:
             return mine
-        rules = view.rules
-        seat = view.seat if mine > 0 else 1 - view.seat
-        value = abs(mine) + rules.box_bonus
-        if view.scores[seat] + abs(mine) >= view.target:
-            value += rules.game_bonus
-        return value if mine > 0 else -value
+        need = view.target - view.scores[view.seat]
+        their = view.target - view.scores[1 - view.seat]
+        now = win_chance(need, their, view.target)
+        if mine > 0:
+            after = win_chance(need - int(mine), their, view.target)
+        else:
+            after = win_chance(need, their + int(mine), view.target)
+        return (after - now) / point_worth(need, their, view.target)
 
     def deals(self, know: Knowledge) -> Deals:
         if self._deals is None:
             w = self.weights
-            knocked = max(w.knocked_weight, 1.0 - self.knock_rate())
-            self._deals = Deals(know, w.samples, self.np_rng, knocked, w.odd_discard_weight)
+            knocked = max(w.deal.knocked, 1.0 - self.knock_rate())
+            dw = dataclasses.replace(w.deal, knocked=knocked)
+            self._deals = Deals(know, w.samples, self.np_rng, dw)
         return self._deals
 
     # -- discards weigh deadwood by the opponent's threat -------------------------------
@@ -206,7 +187,7 @@ class ExpertPlayer(HardPlayer):
         if (
             left[card] <= w.always_wait
             and view.stock_count >= w.wait_stock
-            and self.hunts_undercuts()
+            and self.hunts_undercuts(left[card])
         ):
             return None
         wait_ev, _ = self.wait_value(view, know, knock_ev)

@@ -28,6 +28,7 @@ PRIOR_KNOCKS, PRIOR_DECLINES = 3.0, 1.0  # knocks when it can about 3 times in 4
 PRIOR_KNOCK_DEADWOOD, PRIOR_KNOCK_WEIGHT = 5.0, 2.0
 PRIOR_LAID, PRIOR_LAYOFF_CHANCES = 2.7, 3.0  # lays off about 9 cards in 10
 PRIOR_PICKUPS, PRIOR_DRAWS = 1.0, 4.0
+PRIOR_KNOCKED_HANDS, PRIOR_HANDS = 1.0, 2.0  # knocks in about half of the hands
 
 
 @dataclass
@@ -64,6 +65,11 @@ class OpponentModel:
     def knock_turn(self) -> float:
         """Average number of its turns before it knocks (0 before any knock was seen)."""
         return self.knock_turn_sum / self.knocks if self.knocks else 0.0
+
+    @property
+    def knock_share(self) -> float:
+        """Share of the hands it ends by knocking (or gin): how soon it knocks in practice."""
+        return (self.knocks + PRIOR_KNOCKED_HANDS) / (self.hands + PRIOR_HANDS)
 
     @property
     def layoff_rate(self) -> float:
