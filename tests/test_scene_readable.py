@@ -176,6 +176,8 @@ def test_gin_big_gin_and_undercut_burst_into_suit_pips_that_fly_out_and_go(app, 
         assert not root.isEmpty(), "no flourish over the banner"
         pips = root.getChildren()
         assert pips.getNumPaths() >= 20 and all(p.hasTexture() for p in pips)
+        # one quad's vertices for every pip: a burst adds no vertex buffers to the renderer
+        assert len({p.node().getGeom(0).getVertexData().this for p in pips}) == 1
         start = [p.getPos(app.aspect2d) for p in pips]
         flourish.setT(flourish.getDuration() * 0.5)
         moved = [(p.getPos(app.aspect2d) - s).length() for p, s in zip(pips, start)]

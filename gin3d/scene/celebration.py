@@ -3,7 +3,8 @@
 Gin, Big Gin and an undercut get one over their banner (``TableScene``); a plain knock does
 not. The pips are the card art's own (``Atlas.suit_icons``), a few dozen textured quads on
 the 2D overlay moved by intervals: no particle system, nothing left behind once it ends, and
-the same burst for the same moment (its own seeded generator).
+the same burst for the same moment (its own seeded generator). Every pip is a copy of one
+unit quad, so a burst adds no vertex buffers to the renderer, however many pips it has.
 """
 
 from __future__ import annotations
@@ -24,6 +25,15 @@ from panda3d.core import CardMaker, NodePath, TransparencyAttrib
 # (pips, how far they fly in aspect2d units) per kind of moment
 BURSTS = {"gin": (28, 0.9), "big_gin": (44, 1.15), "undercut": (24, 0.8)}
 _icons: dict[str, list] = {}  # atlas image -> its four suit textures, cut once
+_quads: list[NodePath] = []  # the one unit quad every pip draws (one vertex buffer for all)
+
+
+def _quad() -> NodePath:
+    if not _quads:
+        cm = CardMaker("pip")
+        cm.setFrame(-1, 1, -1, 1)
+        _quads.append(NodePath(cm.generate()))
+    return _quads[0]
 
 
 def suit_textures(atlas) -> list:
@@ -41,11 +51,10 @@ def burst(parent: NodePath, atlas, kind: str, seconds: float, centre=(0.0, 0.25)
     textures = suit_textures(atlas)
     root = NodePath(f"burst-{kind}")
     moves = []
+    quad = _quad()
     for i in range(count):
-        cm = CardMaker(f"pip{i}")
-        size = rng.uniform(0.035, 0.06)
-        cm.setFrame(-size, size, -size, size)
-        pip = root.attachNewNode(cm.generate())
+        pip = quad.copyTo(root)  # the nodes are new, the quad's vertices are shared
+        pip.setScale(rng.uniform(0.035, 0.06))
         pip.setTexture(textures[i % 4])
         pip.setTransparency(TransparencyAttrib.MAlpha)
         angle = 2 * math.pi * (i + rng.random() * 0.6) / count
