@@ -162,5 +162,10 @@ class Portraits:
             root.hide()
 
     def destroy(self) -> None:
-        for root in self.roots:
-            root.removeNode()
+        """Free every badge's texts and pictures (their geometry with them), not only detach
+        them: a Hud kept alive by a binding would otherwise keep its badges' vertex buffers,
+        a game's worth at every new game."""
+        for badge in self.badges.values():
+            for widget in (badge.glow, badge.picture, badge.name, badge.score):
+                widget.destroy()
+            badge.root.removeNode()
