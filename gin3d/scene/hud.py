@@ -370,7 +370,9 @@ class Hud:
 
     def destroy(self) -> None:
         FITTED.discard(self)
-        for w in self.all:
+        # the band's lines first: a kept text would keep the removed band (and its prepared
+        # vertex buffers) alive for as long as this HUD is
+        for w in (self.prompt, self.message, *self.all):
             w.destroy()
         if self.portraits is not None:
             self.portraits.destroy()

@@ -117,7 +117,15 @@ class Panel:
             )
 
     def destroy(self) -> None:
+        """Free the panel's nodes now. Each text and button is removed itself, not only with
+        the frame: a text kept by a closure (a count-up, a note) would otherwise keep the
+        whole removed frame and its prepared vertex buffers alive, and the panel and its
+        focus ring form a cycle that only a full garbage collection would break."""
         self.focus.destroy()
+        self.focus.buttons = list  # the ring's lambda held the panel: no cycle left
+        for widget in self.widgets:
+            if not widget.isEmpty():
+                widget.destroy()
         self.frame.destroy()
         self.widgets.clear()
         self.buttons.clear()

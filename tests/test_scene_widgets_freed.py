@@ -1,0 +1,81 @@
+"""Screens free their widgets when they close, at once, not at the next full garbage
+collection: a removed panel kept alive by one of its texts kept every vertex buffer of it
+prepared in the renderer, and the player's-eye soak saw the count climb hand after hand."""
+
+from __future__ import annotations
+
+import gc
+import weakref
+
+import pytest
+from scene_harness import Driver, get_app
+
+from gin3d.engine import RuleSet
+from gin3d.players import GreedyPlayer
+from gin3d.scene.panel import Panel
+
+
+@pytest.fixture(scope="module")
+def app():
+    return get_app()
+
+
+@pytest.fixture
+def no_collector():
+    """Only reference counting frees objects while a test runs, as between the rare full
+    collections of a long game."""
+    gc.collect()
+    gc.disable()
+    yield
+    gc.enable()
+
+
+def test_a_closed_panel_keeps_no_node_alive(app, no_collector):
+    panel = Panel(app, "Title")
+    kept = panel.text("a line a closure keeps", 0.0)  # as a count-up's closure does
+    panel.button("ok", "OK", lambda: None, (0, -0.3))
+    gone = weakref.ref(panel)
+    panel.destroy()
+    assert kept.isEmpty(), "a kept text still holds the removed frame"
+    del panel
+    assert gone() is None, "the panel lives on in a reference cycle"
+
+
+def test_the_hud_frees_its_band_lines(app, no_collector):
+    app.start_game([None, GreedyPlayer()], RuleSet.preset("classic"), seed=5)
+    hud = app.session.hud
+    prompt, message = hud.prompt, hud.message
+    app.request("Menu")
+    assert prompt.isEmpty() and message.isEmpty(), "the HUD's band lines outlive it"
+
+
+def test_result_screens_leave_no_removed_frame_behind(app, no_collector):
+    """A hand's result and the game over, counted up at normal speed and closed: nothing
+    under aspect2d's removed frames is still held by a Python object."""
+    from panda3d.core import NodePath
+
+    app.start_game([None, GreedyPlayer()], RuleSet.preset("classic"), seed=245)
+    Driver(app).play_hand()
+    app.set_speed(1.0)
+    try:
+        screens = app.screens
+        screens.exitHandResult()
+        screens.enterHandResult()  # again, at normal speed: its points count up
+        for _ in range(5):
+            app.taskMgr.step()
+        title = screens.panel.title
+        screens.exitHandResult()
+    finally:
+        app.set_speed(0.0)
+    assert NodePath(title).isEmpty()
+    held = [
+        value
+        for obj in gc.get_objects()
+        if isinstance(obj, dict)
+        for value in obj.values()
+        if isinstance(value, NodePath)
+        and not value.isEmpty()
+        and value.getTop().getName().startswith("DirectFrame")
+    ]
+    assert held == [], f"removed frames still held: {held}"
+    app.request("Menu")
