@@ -484,7 +484,8 @@ def test_hosting_on_a_busy_port_moves_to_a_free_one(app):
 
 
 def test_online_join_by_code_alone_through_a_relay(app):
-    """With a relay configured the code is enough: the match runs relayed (127.0.0.1)."""
+    """With a relay configured the code is enough: the match runs relayed (127.0.0.1; the
+    host does not publish a direct address, so the guest's direct try finds none)."""
     import asyncio
     import threading
 
@@ -498,7 +499,7 @@ def test_online_join_by_code_alone_through_a_relay(app):
     host = NetService("Bob", relay=("127.0.0.1", relay.port), timing=TIMING).start()
     try:
         info = host.host(
-            RULES, player=GreedyPlayer(), lan=False, listen="127.0.0.1", port=0
+            RULES, player=GreedyPlayer(), lan=False, listen="127.0.0.1", port=0, publish=False
         ).result(10)
         app.net_hub.config.relay = f"127.0.0.1:{relay.port}"
         app.request("Online")

@@ -19,6 +19,7 @@ from typing import Any
 
 from gin3d.engine import RuleSet
 
+from .candidates import format_candidate
 from .constants import DEFAULT_PORT, RELAY_PORT
 from .discovery import Table, TableAdvertiser, TableBrowser, find_table
 from .peer import HostedMatch, JoinedMatch, MatchOptions
@@ -200,8 +201,11 @@ class NetService:
         upnp: bool = False,
         lan_interfaces: list[str] | None = None,
         advertise: list[str] | None = None,
+        publish: bool = True,
     ) -> concurrent.futures.Future:
-        """Open a table. Its Future gives a ``HostInfo`` (join code, port, addresses)."""
+        """Open a table. Its Future gives a ``HostInfo`` (join code, port, addresses). With
+        a service set, ``publish`` tells it where a guest may reach us directly (the address
+        it sees us at, the UPnP mapping's), so a guest with the code tries that first."""
         return self._call(
             self._host(
                 rules,
@@ -214,6 +218,7 @@ class NetService:
                 upnp,
                 lan_interfaces,
                 advertise,
+                publish,
             )
         )
 
@@ -251,6 +256,7 @@ class NetService:
             relay=self.relay,
             save_dir=self.save_dir,
             save_info={"kind": self.kind},
+            direct_first=True,
         )
 
     def _game_number(self) -> int:
@@ -280,16 +286,27 @@ class NetService:
         upnp,
         lan_interfaces,
         advertise,
+        publish,
     ) -> HostInfo:
         self._free()
+        options = self._options()
+        options.direct_first = publish
         match = HostedMatch(
             self._seat(player),
             rules,
             listen=listen,
             port=port,
-            options=self._options(),
+            options=options,
             open_table=lan and open_table,
         )
+        await match.listen_directly()
+        upnp_text = "not tried"
+        if upnp:  # before the relay wait, which publishes the mapping too
+            self.mapping = await asyncio.to_thread(map_port, match.port)
+            upnp_text = self.mapping.message
+            if self.mapping.ok and self.mapping.external_ip:
+                port_out = self.mapping.external_port or match.port
+                match.external = [format_candidate(self.mapping.external_ip, port_out)]
         await match.start()
         self.match = match
         addresses = advertise or reachable_at(listen)
@@ -304,10 +321,6 @@ class NetService:
                 rules=match.rules,
             )
             await self.advertiser.start()
-        upnp_text = "not tried"
-        if upnp:
-            self.mapping = await asyncio.to_thread(map_port, match.port)
-            upnp_text = self.mapping.message
         info = HostInfo(match.code, match.port, addresses, upnp_text)
         self._emit("hosting", info=info)
         self._emit("status", text="waiting for opponent…")

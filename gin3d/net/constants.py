@@ -32,3 +32,7 @@ PROGRESS_MESSAGES = frozenset(
     {"setup", "commit", "open", "deck", "keys", "act", "reveal", "rematch", "restore"}
 )
 HAND_MESSAGES = frozenset({"deck", "keys", "act", "reveal"})  # one hand's, by its number
+
+# direct-first online play (gin3d.net.candidates; docs/net.md, *Direct first*)
+DIRECT_TIMEOUT = 4.0  # seconds a guest tries the host's published addresses before the relay
+MAX_CANDIDATES = 4  # direct addresses a host publishes (and a guest accepts) at most

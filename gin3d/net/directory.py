@@ -155,6 +155,15 @@ class Directory(Protocol):
     async def tell_miss(self, node_id: str, verifier: str) -> None:
         """Tell the node where ``verifier``'s host waits that a guest missed its room."""
 
+    async def publish(self, verifier: str, direct: list[str]) -> None:
+        """While ``verifier``'s host waits here: the direct addresses a guest may try."""
+
+    async def unpublish(self, verifier: str) -> None:
+        """Its host stopped waiting here (a host published through another node stays)."""
+
+    async def published(self, verifier: str) -> list[str]:
+        """The direct addresses ``verifier``'s host published (``[]``: none)."""
+
     async def open_table(self, table: Table, owner: str) -> str:
         """List ``table`` (keeping its ``since`` if it is listed already); ``owner`` is the
         host's address. Returns why not ("" when listed): one open table per address and
@@ -186,6 +195,7 @@ class MemoryDirectory:
     open: dict[str, Table] = field(default_factory=dict)  # table id -> table, oldest first
     owners: dict[str, str] = field(default_factory=dict)  # address or fingerprint -> table
     claimed: dict[str, float] = field(default_factory=dict)  # table id -> claimed until
+    direct: dict[str, list[str]] = field(default_factory=dict)  # verifier -> host's addresses
 
     async def start(self, address: str, on_miss: Callable[[str], None]) -> None:
         pass
@@ -230,6 +240,15 @@ class MemoryDirectory:
 
     async def tell_miss(self, node_id: str, verifier: str) -> None:
         pass  # every host waits on this one node, which told it already
+
+    async def publish(self, verifier: str, direct: list[str]) -> None:
+        self.direct[verifier] = list(direct)
+
+    async def unpublish(self, verifier: str) -> None:
+        self.direct.pop(verifier, None)
+
+    async def published(self, verifier: str) -> list[str]:
+        return list(self.direct.get(verifier, ()))
 
     async def open_table(self, table: Table, owner: str) -> str:
         for who in (owner, table.fingerprint):

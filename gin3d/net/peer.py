@@ -1,8 +1,10 @@
 """Hosting and joining a match: connections in, connections out, and reconnecting.
 
 ``HostedMatch`` listens for the guest directly and, when a relay is set, also waits for it at
-the relay; ``JoinedMatch`` connects directly and falls back to the relay. Both hand every
-authenticated connection to one ``MatchSession``; when a link dies the guest keeps dialling
+the relay (publishing where it listens, with ``direct_first``); ``JoinedMatch`` connects
+directly (at a given address, or at those the host published) and falls back to the relay.
+Both hand every authenticated connection to one ``MatchSession``; when a link dies the guest
+keeps dialling
 (same or new address, direct or relay) and the host keeps accepting, each new link
 authenticated by the join code *and* the opponent's remembered certificate fingerprint.
 """
@@ -16,11 +18,20 @@ from pathlib import Path
 
 from gin3d.engine import RuleSet
 
+from .candidates import format_candidate, log
+from .constants import DIRECT_TIMEOUT, MAX_CANDIDATES
 from .directory import PUBLIC_PRESETS, encode_name
 from .limits import Budget, Slots, peer_address
 from .links import StreamLink
 from .protocol import PROTOCOL_VERSION, ProtocolError
-from .relay import RelayError, RelayUnreachable, claim_verifier, relay_connect, relay_nodes
+from .relay import (
+    RelayError,
+    RelayUnreachable,
+    ask_direct,
+    claim_verifier,
+    relay_connect,
+    relay_nodes,
+)
 from .session import Callbacks, MatchEnded, MatchSession, Player, Timing
 from .transport import (
     HandshakeError,
@@ -50,6 +61,10 @@ class MatchOptions:
     version: int = PROTOCOL_VERSION
     save_dir: str | None = None  # keep a resume file here, rewritten after every hand
     save_info: dict = field(default_factory=dict)  # more for the saves (e.g. "kind": "lan")
+    # with a relay: the host publishes its direct addresses at the service, and a guest with
+    # only the code tries them (for DIRECT_TIMEOUT s) before the relay (docs/net.md)
+    direct_first: bool = False
+    direct_timeout: float = DIRECT_TIMEOUT
 
 
 FAILURES_KEPT = 100  # connection failures remembered (the newest)
@@ -98,7 +113,14 @@ class _Base:
         return self._claim
 
     async def _relay_dial(
-        self, role: str, room: str, proof: str, timeout: float, on_miss=None, extra: str = ""
+        self,
+        role: str,
+        room: str,
+        proof: str,
+        timeout: float,
+        on_miss=None,
+        extra: str = "",
+        on_seen=None,
     ) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
         """``relay_connect`` at the service's nodes, from the one that last worked: a node
         that cannot be reached is skipped for the next (and stays skipped)."""
@@ -106,7 +128,9 @@ class _Base:
         for _ in range(len(nodes)):
             host, port = nodes[self._node % len(nodes)]
             try:
-                return await relay_connect(host, port, role, room, proof, timeout, on_miss, extra)
+                return await relay_connect(
+                    host, port, role, room, proof, timeout, on_miss, extra, on_seen
+                )
             except RelayUnreachable as exc:
                 self._node += 1
                 last = exc
@@ -217,12 +241,29 @@ class HostedMatch(_Base):
         self.server: asyncio.base_events.Server | None = None
         self._lock = asyncio.Lock()
         self.wrong_codes = 0  # wrong join codes tried, at the relay and here
+        self.external: list[str] = []  # more direct addresses to publish (a UPnP mapping's)
+        self.public_ip = ""  # the address the service saw us come from (direct_first)
+        self._old_node = False  # the service does not know ``direct``: not published
+
+    async def listen_directly(self) -> None:
+        """Accept guests at ``listen:port`` (``port`` is then the bound one)."""
+        if self.server is None:
+            self.server = await asyncio.start_server(self._incoming, self.listen, self.port)
+            self.port = self.server.sockets[0].getsockname()[1]
 
     async def start(self) -> None:
-        self.server = await asyncio.start_server(self._incoming, self.listen, self.port)
-        self.port = self.server.sockets[0].getsockname()[1]
+        """Listen directly and, with a relay set, wait for the guest there too."""
+        await self.listen_directly()
         if self.options.relay is not None:
             self._spawn(self._relay_loop())
+
+    def direct_line(self) -> str:
+        """The rest of a ``host`` line that publishes where a guest may reach us directly:
+        our listening port (the node adds the address it sees) and our ``external`` ones."""
+        return " ".join(["direct", str(self.port), *self.external[: MAX_CANDIDATES - 1]])
+
+    def _seen(self, ip: str) -> None:
+        self.public_ip = ip
 
     async def _incoming(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         """A stranger until the handshake holds: limited per address, in all and in time."""
@@ -292,6 +333,8 @@ class HostedMatch(_Base):
         verifier = claim_verifier(await self.relay_claim()) if room is not None else ""
         while room is not None and not self.done:
             listed = self.listed and self.session is None  # listed until a guest comes
+            publish = self.options.direct_first and not self.listed and not self._old_node
+            extra = self.direct_line() if publish else ""
             try:
                 reader, writer = await self._relay_dial(
                     "table" if listed else "host",
@@ -299,12 +342,16 @@ class HostedMatch(_Base):
                     verifier,
                     600.0,
                     on_miss=self._relay_miss,
-                    extra=self.table_line() if listed else "",
+                    extra=self.table_line() if listed else extra,
+                    on_seen=self._seen,
                 )
                 link, _ = await tls_link(reader, writer, "host", self.identity)
                 peer = await self._authenticate(link)
             except (HandshakeError, RelayError, ProtocolError, OSError) as exc:
                 self._note_failure(str(exc))
+                if publish and str(exc).endswith("bad request line"):
+                    self._old_node = True  # a node of an older version: wait unpublished
+                    continue
                 if isinstance(exc, RelayError):
                     self._node += 1  # the node died or would not have us: try the next
                 await asyncio.sleep(self.options.retry)
@@ -392,7 +439,8 @@ class JoinedMatch(_Base):
             raise ValueError("give an address, a relay, or both")
 
     async def _connect(self) -> Peer:
-        """Direct first, then the relay; the error names what was tried."""
+        """Direct first (at ``direct``, or at the addresses the host published), then the
+        relay; the error names what was tried."""
         errors = []
         o = self.options
         if self.direct is not None:
@@ -406,6 +454,11 @@ class JoinedMatch(_Base):
                 raise
             except (ConnectionError, ProtocolError, OSError) as exc:
                 errors.append(str(exc))
+        elif o.direct_first and o.relay is not None and not self.code.startswith("open:"):
+            peer = await self._published_direct(errors)
+            if peer is not None:
+                self.route = "direct"
+                return peer
         if o.relay is not None and not self.code.startswith("open:"):
             try:
                 claim = await self.relay_claim()
@@ -428,6 +481,51 @@ class JoinedMatch(_Base):
             except (RelayError, ProtocolError, OSError) as exc:
                 errors.append(str(exc))
         raise ConnectionError("could not connect: " + "; ".join(errors))
+
+    async def _published_direct(self, errors: list[str]) -> Peer | None:
+        """The host at one of the addresses it published at the service, tried in turn
+        within ``direct_timeout`` s in all (each gets an equal share of what is left); None
+        (the relay next) when none answered with the join code's handshake in time. A
+        stranger at a published address cannot pass that handshake: it only costs time."""
+        o = self.options
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + o.direct_timeout
+        claim = await self.relay_claim()
+        try:
+            found = await asyncio.wait_for(
+                ask_direct(relay_nodes(o.relay), room_id(self.code), claim, o.direct_timeout),
+                o.direct_timeout,
+            )
+        except asyncio.TimeoutError:
+            found = []
+        for i, (host, port) in enumerate(found):
+            share = (deadline - loop.time()) / (len(found) - i)
+            where = format_candidate(host, port)
+            try:
+                return await asyncio.wait_for(
+                    connect_direct(
+                        host,
+                        port,
+                        self.identity,
+                        self.code,
+                        self.peer_fingerprint,
+                        o.name,
+                        o.version,
+                        timeout=share,
+                    ),
+                    max(share, 0.0),
+                )
+            except (
+                ConnectionError,
+                ProtocolError,
+                OSError,
+                ValueError,
+                asyncio.TimeoutError,
+                asyncio.IncompleteReadError,
+            ) as exc:
+                errors.append(f"{where}: {exc or 'timed out'}")
+                log.info("no direct connection to %s (%s)", where, exc or "timed out")
+        return None
 
     async def start(self) -> None:
         """Connect and start the match; raises ConnectionError / HandshakeError on failure."""

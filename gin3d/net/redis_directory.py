@@ -67,6 +67,12 @@ if rec and string.sub(rec, 1, #ARGV[1] + 1) == ARGV[1] .. ' ' then
 end
 """
 
+# KEYS: a host's published addresses; ARGV: node (only this node's own record goes)
+_UNPUBLISH = """
+local rec = redis.call('GET', KEYS[1])
+if rec and string.sub(rec, 1, #ARGV[1] + 1) == ARGV[1] .. ' ' then redis.call('DEL', KEYS[1]) end
+"""
+
 # KEYS: the room; ARGV: prefix of hosts' bookings, NODE
 _HOSTS_IN = """
 local out = {}
@@ -206,6 +212,7 @@ class RedisDirectory:
             for name, src in (
                 ("book", _BOOK),
                 ("unbook", _UNBOOK),
+                ("unpublish", _UNPUBLISH),
                 ("hosts_in", _HOSTS_IN),
                 ("take_slot", _TAKE_SLOT),
                 ("budget", _BUDGET),
@@ -334,6 +341,28 @@ class RedisDirectory:
             await self.redis.publish(f"{P}miss:{node_id}", verifier)
         except self._errors as exc:
             raise DirectoryError(f"the service's directory is unreachable: {exc}") from None
+
+    # -- a waiting host's direct addresses: "<node> <address> ...", renewed with it -------
+    async def publish(self, verifier: str, direct: list[str]) -> None:
+        key = f"{P}direct:{verifier}"
+        record = " ".join([self.node_id, *direct])
+        try:
+            await self.redis.set(key, record, px=int(self.entry_ttl * 1000))
+        except self._errors as exc:
+            raise DirectoryError(f"the service's directory is unreachable: {exc}") from None
+        self._renew[key] = [(key, self.entry_ttl)]
+
+    async def unpublish(self, verifier: str) -> None:
+        key = f"{P}direct:{verifier}"
+        self._renew.pop(key, None)
+        await self._script("unpublish", [key], [self.node_id])
+
+    async def published(self, verifier: str) -> list[str]:
+        try:
+            record = await self.redis.get(f"{P}direct:{verifier}")
+        except self._errors as exc:
+            raise DirectoryError(f"the service's directory is unreachable: {exc}") from None
+        return record.split()[1:] if isinstance(record, str) else []
 
     # -- public tables -------------------------------------------------------------------
     async def open_table(self, table: Table, owner: str) -> str:

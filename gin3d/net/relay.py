@@ -24,7 +24,9 @@ What the nodes of one service share goes through a ``directory.Directory``: in t
 (the default), or in Redis (``--redis URL``), where any number of nodes serve one population.
 A peer whose partner waits on another node is answered ``REDIRECT <host:port>`` and goes
 there; ``hello``, ``list``, ``quick`` and ``table`` serve the public tables (docs/net.md,
-*The service*).
+*The service*). A host line ending ``direct <port> [<ip:port> ...]`` is told ``SEEN <ip>``
+and its direct addresses are published while it waits; ``where <room> <claim>`` gives them
+to its guest (docs/net.md, *Direct first*).
 """
 
 from __future__ import annotations
@@ -38,7 +40,8 @@ import sys
 import time
 from dataclasses import dataclass, field
 
-from .constants import RELAY_PORT
+from .candidates import log, observed_ip, parse_candidates, published_by
+from .constants import MAX_CANDIDATES, RELAY_PORT
 from .directory import (
     PUBLIC_PRESETS,
     Directory,
@@ -62,6 +65,13 @@ _TABLE_LINE = re.compile(
     rf"([A-Za-z0-9_-]{{1,128}}) ({_CODE})\Z"
 )
 _QUERY = re.compile(r"GIN3D-RELAY/2 (hello|list|quick)(?: ([a-z_]{1,20}))?\Z")
+# host <room> <verifier> direct <its listening port> [<its UPnP address> ...]: wait as a host
+# and publish where a guest may try it directly; where <room> <claim>: a guest asks for that
+_DIRECT_HOST = re.compile(
+    rf"GIN3D-RELAY/2 host ({_HEX}) ({_HEX}) direct ([0-9]{{1,5}})"
+    rf"((?: [^ ]{{1,47}}){{0,{MAX_CANDIDATES - 1}}})\Z"
+)
+_WHERE = re.compile(rf"GIN3D-RELAY/2 (where) ({_HEX} {_HEX})\Z")
 MAX_TARGET = 1000
 OLD_MAGIC = "GIN3D-RELAY/"
 OLD_VERSION = "this relay speaks GIN3D-RELAY/2: both players need the same gin3d version"
@@ -234,13 +244,30 @@ class Relay:
                 await self._refuse(writer, why)
                 return False
             return await self._pairing(reader, writer, address, ("host", *t.groups()[:2]), table)
-        q = _QUERY.match(line)
+        d = _DIRECT_HOST.match(line)
+        if d:
+            return await self._direct_host(reader, writer, address, d)
+        q = _QUERY.match(line) or _WHERE.match(line)
         if q:
             await self._answer_query(writer, address, *q.groups())
             return False
         old = line.startswith(OLD_MAGIC) and not line.startswith(MAGIC)
         await self._refuse(writer, OLD_VERSION if old else "bad request line")
         return False
+
+    async def _direct_host(
+        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, address: str, m
+    ) -> bool:
+        """A host that also listens directly: told the address it came from (``SEEN``),
+        then waiting as any host, its direct addresses published meanwhile."""
+        room, verifier, port, extra = m.groups()
+        if not 0 < int(port) < 65536:
+            await self._refuse(writer, "the direct port must be 1..65535")
+            return False
+        seen = observed_ip(writer)
+        direct = published_by(seen, int(port), extra.split(), f"the host at {seen or '?'}")
+        await self._say(writer, f"SEEN {seen or '?'}")
+        return await self._pairing(reader, writer, address, ("host", room, verifier), None, direct)
 
     async def _pairing(
         self,
@@ -249,6 +276,7 @@ class Relay:
         address: str,
         request: tuple[str, str, str],
         table: Table | None,
+        direct: list[str] | None = None,
     ) -> bool:
         role, room, proof = request
         if role == "guest":
@@ -275,7 +303,7 @@ class Relay:
         if refusal:
             await self._refuse(writer, refusal)
             return False
-        return await self._wait(reader, writer, address, (role, room, key), table)
+        return await self._wait(reader, writer, address, (role, room, key), table, direct)
 
     async def _guess_wait(self, address: str, room: str) -> float | None:
         """None if a guest from ``address`` may try a code for ``room``, else the seconds
@@ -326,13 +354,18 @@ class Relay:
         if self.waiting.get((role, key)) is entry:
             del self.waiting[(role, key)]
 
-    async def _announce(self, role: str, room: str, key: str, address: str, table) -> tuple:
-        """Book the wait in the directory (and list the table); returns (what to tell the
-        peer instead of waiting, or "", whether this guest missed its room)."""
+    async def _announce(
+        self, role: str, room: str, key: str, address: str, table, direct: list[str] | None
+    ) -> tuple:
+        """Book the wait in the directory (and list the table, or publish the host's direct
+        addresses); returns (what to tell the peer instead of waiting, or "", whether this
+        guest missed its room)."""
         booked = await self.directory.book(role, room, key)
         if booked.outcome == "redirect":
             self.redirects += 1
             return f"REDIRECT {booked.address}", False
+        if direct:
+            await self.directory.publish(key, direct)
         missed = False
         if role == "guest":
             hosts = await self.directory.hosts_in(room)
@@ -352,6 +385,7 @@ class Relay:
         address: str,
         booking: tuple[str, str, str],
         table: Table | None,
+        direct: list[str] | None = None,
     ) -> bool:
         """Wait as ``(role, room, key)`` for the partner; True once paired. A guest that
         missed waits ``miss_wait`` only and is then told its code was wrong. The peer is
@@ -363,7 +397,7 @@ class Relay:
         instead, missed = "", False
         lim = self.limits
         try:
-            instead, missed = await self._announce(role, room, key, address, table)
+            instead, missed = await self._announce(role, room, key, address, table, direct)
             wait = lim.host_wait if role == "host" else lim.miss_wait if missed else lim.guest_wait
             if not instead and not entry.paired.done():
                 await asyncio.wait(
@@ -372,7 +406,7 @@ class Relay:
         finally:
             self._unregister(role, key, entry)
             entry.watch.cancel()
-            await self._release(role, room, key, address)
+            await self._release(role, room, key, address, bool(direct) and not instead)
         paired = entry.paired.done() and not entry.paired.cancelled()
         gone = entry.watch.done() and not entry.watch.cancelled()
         # paired, gone, timed out: the table goes (only a node that dies leaves it listed,
@@ -392,10 +426,16 @@ class Relay:
         writer.close()
         return False
 
-    async def _release(self, role: str, room: str, key: str, address: str) -> None:
-        """The booking (if any: unbook removes only this node's own) and the slot."""
+    async def _release(
+        self, role: str, room: str, key: str, address: str, published: bool = False
+    ) -> None:
+        """The booking (if any: unbook removes only this node's own), the host's published
+        direct addresses, and the slot."""
         with contextlib.suppress(DirectoryError):
             await self.directory.unbook(role, room, key)
+        if published:
+            with contextlib.suppress(DirectoryError):
+                await self.directory.unpublish(key)
         with contextlib.suppress(DirectoryError):
             await self.directory.give_slot("waiting", address)
 
@@ -404,6 +444,8 @@ class Relay:
         if what == "hello":
             d = self.directory
             lines = [f"SERVICE {MAGIC} {PROTOCOL_VERSION} {d.node_id} {d.mode}"]
+        elif what == "where":
+            lines = [await self._where(address, *arg.split())]
         elif arg is not None and arg not in PUBLIC_PRESETS and arg != "all":
             await self._refuse(writer, f"unknown preset {arg[:20]!r}")
             return
@@ -419,6 +461,24 @@ class Relay:
             lines = [table.line() if table is not None else "NONE"]
         await self._say(writer, "\n".join(lines))
         writer.close()
+
+    async def _where(self, address: str, room: str, claim: str) -> str:
+        """A guest's question: the direct addresses of the host its claim belongs to
+        (``DIRECT a:p ...``), or ``NONE``. A claim that matches none of the hosts waiting in
+        its room spends the wrong-code budgets, as at pairing, so this is no free oracle."""
+        wait = await self._guess_wait(address, room)
+        if wait is not None:
+            return f"REFUSED too many wrong join codes: try again in {wait:.0f} s"
+        key = claim_verifier(claim)
+        direct = await self.directory.published(key)
+        if direct:
+            return "DIRECT " + " ".join(direct)[:LINE_LIMIT]
+        hosts = await self.directory.hosts_in(room)
+        if hosts and key not in (v for v, _ in hosts):
+            self.misses += 1
+            await self.directory.spend("address", address, self.limits.guesses)
+            await self.directory.spend("room", room, self.limits.room_guesses)
+        return "NONE"
 
     async def _pair(
         self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, partner: _Waiting
@@ -497,11 +557,14 @@ async def relay_connect(
     timeout: float = 600.0,
     on_miss=None,
     extra: str = "",
+    on_seen=None,
 ) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
     """Open a pairing at the relay; returns the stream once the other peer has arrived.
 
     ``proof`` is the host's verifier or the guest's claim; ``on_miss()`` is called (host)
-    each time the relay says a guest tried a wrong code for this room. ``role`` ``table``
+    each time the relay says a guest tried a wrong code for this room, ``on_seen(ip)``
+    when it says which address it saw us come from (a host that publishes its direct
+    addresses, ``extra`` ``direct <port> ...``). ``role`` ``table``
     opens a public table (``extra``: the rest of its line) and waits as its host. A node
     that answers ``REDIRECT <host:port>`` (the partner waits on that node of the service)
     is left for that one, with the same line."""
@@ -510,7 +573,7 @@ async def relay_connect(
         reader, writer = await _open(relay_host, relay_port)
         writer.write(f"{line}\n".encode())
         try:
-            text = await asyncio.wait_for(_answer(reader, on_miss), timeout)
+            text = await asyncio.wait_for(_answer(reader, on_miss, on_seen), timeout)
         except (asyncio.TimeoutError, asyncio.IncompleteReadError, OSError) as exc:
             writer.close()
             raise RelayError(f"the relay did not pair us: {exc or 'timed out'}") from None
@@ -567,14 +630,47 @@ def relay_nodes(relay) -> list[tuple[str, int]]:
     return list(relay)
 
 
-async def _answer(reader: asyncio.StreamReader, on_miss) -> str:
-    """The relay's answer line, after any ``MISS`` notes (each one calls ``on_miss``)."""
+async def _answer(reader: asyncio.StreamReader, on_miss, on_seen=None) -> str:
+    """The relay's answer line, after any ``MISS`` notes (each one calls ``on_miss``) and
+    ``SEEN <ip>`` (``on_seen(ip)``)."""
     while True:
         line = await reader.readuntil(b"\n")
-        if line != MISS:
-            return line.decode("ascii", "replace").strip()
-        if on_miss is not None:
-            on_miss()
+        if line == MISS:
+            if on_miss is not None:
+                on_miss()
+            continue
+        text = line.decode("ascii", "replace").strip()
+        if not text.startswith("SEEN "):
+            return text
+        if on_seen is not None:
+            on_seen(text[5:64])
+
+
+async def ask_direct(
+    nodes: list[tuple[str, int]], room: str, claim: str, timeout: float
+) -> list[tuple[str, int]]:
+    """The direct addresses the host of ``claim`` published at the service (the first node
+    that answers), checked; ``[]`` when there are none or no node answered: never raises."""
+    for host, port in nodes:
+        try:
+            reader, writer = await _open(host, port)
+        except RelayUnreachable:
+            continue
+        try:
+            writer.write(f"{MAGIC} where {room} {claim}\n".encode())
+            raw = await asyncio.wait_for(reader.readline(), timeout)
+        except (OSError, asyncio.TimeoutError, ValueError) as exc:
+            log.warning("no direct addresses from %s:%s: %s", host, port, exc or "timed out")
+            continue
+        finally:
+            writer.close()
+        words = raw[:LINE_LIMIT].decode("ascii", "replace").split()
+        if words[:1] == ["DIRECT"]:
+            return parse_candidates(words[1:], f"the node {host}:{port}")
+        if words[:1] != ["NONE"]:
+            log.warning("ignored the node %s:%s's answer: %r", host, port, raw[:80])
+        return []
+    return []
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -427,13 +427,17 @@ async def connect_direct(
     version: int = PROTOCOL_VERSION,
     timeout: float = 10.0,
 ) -> Peer:
-    """Join a host at ``address:port``."""
+    """Join a host at ``address:port``. Cancelled (a caller's deadline), it closes its socket."""
     try:
         reader, writer = await asyncio.wait_for(asyncio.open_connection(address, port), timeout)
     except (OSError, asyncio.TimeoutError) as exc:
         raise ConnectionError(f"cannot reach {address}:{port}: {exc or 'timed out'}") from None
-    link, host_fp = await tls_link(reader, writer, "guest", identity)
-    return await handshake(link, "guest", identity, code, host_fp, expect_peer, name, version)
+    try:
+        link, host_fp = await tls_link(reader, writer, "guest", identity)
+        return await handshake(link, "guest", identity, code, host_fp, expect_peer, name, version)
+    except asyncio.CancelledError:
+        writer.close()
+        raise
 
 
 def parse_address(text: str, default_port: int) -> tuple[str, int]:
