@@ -4,10 +4,14 @@ the sit-out line, the hand results with three scores, and game over naming the w
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from scene_harness import Driver, check_scene, get_app
 
 from gin3d.app.game_app import GameSetup
+from gin3d.paths import save_path
+from gin3d.saves import delete_save, offer_resume
 from gin3d.scene.portraits import SITS_OUT
 
 
@@ -82,6 +86,7 @@ def play_game(app, hands: int) -> list[dict]:
 def start_three(app, target: int):
     app.setup = GameSetup(level="simple", target=target)
     app.seed = 5
+    app.screens.request("Menu")
     app.screens.request("Setup")
     app.screens.panel.buttons["players"]["command"]()  # 2 -> 3
     assert app.setup.players == 3
@@ -144,3 +149,25 @@ def test_the_two_computers_always_have_different_levels(app):
         seen.add(setup.computers()[1])
     assert "simple" not in seen and len(seen) == 3  # every other level, never the first's
     assert GameSetup(players=2).computers() == [GameSetup().level]
+
+
+def test_a_three_player_game_is_not_saved_and_leaves_a_saved_game_resumable(app):
+    settings = app.user_settings
+    app.user_settings = replace(settings, undo_enabled=True)
+    try:
+        app.setup = GameSetup(level="simple")
+        app.seed = 7
+        app.start_single_player()
+        Driver(app).play_turn()  # a two-player game is saved after every action
+        saved = save_path().read_bytes()
+        session = start_three(app, 100)  # straight to the table: nothing to replace
+        assert app.keeper is None
+        play_game(app, 2)
+        assert session.game.actions and save_path().read_bytes() == saved
+        app.screens.request("Pause")
+        assert "undo" not in app.screens.panel.buttons
+        resume, message = offer_resume()
+        assert message is None and resume is not None and len(resume.game.actions) == 1
+    finally:
+        app.user_settings = settings
+        delete_save()

@@ -57,10 +57,8 @@ class ResultScreens:
         hand = game.hand
         names = session.controller.names
         # at the top, above both spreads (the opponent's hand is laid out by now)
-        three = getattr(game, "players", 2) == 3  # three scores: a line of their own
-        p = self._panel(
-            "", width=1.2, height=0.25 if three else 0.22, pos=(0, 0.745 if three else 0.76)
-        )
+        three = getattr(game, "players", 2) == 3  # three scores, each line a little tighter
+        p = self._panel("", width=1.2, height=0.22, pos=(0, 0.76))
         if hand.result is None:
             p.title.setText("Drawn hand")
             p.text(
@@ -79,17 +77,20 @@ class ResultScreens:
             laid = f", {len(r.layoffs)} laid off" if r.layoffs else ""
             # seat order, as on the scores and the game-over sheet
             line = f"Deadwood: {names[0]} {dead[0]} - {names[1]} {dead[1]}{laid}"
-            p.text(line, -0.15, 0.036, x=-0.62, fg=(0.85, 0.85, 0.8, 1))
+            p.text(line, -0.15, 0.036, x=-0.72 if three else -0.62, fg=(0.85, 0.85, 0.8, 1))
             you = getattr(game, "local", (0, 1))[winner] == 0  # (three players: by player)
             self.app.sounds.play("hand_won" if you else "hand_lost")
         who, before, run = score_rows(session)
-        x = 0.0 if hand.result is None or three else 0.22  # beside the deadwood line
-        score = p.text("", -0.205 if three else -0.15, 0.04, x=x, fg=(0.85, 1, 0.85, 1))
+        x = 0.0 if hand.result is None else (0.3 if three else 0.22)  # beside the deadwood
+        score = p.text("", -0.15, 0.036 if three else 0.04, x=x, fg=(0.85, 1, 0.85, 1))
+        target = (
+            f"(to {game.rules.game_target})" if three else f"  (game to {game.rules.game_target})"
+        )
 
         def show(f: float) -> None:
             now = [round(b + (r - b) * f) for b, r in zip(before, run)]
             scores = " - ".join(f"{n} {v}" for n, v in zip(who, now))
-            score.setText(f"Score: {scores}   (game to {game.rules.game_target})")
+            score.setText(f"Score: {scores} {target}")
 
         self._count_up(show)
         p.button("next", "Next hand", self._next_hand, (0.98, -0.145), scale=0.055)
