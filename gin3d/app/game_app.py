@@ -272,8 +272,9 @@ class GinApp(ShowBase):
         table = ThreePlayerTable(ThreePlayerGame(setup.rules(), seed=seed), me=0)
         rng = random.Random(f"think:{seed}")
         computers = setup.computers()
-        players = [None] + [
-            ComputerSeat(computer_player(level), think_range(level), rng) for level in computers
+        players = [None] + [  # seeded from the game: a game's seed replays all of it
+            ComputerSeat(computer_player(level, seed=seed * 10 + n), think_range(level), rng)
+            for n, level in enumerate(computers, 1)
         ]
         names = ("You", *(opponent_name(level) for level in computers))
         self.session = Session(self, table, players, names, table=ThreePlayerController)
