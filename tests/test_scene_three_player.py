@@ -44,6 +44,7 @@ def watch_sit_outs(app, seen: list) -> None:
                     bench.score.getText(),
                     not bench.body.node().isOverallHidden(),  # (the HUD may be behind a result)
                     ctl.game.sitting_out,
+                    ctl.log[-1] if ctl.log else "",
                 )
             )
 
@@ -106,12 +107,16 @@ def test_a_three_player_game_shows_your_hands_and_the_ones_you_sit_out(app):
     played = play_game(app, 6)
     assert any(h["watching"] for h in played) and not all(h["watching"] for h in played)
     assert seen, "no move was shown while you sat out"
-    for prompt, scores, bench_name, bench_score, shown, out in seen:
+    for prompt, scores, bench_name, bench_score, shown, out, _ in seen:
         assert out == 0
         assert prompt.startswith("You sit out this hand")
         assert f"{names[1]} plays {names[2]}" in prompt or f"{names[2]} plays {names[1]}" in prompt
         assert all(n in scores for n in names) and SITS_OUT in scores
         assert shown and bench_name == "You" and SITS_OUT in bench_score, seen[0]
+    # both players' moves are told while you watch, the bottom one's too
+    lines = [line for *_, line in seen]
+    for name in names[1:]:
+        assert any(line.startswith(f"{name} discarded the ") for line in lines), (name, lines)
     # every hand result names the winner and shows the three scores of the engine
     results = [h for h in played if h["state"] == "HandResult"]
     assert results

@@ -393,7 +393,7 @@ class TableInput(MouseButtons):
         turn = view.turn if view.phase != "over" else None
         scene.mark_turn(turn if self.enabled else None)  # no marker behind a menu
         if self.hud is not None:
-            # a three-player game: the third player sits out, and dealt (no "dealer" at the table)
+            # a three-player game: the one who sits out dealt (neither seat is the dealer)
             bench = getattr(self.ctl, "bench", None)
             dealer = view.dealer if bench is None else None
             self.hud.set_scores(

@@ -46,6 +46,11 @@ class ThreePlayerController(TableController):
         out = self.game.sitting_out
         return self.player_names[out], self.game.game.running()[out]
 
+    @property
+    def quiet_seat(self) -> int | None:
+        """While you sit out, every move is narrated (the bottom hand is not yours)."""
+        return None if self.game.watching else 0
+
     def view(self, seat: int = 0):
         """The bottom seat's view in table seats (``seat`` is always the table's seat 0)."""
         return self.game.table_view()

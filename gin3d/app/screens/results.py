@@ -33,6 +33,14 @@ def score_rows(session) -> tuple[list[str], list[int], list[int]]:
     return names, before, list(run)
 
 
+def hand_sound(game, winner: int) -> str:
+    """The sound of a hand won by table seat ``winner``: yours won or lost, or a plain
+    click for a three-player hand you sat out."""
+    if getattr(game, "watching", False):
+        return "click"
+    return "hand_won" if getattr(game, "local", (0, 1))[winner] == 0 else "hand_lost"
+
+
 def three_player_sheet(game) -> list[tuple[str, list[int]]]:
     """The rows of a finished three-player game's sheet, a value per player: hand points,
     the game bonus, the boxes (hands won, when the rules count them) and the total."""
@@ -78,8 +86,7 @@ class ResultScreens:
             # seat order, as on the scores and the game-over sheet
             line = f"Deadwood: {names[0]} {dead[0]} - {names[1]} {dead[1]}{laid}"
             p.text(line, -0.15, 0.036, x=-0.72 if three else -0.62, fg=(0.85, 0.85, 0.8, 1))
-            you = getattr(game, "local", (0, 1))[winner] == 0  # (three players: by player)
-            self.app.sounds.play("hand_won" if you else "hand_lost")
+            self.app.sounds.play(hand_sound(game, winner))
         who, before, run = score_rows(session)
         x = 0.0 if hand.result is None else (0.3 if three else 0.22)  # beside the deadwood
         score = p.text("", -0.15, 0.036 if three else 0.04, x=x, fg=(0.85, 1, 0.85, 1))
