@@ -7,6 +7,7 @@ import pytest
 from test_engine_groups import cards_in
 
 from gin3d.driver import GAME_OVER, ComputerSeat, GameDriver, PartnershipDriver, ScriptSeat
+from gin3d.driver.three_table import ThreePlayerTable
 from gin3d.engine import PartnershipGame, RuleSet, ThreePlayerGame
 from gin3d.players import GreedyPlayer, computer_player
 
@@ -58,3 +59,30 @@ def test_a_partnership_game_runs_both_tables_to_125():
 def test_the_driver_refuses_a_seat_list_that_does_not_fit_the_group():
     with pytest.raises(ValueError, match="3 seats, 2 were given"):
         GameDriver(ThreePlayerGame(seed=1), [ComputerSeat(GreedyPlayer())] * 2)
+
+
+def test_a_three_player_table_shows_each_hand_from_the_local_player_s_chair():
+    game = ThreePlayerGame(RuleSet(game_target=100), seed=3)
+    table = ThreePlayerTable(game, me=0)
+    driver = GameDriver(table, [ComputerSeat(GreedyPlayer()) for _ in range(3)], deal_next=True)
+    chairs = []  # per move: (you sit out, your seat in the real hand or None)
+
+    def check(action, events) -> None:
+        hand, shown = game.hand, table.hand
+        near, far = table.local
+        seat = game.playing.index(near)  # the bottom player's seat in the real hand
+        chairs.append((table.watching, game.playing.index(0) if 0 in game.playing else None))
+        assert table.watching == (near != 0)
+        assert shown.hands == [hand.hands[seat], hand.hands[1 - seat]]
+        assert shown.pile == hand.pile and shown.phase == hand.phase
+        assert table.events[len(table.events) - len(events) :] == events
+        if hand.winner is not None:
+            assert table.local[shown.winner] == game.playing[hand.winner]
+        view = table.table_view()
+        assert sorted(view.hand) == sorted(hand.hands[seat])
+        assert view.scores == (game.running()[near], game.running()[far])
+
+    driver.on_applied.append(check)
+    assert driver.run() == GAME_OVER and table.over and table.winner == game.winner
+    assert (False, 0) in chairs and (False, 1) in chairs  # you held either seat of a hand
+    assert (True, None) in chairs  # and sat hands out

@@ -296,13 +296,15 @@ def test_setup_explains_every_choice_and_cycles_both_ways(app):
     screens = app.screens
     buttons = screens.panel.buttons
     notes = [line.getText() for line, _ in screens.setup_notes]
-    assert len(notes) == 7  # opponent (its portrait below), rules, target, four options
-    assert all(notes[1:]), notes
-    assert notes[1].startswith("Classic:")
+    # players, opponent (its portrait below), second opponent (3 players), rules, target,
+    # four options
+    assert len(notes) == 9
+    assert notes[0] and all(notes[3:]), notes
+    assert notes[3].startswith("Classic:")
     assert any("11 cards" in n for n in notes) and any("last discard" in n for n in notes)
     buttons["preset:prev"]["command"]()  # back one: classic -> oklahoma
     assert app.setup.preset == "oklahoma"
-    assert screens.setup_notes[1][0].getText().startswith("Oklahoma:")
+    assert screens.setup_notes[3][0].getText().startswith("Oklahoma:")
     assert buttons["preset"]["text"] == "oklahoma"
     buttons["preset:next"]["command"]()
     assert app.setup.preset == "classic"

@@ -13,10 +13,13 @@ from dataclasses import dataclass, field
 
 from direct.showbase.ShowBase import ShowBase
 
-from ..engine import Game, RuleSet
+from ..driver import ComputerSeat
+from ..driver.three_table import ThreePlayerTable
+from ..engine import Game, RuleSet, ThreePlayerGame
 from ..players import (
     computer_player,
     default_level,
+    levels,
     opponent_name,
     think_range,
 )
@@ -34,6 +37,7 @@ from ..scene.sound import Sounds
 from ..scene.splash import show_splash
 from ..scene.table import TableScene
 from ..scene.tableinput import TableInput
+from ..scene.three_controller import ThreePlayerController
 from ..scene.warmup import install_warm_up
 from ..settings import Settings
 from ..undo import can_undo, undo_last_human_move
@@ -47,6 +51,19 @@ class GameSetup:
     preset: str = "classic"
     options: dict = field(default_factory=dict)
     target: int | None = None
+    players: int = 2  # 3: you and two computers, two of you play each hand
+    second_level: str = "hard"  # the second computer's level (a 3-player game)
+
+    def computers(self) -> list[str]:
+        """The computers' levels: one, or two different ones for three players (the
+        second never the first's level, so every player has a name and face of their own)."""
+        if self.players != 3:
+            return [self.level]
+        keys = [k for k, _ in levels()]
+        if self.second_level != self.level and self.second_level in keys:
+            return [self.level, self.second_level]
+        other = keys[(keys.index(self.level) + 1) % len(keys)] if self.level in keys else keys[0]
+        return [self.level, other]
 
     def rules(self) -> RuleSet:
         changes = dict(self.options)
@@ -70,12 +87,15 @@ class Session:
         app: GinApp,
         game: Game,
         players: list,
-        names: tuple[str, str],
+        names: tuple[str, ...],
         think: tuple[float, float] = (0.6, 1.2),
+        table: type[TableController] = TableController,
     ) -> None:
+        """``table``: the controller (``ThreePlayerController`` for a three-player game,
+        whose ``game`` is a ``ThreePlayerTable`` and ``names`` the three players')."""
         self.app = app
         self.game = game
-        self.controller = TableController(app, app.scene, game, players, think=think, names=names)
+        self.controller = table(app, app.scene, game, players, think=think, names=names)
         self.hud = Hud(app, self.on_hud_action, lambda: app.request("Pause"))
         self.input = TableInput(
             app, app.scene, self.controller, self.hud, hints=lambda: app.user_settings.hints_enabled
@@ -228,6 +248,8 @@ class GinApp(ShowBase):
 
     def start_single_player(self) -> Session:
         setup = self.setup
+        if setup.players == 3:
+            return self.start_three_player()
         seats = (
             Seat("human", self.user_settings.player_name),
             Seat("computer", opponent_name(setup.level), setup.level),
@@ -240,6 +262,24 @@ class GinApp(ShowBase):
         )
         self.keep(session, seats)
         return session
+
+    def start_three_player(self) -> Session:
+        """You and two computers (``setup.computers()``), each hand between two of you. Not
+        saved: the save file holds a two-player game, which stays resumable meanwhile."""
+        self.end_game()
+        setup = self.setup
+        seed = self.seed if self.seed is not None else random.randrange(1 << 30)
+        table = ThreePlayerTable(ThreePlayerGame(setup.rules(), seed=seed), me=0)
+        rng = random.Random(f"think:{seed}")
+        computers = setup.computers()
+        players = [None] + [  # seeded from the game: a game's seed replays all of it
+            ComputerSeat(computer_player(level, seed=seed * 10 + n), think_range(level), rng)
+            for n, level in enumerate(computers, 1)
+        ]
+        names = ("You", *(opponent_name(level) for level in computers))
+        self.session = Session(self, table, players, names, table=ThreePlayerController)
+        self.screens.request("Table")
+        return self.session
 
     def keep(self, session: Session, seats: tuple[Seat, Seat], game_id: str = "") -> None:
         """Save the game after every action; statistics and history after every hand."""

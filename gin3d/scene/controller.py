@@ -31,6 +31,8 @@ from ..engine.actions import Action
 class TableController:
     """Runs one game on a ``TableScene``; ``on_change`` fires whenever input state may change."""
 
+    quiet_seat: int | None = 0  # whose draws and discards go unnarrated: the local player's
+
     def __init__(
         self,
         base,
@@ -177,13 +179,13 @@ class TableController:
         text = None
         if isinstance(e, Passed):
             text = f"{name[e.seat]} passed" + (" the upcard" if e.what == "upcard" else "")
-        elif isinstance(e, CardDrawn) and e.seat != 0:
+        elif isinstance(e, CardDrawn) and e.seat != self.quiet_seat:
             text = (
                 f"{name[e.seat]} drew from the stock"
                 if e.source == "stock"
                 else f"{name[e.seat]} took the {e.card.pretty}"
             )
-        elif isinstance(e, Discarded) and e.seat != 0:
+        elif isinstance(e, Discarded) and e.seat != self.quiet_seat:
             text = f"{name[e.seat]} discarded the {e.card.pretty}"
         elif isinstance(e, Knocked):
             text = {

@@ -23,7 +23,7 @@ from panda3d.core import (
 )
 
 from . import theme
-from .portraits import Portraits
+from .portraits import SITS_OUT, Portraits
 
 SUIT_CHARS = "\u2660\u2665\u2666\u2663"
 # read at arm's length at 1280x720: the prompt 0.064 high (23 px a line; was 0.055, in
@@ -43,6 +43,7 @@ SUIT_KEYS = "shdc"
 SUIT_SIZE = 0.9  # the suit tile's height in text heights (a line is 1.0)
 SUIT_GAP = 0.15  # the space either side of it
 TURN_COLOUR = (1.0, 0.82, 0.3, 1)  # the score line of the seat to move
+BENCH_DROP = 0.06  # the rows under the scores step down for the third player's line
 _registered = ""  # the atlas image the suit pictures were cut from
 _props_registered = False
 
@@ -307,22 +308,36 @@ class Hud:
         dealer: int | None = None,
         knock_limit: int | None = None,
         turn: int | None = None,
+        bench: tuple[str, int] | None = None,
     ) -> None:
         """Both seats in seat order (the local one first); the seat to move is lit and
-        marked "to play", so whose turn it is shows without reading the prompt."""
+        marked "to play", so whose turn it is shows without reading the prompt. ``bench``:
+        the name and score of a third player who sits this hand out (a line of its own,
+        the rows below it step down)."""
         self.turn = turn if turn in (0, 1) else None
         lines = []
         for s in (0, 1):
             line = f"{names[s]}: {scores[s]}" + (" (dealer)" if dealer == s else "")
             lines.append(f"\1turn\1{line}  - to play\2" if s == self.turn else line)
+        if bench is not None:
+            lines.append(f"{bench[0]}: {bench[1]}  - {SITS_OUT}")
         self.scores.setText("\n".join(lines))
+        self._step_rows(BENCH_DROP if bench is not None else 0.0)
         if self.portraits is not None:
-            self.portraits.update(names, scores, self.turn, dealer)
+            self.portraits.update(names, scores, self.turn, dealer, bench)
         knock = ""
         if knock_limit is not None:
             knock = "  -  gin only" if knock_limit == 0 else f"  -  knock at {knock_limit}"
         self.target.setText(f"Game to {target}{knock}")
         self.fit()
+
+    def _step_rows(self, drop: float) -> None:
+        """The game target and the sort row, below the score lines (``drop`` lower for a
+        third line)."""
+        self.target.setTextPos(0.04, -0.2 - drop)
+        self.sort_label.setTextPos(0.04, -0.31 - drop)
+        for b in self.sort_buttons.values():
+            b.setZ(-0.31 - drop)
 
     def set_deadwood(self, value: int | None, after: str | None = None) -> None:
         """The deadwood count; holding 11 cards, ``after`` names the best discard, and the

@@ -179,6 +179,7 @@ class NetTableController:
 
     # the same narration lines as a local game (reads names, log, on_message, queue)
     _narrate = TableController._narrate
+    quiet_seat = TableController.quiet_seat  # (what ``_narrate`` reads)
 
     def _changed(self) -> None:
         for fn in list(self.on_change):

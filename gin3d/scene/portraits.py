@@ -19,6 +19,8 @@ from ..players import levels, opponent_name
 from . import theme
 from .palette import GOLD
 
+SITS_OUT = "sits out this hand"  # under the name of a three-player game's third player
+
 RADIUS = 0.085  # the picture's radius, aspect2d units (31 px at 1280x720)
 GLOW = 1.5  # the glow's size against the picture's
 NAME_SCALE, SCORE_SCALE = 0.05, 0.044
@@ -29,13 +31,14 @@ PLACES = {
     1: ("aspect2d", 0.66, 0.4, "right"),  # right of the far hand, above the pile
     0: ("a2dBottomLeft", 0.15, 0.5, "below"),  # left of your hand
 }
+BENCH = ("a2dLeftCenter", 0.15, 0.12, "right")  # a three-player game's one who sits out
 
 
 def face_for(seat: int, name: str) -> str:
     """The picture for a seat: yours, a computer level's, or a guest's."""
-    if seat == 0:
-        return "you"
     by_name = {opponent_name(level): level for level, _ in levels()}
+    if name == "You" or (seat == 0 and name not in by_name):  # seat 0 is a computer only
+        return "you"  # while you sit out a three-player hand (the table calls you "You")
     return by_name.get(name, "guest")
 
 
@@ -111,13 +114,17 @@ class Badge:
             mayChange=True,
         )
 
-    def set(self, face: str, name: str, score: int, lit: bool, dealer: bool) -> None:
+    def set(
+        self, face: str, name: str, score: int, lit: bool, dealer: bool, note: str = ""
+    ) -> None:
         if face != self.face:
             set_picture(self.picture, face)
             self.face = face
         self.name.setText(name)
         self.name["fg"] = LIT if lit else GOLD
-        self.score.setText(f"{score} points" + ("  -  dealer" if dealer else ""))
+        self.score.setText(
+            f"{score} points" + ("  -  dealer" if dealer else "") + (f"\n{note}" if note else "")
+        )
         self.lit = lit
         if lit:
             self.glow.show()
@@ -134,16 +141,34 @@ class Portraits:
             seat: Badge(getattr(base, anchor), x, y, side)
             for seat, (anchor, x, y, side) in PLACES.items()
         }
+        anchor, x, y, side = BENCH
+        self.bench = Badge(getattr(base, anchor), x, y, side)
+        self.bench.body.hide()
 
     @property
     def roots(self) -> list[NodePath]:
-        return [b.root for b in self.badges.values()]
+        return [b.root for b in (*self.badges.values(), self.bench)]
 
-    def update(self, names, scores, turn: int | None, dealer: int | None) -> None:
+    def update(
+        self,
+        names,
+        scores,
+        turn: int | None,
+        dealer: int | None,
+        bench: tuple[str, int] | None = None,
+    ) -> None:
+        """Both seats' badges; ``bench``: the name and score of a third player who sits
+        this hand out (their own badge, at the left)."""
         for seat, badge in self.badges.items():
             badge.set(
                 face_for(seat, names[seat]), names[seat], scores[seat], turn == seat, dealer == seat
             )
+        if bench is None:
+            self.bench.body.hide()
+        else:
+            name, score = bench
+            self.bench.set(face_for(2, name), name, score, False, False, SITS_OUT)
+            self.bench.body.show()
         # at a knock both spreads lie in rows across the middle, the far one where the
         # computer's badge stands: it steps aside until the next deal
         scene = getattr(self.base, "scene", None)
@@ -165,7 +190,7 @@ class Portraits:
         """Free every badge's texts and pictures (their geometry with them), not only detach
         them: a Hud kept alive by a binding would otherwise keep its badges' vertex buffers,
         a game's worth at every new game."""
-        for badge in self.badges.values():
+        for badge in (*self.badges.values(), self.bench):
             for widget in (badge.glow, badge.picture, badge.name, badge.score):
                 widget.destroy()
             badge.root.removeNode()

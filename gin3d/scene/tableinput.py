@@ -393,8 +393,11 @@ class TableInput(MouseButtons):
         turn = view.turn if view.phase != "over" else None
         scene.mark_turn(turn if self.enabled else None)  # no marker behind a menu
         if self.hud is not None:
+            # a three-player game: the one who sits out dealt (neither seat is the dealer)
+            bench = getattr(self.ctl, "bench", None)
+            dealer = view.dealer if bench is None else None
             self.hud.set_scores(
-                self.ctl.names, view.scores, view.target, view.dealer, view.knock_limit, turn=turn
+                self.ctl.names, view.scores, view.target, dealer, view.knock_limit, turn, bench
             )
             self.hud.set_sort(scene.sort_mode)
         self.prompt = shows.prompt
@@ -430,6 +433,9 @@ class TableInput(MouseButtons):
         """The HUD's deadwood count: with 11 cards in hand, the count after the best
         discard (and which card that is), since the 11th card is never kept."""
         known = list(view.hand)
+        if self._sitting_out():  # the hand at the bottom is a computer's: no count for it
+            self.hud.set_deadwood(None)
+            return
         if len(known) != 11:
             self.hud.set_deadwood(deadwood_of_mask(mask_of(known)) if known else None)
             return
@@ -440,9 +446,16 @@ class TableInput(MouseButtons):
         best = min(choices, key=lambda c: (left[c], -c.rank, c))
         self.hud.set_deadwood(left[best], after=best.pretty)
 
+    def _sitting_out(self) -> str:
+        """The prompt while you sit out a three-player hand, "" otherwise."""
+        line = getattr(self.ctl, "watching_line", None)
+        return line() if line is not None else ""
+
     def _waiting_prompt(self, view) -> str:
         if view.phase == "over":
             return "Hand over"
+        if self._sitting_out():
+            return self._sitting_out()
         if self.ctl.queue.busy:
             return ""
         if view.turn == 1:

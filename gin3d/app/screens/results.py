@@ -13,6 +13,49 @@ from ...scene.portraits import face_for, picture
 from ...scene.result_story import hand_story
 
 
+def score_rows(session) -> tuple[list[str], list[int], list[int]]:
+    """The score line's names, and the scores before the hand just finished and now: the
+    two seats, or a three-player game's three players (by player)."""
+    game = session.game
+    hand = game.hand
+    gained = hand.result.points if hand.result is not None else 0
+    if getattr(game, "players", 2) == 3:
+        names = list(session.controller.player_names)
+        run = game.game.running()
+        winner = None if hand.winner is None else game.local[hand.winner]
+    else:
+        names = list(session.controller.names)
+        run = game.score.running() if hasattr(game.score, "running") else game.totals()
+        winner = hand.winner
+    before = list(run)
+    if winner is not None:
+        before[winner] -= gained
+    return names, before, list(run)
+
+
+def hand_sound(game, winner: int) -> str:
+    """The sound of a hand won by table seat ``winner``: yours won or lost, or a plain
+    click for a three-player hand you sat out."""
+    if getattr(game, "watching", False):
+        return "click"
+    return "hand_won" if getattr(game, "local", (0, 1))[winner] == 0 else "hand_lost"
+
+
+def three_player_sheet(game) -> list[tuple[str, list[int]]]:
+    """The rows of a finished three-player game's sheet, a value per player: hand points,
+    the game bonus, the boxes (hands won, when the rules count them) and the total."""
+    points, boxes = game.running(), game.boxes()
+    rules = game.rules
+    bonus = [rules.game_bonus if p == game.winner else 0 for p in range(3)]
+    box = [rules.box_bonus * b if rules.three_player_boxes else 0 for b in boxes]
+    return [
+        ("Hand points", points),
+        ("Game bonus", bonus),
+        (f"Boxes ({'/'.join(map(str, boxes))} won)", box),
+        ("Total", game.totals()),
+    ]
+
+
 class ResultScreens:
     """States ``HandResult`` and ``GameOver`` of the app's screen FSM (a mixin)."""
 
@@ -22,6 +65,7 @@ class ResultScreens:
         hand = game.hand
         names = session.controller.names
         # at the top, above both spreads (the opponent's hand is laid out by now)
+        three = getattr(game, "players", 2) == 3  # three scores, each line a little tighter
         p = self._panel("", width=1.2, height=0.22, pos=(0, 0.76))
         if hand.result is None:
             p.title.setText("Drawn hand")
@@ -41,22 +85,19 @@ class ResultScreens:
             laid = f", {len(r.layoffs)} laid off" if r.layoffs else ""
             # seat order, as on the scores and the game-over sheet
             line = f"Deadwood: {names[0]} {dead[0]} - {names[1]} {dead[1]}{laid}"
-            p.text(line, -0.15, 0.036, x=-0.62, fg=(0.85, 0.85, 0.8, 1))
-            self.app.sounds.play("hand_won" if winner == 0 else "hand_lost")
-        run = game.score.running() if hasattr(game.score, "running") else game.totals()
-        gained = hand.result.points if hand.result is not None else 0
-        before = list(run)
-        if hand.winner is not None:
-            before[hand.winner] -= gained
-        x = 0.0 if hand.result is None else 0.22  # beside the deadwood line
-        score = p.text("", -0.15, 0.04, x=x, fg=(0.85, 1, 0.85, 1))
+            p.text(line, -0.15, 0.036, x=-0.72 if three else -0.62, fg=(0.85, 0.85, 0.8, 1))
+            self.app.sounds.play(hand_sound(game, winner))
+        who, before, run = score_rows(session)
+        x = 0.0 if hand.result is None else (0.3 if three else 0.22)  # beside the deadwood
+        score = p.text("", -0.15, 0.036 if three else 0.04, x=x, fg=(0.85, 1, 0.85, 1))
+        target = (
+            f"(to {game.rules.game_target})" if three else f"  (game to {game.rules.game_target})"
+        )
 
         def show(f: float) -> None:
             now = [round(b + (r - b) * f) for b, r in zip(before, run)]
-            score.setText(
-                f"Score: {names[0]} {now[0]} - {names[1]} {now[1]}   (game to "
-                f"{game.rules.game_target})"
-            )
+            scores = " - ".join(f"{n} {v}" for n, v in zip(who, now))
+            score.setText(f"Score: {scores} {target}")
 
         self._count_up(show)
         p.button("next", "Next hand", self._next_hand, (0.98, -0.145), scale=0.055)
@@ -93,6 +134,9 @@ class ResultScreens:
     def enterGameOver(self) -> None:
         session = self.app.session
         game = session.game
+        if getattr(game, "players", 2) == 3:
+            self._three_player_game_over(session)
+            return
         names = session.controller.names
         winner = game.winner
         p = self._panel(f"{names[winner]} won the game!", width=1.0, height=0.78)
@@ -142,6 +186,37 @@ class ResultScreens:
             p.buttons["again"]["text"] = "Rematch"
             note = p.text("", -0.73, 0.04, fg=(0.85, 0.95, 1, 1))
             notes.append(note.setText)
+        self._esc("Menu")
+
+    def _three_player_game_over(self, session) -> None:
+        """The game-over sheet of a three-player game: a column per player."""
+        game = session.game
+        names = session.controller.player_names
+        winner = game.winner
+        p = self._panel(f"{names[winner]} won the game!", width=1.1, height=0.78)
+        self.app.sounds.play("game_won" if winner == 0 else "hand_lost")
+        rows = three_player_sheet(game.game)
+        y, columns = 0.45, (-0.12, 0.32, 0.76)
+        for player, x in enumerate(columns):
+            p.text(names[player], y, 0.042, x=x, fg=GOLD)
+            face = face_for(player, names[player])
+            picture(p.frame, face, (x, y + 0.09), 0.05, lit=player == winner)
+        totals = []
+        for i, (label, values) in enumerate(rows):
+            yy = y - 0.1 * (i + 1)
+            p.text(label, yy, 0.045, x=-0.95, align=TextNode.ALeft)
+            for value, x in zip(values, columns):
+                cell = p.text(str(value), yy, 0.045, x=x)
+                if i == len(rows) - 1:
+                    totals.append((cell, value))
+        self._count_up(lambda f: [c.setText(str(round(v * f))) for c, v in totals])
+        p.text(f"{len(game.hands)} hands played", y - 0.58, 0.05, fg=(1, 1, 0.8, 1))
+        last, hand = game.hand.result, game.hand
+        if last is not None and hand.winner is not None:
+            who = names[game.local[hand.winner]]
+            p.text(f"Last hand: {who} - {last.breakdown()}", y - 0.7, 0.042, fg=(0.85, 1, 0.85, 1))
+        p.button("again", "Play again", self._again, (-0.3, -0.62), scale=0.065)
+        p.button("menu", "Main menu", lambda: self.request("Menu"), (0.35, -0.62), scale=0.06)
         self._esc("Menu")
 
     def _again(self) -> None:

@@ -2,6 +2,13 @@
 
 from __future__ import annotations
 
+# Gin for three (Players: 3 on the New game screen), as the engine plays it
+THREE_PLAYERS = (
+    "Three players: the dealer deals to the other two and sits the hand out; the loser",
+    "deals the next. Each keeps a score; the first to the target wins the game bonus,",
+    "everyone a box per hand won (no shutout); after a drawn hand the same dealer deals.",
+)
+
 
 class RulesScreen:
     """State ``Rules`` of the app's screen FSM (a mixin); Back and Esc go where it came from."""
@@ -15,12 +22,13 @@ class RulesScreen:
             "Melds: 3-4 of a rank, or 3+ in a row of one suit (ace low). Deadwood: the rest.",
             "Your turn: draw (stock or pile), then discard. Knock when your deadwood is low",
             "enough; gin is 0. The other player lays off on the knocker's melds.",
+            *THREE_PLAYERS,
             "",
             *rules.explain(),  # every number with what it means
         ]
         step = min(0.075, 1.3 / len(lines))
         for i, line in enumerate(lines):
-            p.text(line, 0.6 - i * step, 0.04 if i < 3 else 0.036)
+            p.text(line, 0.6 - i * step, 0.04 if i < 3 + len(THREE_PLAYERS) else 0.036)
         p.button("back", "Back", lambda: self.request(self.back_to), (0, -0.78), scale=0.06)
         self._esc(back)
 

@@ -16,6 +16,10 @@ from ...scene.panel import Panel
 from ...scene.portraits import picture, set_picture
 
 TARGETS = (100, 150, 200, 250, 50)
+PLAYERS_NOTES = {
+    2: "You against one computer",
+    3: "You and two computers: the dealer sits each hand out (3-player games are not saved)",
+}
 OPTIONS = (
     ("last_chance", "Last chance"),
     ("allow_throw_back", "Throw-back"),
@@ -29,21 +33,22 @@ class SetupScreen:
 
     def enterSetup(self) -> None:
         p = self._panel("New game", width=1.05, height=0.94)
-        self._rules_rows(p, 0.62, opponent=True)
-        self.portrait = p.text("", -0.31, 0.036, x=0.14, fg=(0.9, 0.92, 0.85, 1))
-        self.portrait["wordwrap"] = 44
-        self.portrait_picture = picture(p.frame, "guest", (-0.8, -0.34), 0.11)
-        self.setup_note = p.text("", -0.58, 0.04, fg=(1, 0.8, 0.6, 1))
+        self._rules_rows(p, 0.68, opponent=True)
+        self.portrait = p.text("", -0.5, 0.034, x=0.14, fg=(0.9, 0.92, 0.85, 1))
+        self.portrait["wordwrap"] = 48
+        self.portrait_picture = picture(p.frame, "guest", (-0.8, -0.54), 0.09)
+        self.setup_note = p.text("", -0.69, 0.04, fg=(1, 0.8, 0.6, 1))
         p.button(
-            "start", "Deal", self._deal, (0.35, -0.78), scale=0.07, frameSize=(-3, 3, -0.55, 1.05)
+            "start", "Deal", self._deal, (0.35, -0.81), scale=0.07, frameSize=(-3, 3, -0.55, 1.05)
         )
-        p.button("back", "Back", lambda: self.request("Menu"), (-0.45, -0.78), scale=0.06)
+        p.button("back", "Back", lambda: self.request("Menu"), (-0.45, -0.81), scale=0.06)
         self._refresh_setup()
         self._esc("Menu")
 
     def _deal(self) -> None:
-        """Start the game; a saved game in progress is replaced only once the player agrees."""
-        if not save_path().exists():
+        """Start the game; a saved game in progress is replaced only once the player agrees
+        (a 3-player game is not saved, so it leaves the saved game as it is)."""
+        if self.app.setup.players == 3 or not save_path().exists():
             self.app.start_single_player()
             return
         self.request(
@@ -68,12 +73,26 @@ class SetupScreen:
         rows = (
             [
                 (
+                    "players",
+                    "Players",
+                    lambda: f"{s.players}",
+                    self._cycle_players,
+                    lambda: PLAYERS_NOTES[s.players],
+                ),
+                (
                     "level",
                     "Opponent",
                     lambda: dict(lv).get(s.level, s.level),
                     self._cycle_level,
                     lambda: "",
-                )
+                ),
+                (
+                    "second",
+                    "Second opponent",
+                    lambda: dict(lv).get(s.computers()[-1], "") if s.players == 3 else "-",
+                    self._cycle_second,
+                    lambda: "" if s.players == 3 else "Only in a 3-player game",
+                ),
             ]
             if opponent
             else []
@@ -152,6 +171,20 @@ class SetupScreen:
         keys = [k for k, _ in levels()]
         s = self.app.setup
         s.level = keys[(keys.index(s.level) + step) % len(keys)] if s.level in keys else keys[0]
+
+    def _cycle_players(self, step: int = 1) -> None:
+        s = self.app.setup
+        s.players = 3 if s.players == 2 else 2
+
+    def _cycle_second(self, step: int = 1) -> None:
+        """The second computer's level, never the first's (a 2-player game: to 3 players)."""
+        s = self.app.setup
+        if s.players != 3:
+            s.players = 3
+            return
+        keys = [k for k, _ in levels() if k != s.level]
+        now = s.computers()[-1]
+        s.second_level = keys[(keys.index(now) + step) % len(keys)] if now in keys else keys[0]
 
     def _cycle_preset(self, step: int = 1) -> None:
         names = ("classic", "pagat", "oklahoma")

@@ -22,8 +22,15 @@ class TableScreens:
         session.set_active(True)
         self._esc("Pause")
         if session.result_pending() and not self.app.queue.busy:
-            # back from the pause menu while a result was showing: show it again
-            self.app.taskMgr.doMethodLater(0, lambda task: self.app.hand_over(), "reshow-result")
+            # back from the pause menu while a result was showing (or a hand you sat out
+            # ended at once, at animation speed 0): show it again, unless the table was
+            # left or the game changed first
+            def reshow(task) -> None:
+                if self.app.session is session and self.state == "Table":
+                    if session.result_pending():
+                        self.app.hand_over()
+
+            self.app.taskMgr.doMethodLater(0, reshow, "reshow-result")
 
     def exitTable(self) -> None:
         if self.app.session is not None:

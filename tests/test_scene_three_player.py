@@ -1,0 +1,178 @@
+"""A three-player game on the table, offscreen: set up from the New game screen, every hand
+shown as the engine has it (yours and the ones you sit out), the HUD naming all three with
+the sit-out line, the hand results with three scores, and game over naming the winner."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from scene_harness import Driver, check_scene, get_app
+
+from gin3d.app.game_app import GameSetup
+from gin3d.paths import save_path
+from gin3d.saves import delete_save, offer_resume
+from gin3d.scene.portraits import SITS_OUT
+
+
+@pytest.fixture
+def app():
+    app = get_app()
+    before = app.setup
+    yield app
+    app.setup = before
+    app.request("Menu")
+
+
+def panel_texts(app) -> str:
+    return "\n".join(w.getText() for w in app.screens.panel.widgets if hasattr(w, "getText"))
+
+
+def watch_sit_outs(app, seen: list) -> None:
+    """Note what the HUD shows after each change while you sit a hand out."""
+    session = app.session
+    ctl, hud = session.controller, session.hud
+
+    def note() -> None:
+        if ctl.game.watching and not ctl.game.hand.over:
+            bench = hud.portraits.bench
+            seen.append(
+                (
+                    hud.prompt.getText(),
+                    hud.scores.getText(),
+                    bench.name.getText(),
+                    bench.score.getText(),
+                    not bench.body.node().isOverallHidden(),  # (the HUD may be behind a result)
+                    ctl.game.sitting_out,
+                    ctl.log[-1] if ctl.log else "",
+                )
+            )
+
+    ctl.on_change.append(note)
+
+
+def play_game(app, hands: int) -> list[dict]:
+    """Play up to ``hands`` hands (yours through the input, the rest by the computers),
+    checking the table against the engine after every move; a record per finished hand."""
+    session = app.session
+    ctl = session.controller
+    ctl.on_applied.append(lambda a, e: check_scene(app))
+    check_scene(app)
+    played = []
+    for _ in range(hands):
+        table = ctl.game
+        if not table.watching:
+            Driver(app).play_hand()
+        for _ in range(5):  # a hand you sit out ends inside Next hand: its result comes next
+            if app.screens.state != "Table":
+                break
+            app.taskMgr.step()
+        assert table.hand.over
+        check_scene(app)
+        played.append(
+            {
+                "watching": table.watching,
+                "state": app.screens.state,
+                "text": panel_texts(app),
+                "run": table.game.running(),
+            }
+        )
+        if app.screens.state == "GameOver":
+            break
+        assert app.screens.state == "HandResult"
+        app.screens.panel.buttons["next"]["command"]()  # a sit-out hand plays out at once
+    return played
+
+
+def start_three(app, target: int):
+    app.setup = GameSetup(level="simple", target=target)
+    app.seed = 5
+    app.screens.request("Menu")
+    app.screens.request("Setup")
+    app.screens.panel.buttons["players"]["command"]()  # 2 -> 3
+    assert app.setup.players == 3
+    assert app.screens.panel.buttons["second"]["text"] != "-"
+    app.screens.panel.buttons["start"]["command"]()
+    assert app.screens.state == "Table"
+    return app.session
+
+
+def test_a_three_player_game_shows_your_hands_and_the_ones_you_sit_out(app):
+    session = start_three(app, 100)
+    names = session.controller.player_names
+    assert names[0] == "You" and len(set(names)) == 3
+    engine = session.game.game
+    seen: list = []
+    watch_sit_outs(app, seen)
+    played = play_game(app, 6)
+    assert any(h["watching"] for h in played) and not all(h["watching"] for h in played)
+    assert seen, "no move was shown while you sat out"
+    for prompt, scores, bench_name, bench_score, shown, out, _ in seen:
+        assert out == 0
+        assert prompt.startswith("You sit out this hand")
+        assert f"{names[1]} plays {names[2]}" in prompt or f"{names[2]} plays {names[1]}" in prompt
+        assert all(n in scores for n in names) and SITS_OUT in scores
+        assert shown and bench_name == "You" and SITS_OUT in bench_score, seen[0]
+    # both players' moves are told while you watch, the bottom one's too
+    lines = [line for *_, line in seen]
+    for name in names[1:]:
+        assert any(line.startswith(f"{name} discarded the ") for line in lines), (name, lines)
+    # every hand result names the winner and shows the three scores of the engine
+    results = [h for h in played if h["state"] == "HandResult"]
+    assert results
+    for h in results:
+        assert "won the hand" in h["text"] or "Drawn hand" in h["text"]
+        assert all(f"{n} {p}" in h["text"] for n, p in zip(names, h["run"])), h
+    # while you play, the HUD names the one who sits out
+    if not session.game.watching:
+        out = names[engine.sitting_out]
+        assert f"{out}: " in session.hud.scores.getText()
+
+
+def test_a_three_player_game_reaches_its_target_and_game_over(app):
+    session = start_three(app, 50)
+    played = play_game(app, 40)
+    game = session.game.game
+    assert game.over and played[-1]["state"] == "GameOver"
+    assert max(game.running()) >= 50
+    winner = session.controller.player_names[game.winner]
+    assert app.screens.panel.title.getText() == f"{winner} won the game!"
+    text = played[-1]["text"]
+    assert all(str(t) in text for t in game.totals())
+    assert len(played) == len(game.hands)
+
+
+def test_the_two_computers_always_have_different_levels(app):
+    setup = GameSetup(level="simple", players=3, second_level="simple")
+    levels = setup.computers()
+    assert levels[0] == "simple" and levels[1] not in ("simple", None)
+    app.setup = setup
+    app.screens.request("Setup")
+    seen = set()
+    for _ in range(6):
+        app.screens.panel.buttons["second"]["command"]()
+        seen.add(setup.computers()[1])
+    assert "simple" not in seen and len(seen) == 3  # every other level, never the first's
+    assert GameSetup(players=2).computers() == [GameSetup().level]
+
+
+def test_a_three_player_game_is_not_saved_and_leaves_a_saved_game_resumable(app):
+    settings = app.user_settings
+    app.user_settings = replace(settings, undo_enabled=True)
+    try:
+        app.setup = GameSetup(level="simple")
+        app.seed = 7
+        app.start_single_player()
+        Driver(app).play_turn()  # a two-player game is saved after every action
+        saved = save_path().read_bytes()
+        session = start_three(app, 100)  # straight to the table: nothing to replace
+        assert app.keeper is None
+        play_game(app, 2)
+        assert session.game.actions and save_path().read_bytes() == saved
+        app.screens.request("Pause")
+        assert "undo" not in app.screens.panel.buttons
+        resume, message = offer_resume()
+        assert message is None and resume is not None and len(resume.game.actions) == 1
+    finally:
+        app.user_settings = settings
+        delete_save()
