@@ -9,6 +9,7 @@ import pytest
 
 from gin3d.engine import (
     IllegalAction,
+    LogError,
     NextHand,
     PartnershipGame,
     RuleSet,
@@ -174,3 +175,44 @@ def test_a_partnership_move_out_of_place_changes_nothing():
 def test_the_partnership_target_is_checked():
     with pytest.raises(ValueError, match="partnership_target"):
         RuleSet(partnership_target=0)
+
+
+@pytest.mark.parametrize("seed", [3, 11])
+def test_a_three_player_game_rebuilds_from_its_log(seed):
+    """The save and resume rest on this: the rules, the seed, the first dealer and the
+    actions give the very same game, mid-hand and at the end."""
+    whole = play_three(seed)
+    cut = len(whole.actions) // 2
+    for upto in (cut, len(whole.actions)):
+        game = ThreePlayerGame.from_log(
+            whole.rules,
+            seed,
+            whole.first_dealer,
+            [str(a) for a in whole.actions[:upto]],
+            dealer_cut=True,
+        )
+        assert [str(a) for a in game.actions] == [str(a) for a in whole.actions[:upto]]
+        assert game.dealer_cut and game.first_dealer == whole.first_dealer
+        again = whole if upto == len(whole.actions) else game.replay()
+        assert (again.dealer, again.playing, again.hand.turn) == (
+            game.dealer,
+            game.playing,
+            game.hand.turn,
+        )
+        assert again.hand.hands == game.hand.hands and again.running() == game.running()
+    assert game.totals() == whole.totals() and game.over
+
+
+def test_a_three_player_log_that_does_not_fit_is_refused():
+    whole = play_three(5)
+    actions = [str(a) for a in whole.actions[:6]]
+    other = (whole.first_dealer + 1) % 3
+    with pytest.raises(LogError) as err:
+        ThreePlayerGame.from_log(whole.rules, 5, other, actions, dealer_cut=True)
+    assert err.value.part == "dealer"
+    with pytest.raises(LogError) as err:
+        ThreePlayerGame.from_log(whole.rules, 5, whole.first_dealer, [*actions, "next hand"])
+    assert err.value.part == "action" and err.value.step == 6
+    with pytest.raises(LogError) as err:
+        ThreePlayerGame.from_log(whole.rules, 5, 3, actions)
+    assert err.value.part == "setup"

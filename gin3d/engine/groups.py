@@ -20,11 +20,12 @@ between two players:
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 
 from .actions import Action, NextHand
 from .cards import CARDS
 from .events import Event
-from .hand import Hand, IllegalAction, shuffled_deck
+from .hand import Hand, IllegalAction, LogError, apply_log, shuffled_deck
 from .rules import RuleSet
 
 TEAMS = ((0, 2), (1, 3))  # partnership: team 0 and team 1, by player
@@ -128,16 +129,46 @@ class ThreePlayerGame(PointsToTarget):
     ) -> None:
         self.rules = rules or RuleSet()
         self.seed = seed
+        self.dealer_cut = first_dealer is None  # chosen by the cut for the seed
         if first_dealer is None:
             first_dealer = cut_among(seed, 3)
-        if first_dealer not in range(3):
+        if first_dealer not in range(3) or isinstance(first_dealer, bool):
             raise ValueError(f"first_dealer must be 0, 1 or 2, got {first_dealer!r}")
+        self.first_dealer = first_dealer
         self.dealer = first_dealer
         self.hands: list[Hand] = []
         self.seats: list[tuple[int, int]] = []  # per hand: the players at hand seats 0 and 1
         self.results: list[tuple[int | None, int]] = []  # per finished hand: (player, points)
         self.actions: list[Action] = []
         self._deal()
+
+    @classmethod
+    def from_log(
+        cls,
+        rules: RuleSet,
+        seed: int | str,
+        first_dealer: int,
+        actions: Iterable[Action | str] = (),
+        *,
+        dealer_cut: bool = False,
+    ) -> ThreePlayerGame:
+        """The game rebuilt from its log (as ``Game.from_log``: the same state, since the
+        engine is deterministic); ``dealer_cut``: the cut for ``seed`` chose the first dealer
+        and must give ``first_dealer``. ``LogError`` if the log does not rebuild."""
+        try:
+            game = cls(rules, seed, first_dealer=None if dealer_cut else first_dealer)
+        except (TypeError, ValueError) as e:
+            raise LogError("setup", str(e)) from None
+        if game.first_dealer != first_dealer:
+            raise LogError("dealer", f"the cut gives player {game.first_dealer}")
+        apply_log(game, actions)
+        return game
+
+    def replay(self) -> ThreePlayerGame:
+        """A fresh game rebuilt from the seed and the action list."""
+        return ThreePlayerGame.from_log(
+            self.rules, self.seed, self.first_dealer, self.actions, dealer_cut=self.dealer_cut
+        )
 
     def _deal(self) -> None:
         n = len(self.hands)
@@ -154,6 +185,11 @@ class ThreePlayerGame(PointsToTarget):
     @property
     def sitting_out(self) -> int:
         return self.dealer
+
+    @property
+    def decks(self) -> None:
+        """Every hand is shuffled from the seed (no explicit decks, as ``Game.decks``)."""
+        return None
 
     @property
     def turn(self) -> int:
