@@ -1,4 +1,4 @@
-"""Keeps a single-player game's files up to date while it is played.
+"""Keeps a single-player game's files (a three-player game's save) up to date while it is played.
 
 ``GameKeeper.update()`` is called after every action (the table controller's change hook):
 it rewrites the save atomically, and when a hand ends it counts the hand in the statistics
@@ -14,10 +14,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import stats as stats_mod
-from .engine import Game
+from .engine import Game, ThreePlayerGame
 from .history import HandRecord, append_hand
 from .paths import history_path, save_path, stats_path
-from .saves import Seat, write_save
+from .saves import Seat, saveable, write_save
 
 
 def new_game_id(seed: int | str) -> str:
@@ -48,10 +48,12 @@ def count_results(
 
 @dataclass
 class GameKeeper:
-    """The save, statistics and history of one single-player game."""
+    """The save, statistics and history of one single-player game. A three-player game is
+    saved only: the statistics and the hand history count two-player games by the
+    opponent's level, and a hand of three players has no one opponent or level."""
 
-    game: Game
-    seats: tuple[Seat, Seat]
+    game: Game | ThreePlayerGame
+    seats: tuple[Seat, ...]
     game_id: str = ""
     save_file: Path = field(default_factory=save_path)
     stats_file: Path = field(default_factory=stats_path)
@@ -60,11 +62,11 @@ class GameKeeper:
     error: str = ""  # the last write failed (disk full, read-only): for the table to show
 
     def __post_init__(self) -> None:
-        kinds = [s.kind for s in self.seats]
-        if sorted(kinds) != ["computer", "human"]:
-            raise ValueError("a kept game has one human and one computer seat")
-        self.human = kinds.index("human")
-        self.level = self.seats[1 - self.human].level or "simple"
+        if not saveable(self.seats):
+            raise ValueError("a kept game has one human seat, the others computer seats")
+        self.human = [s.kind for s in self.seats].index("human")
+        self.counted = len(self.seats) == 2  # statistics and history: two-player games
+        self.level = self.seats[1 - self.human].level or "simple" if self.counted else ""
         self.game_id = self.game_id or new_game_id(self.game.seed)
         self.stats, message = stats_mod.load(self.stats_file)
         if message:
@@ -77,7 +79,7 @@ class GameKeeper:
     def names(self) -> tuple[str, str]:
         return (self.seats[0].name, self.seats[1].name)
 
-    def update(self, game: Game | None = None) -> bool:
+    def update(self, game: Game | ThreePlayerGame | None = None) -> bool:
         """Bring the files up to date with ``game`` (a new Game after an undo, or the same
         one after an action). True if anything was written."""
         if game is not None:
@@ -98,8 +100,10 @@ class GameKeeper:
         self.error = ""
         return True
 
-    def _write(self, g: Game) -> None:
+    def _write(self, g: Game | ThreePlayerGame) -> None:
         write_save(g, self.seats, self.save_file, self.game_id)
+        if not self.counted:
+            return
         counted = count_results(
             self.stats, g, self.level, self.human, self.game_id, self.names, self.history_file
         )

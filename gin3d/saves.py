@@ -1,10 +1,12 @@
 """Save and resume a single-player game. The save file *is* the game's action log.
 
-A save holds the rules, the seed, the first dealer, the two seats (human or computer and its
-level) and every action so far in text form (``str(action)``). Loading rebuilds the ``Game`` by
-replaying those actions: the engine is deterministic, so the rebuilt game is the very same
-state. The file is rewritten atomically after every action, so quitting, a crash or a power
-cut loses at most the action being made.
+A save holds the rules, the seed, the first dealer, the seats (human or computer and its
+level: two, or three for a three-player game, written as version 2 so that an older gin3d
+refuses it with a message instead of misreading it) and every action so far in text form
+(``str(action)``). Loading rebuilds the ``Game`` (``ThreePlayerGame``) by replaying those
+actions: the engine is deterministic, so the rebuilt game is the very same state. The file
+is rewritten atomically after every action, so quitting, a crash or a power cut loses at
+most the action being made.
 
 A save that cannot be read or replayed raises ``SaveError`` with a clear message; the file is
 moved aside (``savegame.json.bad``), never deleted, and the game starts fresh.
@@ -19,7 +21,7 @@ from typing import Any
 
 from gin3d import version as gin3d_version
 
-from .engine import Game, LogError, RuleSet
+from .engine import Game, LogError, RuleSet, ThreePlayerGame
 from .paths import (
     FileFormatError,
     SetAside,
@@ -30,7 +32,9 @@ from .paths import (
 )
 
 FORMAT = "gin3d-save"
-VERSION = 1
+VERSION = 1  # a two-player game (files older gin3d versions read too)
+THREE_PLAYER_VERSION = 2  # a three-player game: three seats, the first dealer 0, 1 or 2
+PLAYERS_BY_VERSION = {VERSION: 2, THREE_PLAYER_VERSION: 3}
 SEAT_KINDS = ("human", "computer")
 MAX_VERSION_TEXT = 40  # "gin3d_version": the version of gin3d that wrote the file
 
@@ -76,14 +80,16 @@ class GameRecord:
     seed: int | str
     first_dealer: int
     dealer_cut: bool  # the first dealer was chosen by the cut (the game has DealerChosen)
-    seats: tuple[Seat, Seat]
+    seats: tuple[Seat, ...]  # two, or three for a three-player game
     actions: list[str] = field(default_factory=list)
     decks: list[list[int]] | None = None
     game_id: str = ""  # names the game in statistics and history (seeds may repeat)
     written_by: str = ""  # the gin3d version that wrote the file read ("" if it says none)
 
     @classmethod
-    def of(cls, game: Game, seats: tuple[Seat, Seat], game_id: str = "") -> GameRecord:
+    def of(
+        cls, game: Game | ThreePlayerGame, seats: tuple[Seat, ...], game_id: str = ""
+    ) -> GameRecord:
         return cls(
             rules=game.rules,
             seed=game.seed,
@@ -105,7 +111,7 @@ class GameRecord:
     def to_dict(self) -> dict[str, Any]:
         d = {
             "format": FORMAT,
-            "version": VERSION,
+            "version": THREE_PLAYER_VERSION if len(self.seats) == 3 else VERSION,
             "rules": self.rules.to_dict(),
             "seed": self.seed,
             "first_dealer": self.first_dealer,
@@ -130,58 +136,58 @@ class GameRecord:
             raise SaveError("the save file does not hold a JSON object")
         if d.get("format") != FORMAT:
             raise SaveError("this is not a gin3d save file")
-        if d.get("version") != VERSION:
-            raise SaveError(f"the save was written by another gin3d version ({d.get('version')!r})")
+        version = d.get("version")
+        if type(version) is not int or version not in PLAYERS_BY_VERSION:
+            raise SaveError(f"the save was written by another gin3d version ({version!r})")
         try:
-            rules = RuleSet.from_dict(d["rules"])
-            seed = d["seed"]
-            if isinstance(seed, bool) or not isinstance(seed, (int, str)):
-                raise ValueError(f"bad seed {seed!r}")
-            first = d["first_dealer"]
-            if first not in (0, 1) or isinstance(first, bool):
-                raise ValueError(f"bad first dealer {first!r}")
-            cut = d["dealer_cut"]
-            if not isinstance(cut, bool):
-                raise ValueError(f"bad dealer_cut {cut!r}")
-            seats = d["seats"]
-            if not isinstance(seats, list) or len(seats) != 2:
-                raise ValueError("a game has two seats")
-            actions = d["actions"]
-            if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
-                raise ValueError("the actions must be a list of texts")
-            decks = d.get("decks")
-            if decks is not None and (
-                not isinstance(decks, list)
-                or not all(
-                    isinstance(x, list) and all(isinstance(c, int) for c in x) for x in decks
-                )
-            ):
-                raise ValueError("bad deck list")
-            game_id = d.get("game_id", "")
-            if not isinstance(game_id, str):
-                raise ValueError(f"bad game id {game_id!r}")
-            written_by = d.get("gin3d_version", "")  # older saves do not say
-            if not isinstance(written_by, str) or len(written_by) > MAX_VERSION_TEXT:
-                raise ValueError(f"bad gin3d version {written_by!r}")
-            return cls(
-                rules,
-                seed,
-                first,
-                cut,
-                (Seat.from_dict(seats[0]), Seat.from_dict(seats[1])),
-                list(actions),
-                decks,
-                game_id,
-                written_by,
-            )
+            return cls._checked(d, PLAYERS_BY_VERSION[version])
         except KeyError as e:
             raise SaveError(f"the save file lacks {e.args[0]!r}") from None
         except (TypeError, ValueError) as e:
             raise SaveError(f"the save file is damaged: {e}") from None
 
-    def rebuild(self) -> Game:
+    @classmethod
+    def _checked(cls, d: dict, players: int) -> GameRecord:
+        """The record of a save of ``players`` seats (ValueError, KeyError: what is wrong)."""
+        rules = RuleSet.from_dict(d["rules"])
+        seed = d["seed"]
+        if isinstance(seed, bool) or not isinstance(seed, (int, str)):
+            raise ValueError(f"bad seed {seed!r}")
+        first = d["first_dealer"]
+        if first not in range(players) or isinstance(first, bool):
+            raise ValueError(f"bad first dealer {first!r}")
+        cut = d["dealer_cut"]
+        if not isinstance(cut, bool):
+            raise ValueError(f"bad dealer_cut {cut!r}")
+        seats = d["seats"]
+        if not isinstance(seats, list) or len(seats) != players:
+            raise ValueError(f"a game of this version has {players} seats")
+        seats = tuple(Seat.from_dict(s) for s in seats)
+        if players == 3 and not saveable(seats):
+            raise ValueError("a three-player game has one human and two computer seats")
+        actions = d["actions"]
+        if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
+            raise ValueError("the actions must be a list of texts")
+        decks = _decks(d.get("decks"), players)
+        game_id = d.get("game_id", "")
+        if not isinstance(game_id, str):
+            raise ValueError(f"bad game id {game_id!r}")
+        written_by = d.get("gin3d_version", "")  # older saves do not say
+        if not isinstance(written_by, str) or len(written_by) > MAX_VERSION_TEXT:
+            raise ValueError(f"bad gin3d version {written_by!r}")
+        return cls(rules, seed, first, cut, seats, list(actions), decks, game_id, written_by)
+
+    def rebuild(self) -> Game | ThreePlayerGame:
         """The game replayed from its setup and actions (SaveError if they don't fit)."""
         try:
+            if len(self.seats) == 3:
+                return ThreePlayerGame.from_log(
+                    self.rules,
+                    self.seed,
+                    self.first_dealer,
+                    self.actions,
+                    dealer_cut=self.dealer_cut,
+                )
             return Game.from_log(
                 self.rules,
                 self.seed,
@@ -202,17 +208,37 @@ class GameRecord:
             raise SaveError(f"the saved game cannot be set up: {e.reason}") from None
 
 
-def saveable(seats: tuple[Seat, Seat]) -> bool:
-    """Only single-player games are saved: exactly one local human against the computer."""
-    return sorted(s.kind for s in seats) == ["computer", "human"]
+def _decks(decks: Any, players: int) -> list[list[int]] | None:
+    """A save's explicit deck orders (a two-player game's; a three-player game has none)."""
+    if decks is None:
+        return None
+    if players != 2:
+        raise ValueError("a three-player game is dealt from its seed, not from saved decks")
+    if not isinstance(decks, list) or not all(
+        isinstance(x, list) and all(isinstance(c, int) for c in x) for x in decks
+    ):
+        raise ValueError("bad deck list")
+    return decks
+
+
+def saveable(seats: tuple[Seat, ...]) -> bool:
+    """Only single-player games are saved: exactly one local human against the computer
+    (or two computers, in a three-player game)."""
+    kinds = sorted(s.kind for s in seats)
+    return len(seats) in PLAYERS_BY_VERSION.values() and kinds == ["computer"] * (
+        len(seats) - 1
+    ) + ["human"]
 
 
 def write_save(
-    game: Game, seats: tuple[Seat, Seat], path: Path | str | None = None, game_id: str = ""
+    game: Game | ThreePlayerGame,
+    seats: tuple[Seat, ...],
+    path: Path | str | None = None,
+    game_id: str = "",
 ) -> Path:
     """Write the game atomically (call after every action). A finished game removes the save."""
     if not saveable(seats):
-        raise ValueError("only a single-player game (one human, one computer) is saved")
+        raise ValueError("only a single-player game (one human, the rest computers) is saved")
     path = Path(path) if path is not None else save_path()
     if game.over:
         delete_save(path)
@@ -255,10 +281,12 @@ class Resume:
     """A saved game offered on start: its record and the rebuilt game."""
 
     record: GameRecord
-    game: Game
+    game: Game | ThreePlayerGame
 
     def describe(self) -> str:
         """One line for the resume prompt."""
+        if len(self.record.seats) == 3:
+            return self._describe_three()
         opp = next((s for s in self.record.seats if s.kind == "computer"), None)
         totals = self.game.totals()
         human = self.record.human_seat or 0
@@ -266,6 +294,19 @@ class Resume:
         return (
             f"Game{who}, hand {self.game.hand.hand_number + 1}, "
             f"score {totals[human]} to {totals[1 - human]}"
+        )
+
+    def _describe_three(self) -> str:
+        """A three-player game's line: the two computers, the hand, the three scores."""
+        seats, totals = self.record.seats, self.game.totals()
+        human = self.record.human_seat or 0
+        others = [i for i in range(3) if i != human]
+        scores = ", ".join(
+            f"{'you' if i == human else seats[i].name} {totals[i]}" for i in (human, *others)
+        )
+        return (
+            f"Three players with {seats[others[0]].name} and {seats[others[1]].name}, "
+            f"hand {self.game.hand.hand_number + 1}, score {scores}"
         )
 
 

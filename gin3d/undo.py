@@ -43,8 +43,10 @@ def undo_point(game: Game, seat: int) -> int | None:
     return None
 
 
-def can_undo(game: Game, seat: int, enabled: bool) -> bool:
-    return enabled and undo_point(game, seat) is not None
+def can_undo(game: object, seat: int, enabled: bool) -> bool:
+    """Whether to offer undo: on, a two-player ``Game`` (a three-player game has none) and
+    a move of ``seat``'s to take back."""
+    return enabled and isinstance(game, Game) and undo_point(game, seat) is not None
 
 
 def undo_last_human_move(game: Game, seat: int, enabled: bool = True) -> Game:

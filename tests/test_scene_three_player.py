@@ -4,15 +4,18 @@ the sit-out line, the hand results with three scores, and game over naming the w
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 
 import pytest
 from scene_harness import Driver, check_scene, get_app
 
 from gin3d.app.game_app import GameSetup
+from gin3d.engine import Game, RuleSet
 from gin3d.paths import save_path
-from gin3d.saves import delete_save, offer_resume
+from gin3d.saves import GameRecord, Seat, delete_save, offer_resume, read_save
 from gin3d.scene.portraits import SITS_OUT
+from gin3d.scene.three_controller import ThreePlayerController
 
 
 @pytest.fixture
@@ -156,23 +159,117 @@ def test_the_two_computers_always_have_different_levels(app):
     assert GameSetup(players=2).computers() == [GameSetup().level]
 
 
-def test_a_three_player_game_is_not_saved_and_leaves_a_saved_game_resumable(app):
+def into_a_hand_you_play(app) -> None:
+    """Play on (a hand you sit out, or your hand through the input) until you are to move
+    in a hand you play, two of your moves in."""
+    for _ in range(6):
+        table = app.session.controller.game
+        if not table.watching and not table.hand.over:
+            break
+        play_game(app, 1)
+    assert app.session.controller.waiting_for_human()
+    for _ in range(2):
+        Driver(app).play_turn()
+    assert app.session.controller.waiting_for_human()
+
+
+def table_state(app) -> tuple:
+    table = app.session.game
+    return (
+        [str(a) for a in table.actions],
+        table.game.running(),
+        table.playing,
+        [list(h) for h in table.hand.hands],
+        list(table.hand.pile),
+        app.session.controller.names,
+    )
+
+
+def test_a_three_player_game_is_saved_and_resumes_mid_hand_from_the_menu(app):
+    delete_save()
+    try:
+        start_three(app, 50)
+        into_a_hand_you_play(app)
+        before = table_state(app)
+        seats = [(s.kind, s.level) for s in read_save().seats]
+        assert seats == [("human", None), ("computer", "simple"), ("computer", "hard")]
+        # a fresh start: another setup, no session; the menu offers the saved game
+        app.end_game()
+        app.setup = GameSetup(level="expert")
+        app.screens.request("Menu")
+        resume, message = offer_resume()
+        assert message is None and app.session is None
+        line = resume.describe()  # the Welcome back prompt's line
+        run = before[1]
+        assert line.startswith("Three players with Walt and Margo, hand "), line
+        assert line.endswith(f"score you {run[0]}, Walt {run[1]}, Margo {run[2]}"), line
+        app.screens.panel.buttons["resume"]["command"]()
+        assert app.screens.state == "Table"
+        assert table_state(app) == before  # the same game, mid-hand, the same table
+        check_scene(app)
+        assert app.session.controller.waiting_for_human()
+        assert app.setup.players == 3  # "Play again" plays three again
+        played = play_game(app, 40)
+        assert played[-1]["state"] == "GameOver" and app.session.game.over
+        assert not save_path().exists()  # a finished game leaves nothing to resume
+    finally:
+        delete_save()
+
+
+def test_a_two_player_save_of_an_earlier_version_still_resumes(app):
+    """A version-1 file as gin3d wrote it before three-player saves (no version text)."""
+    game = Game(RuleSet(), seed=12)
+    for _ in range(5):
+        game.apply(game.legal_actions()[0])
+    old = GameRecord.of(game, (Seat("human", "Ada"), Seat("computer", "Walt", "simple")))
+    data = old.to_dict()
+    del data["gin3d_version"]
+    save_path().parent.mkdir(parents=True, exist_ok=True)
+    save_path().write_text(json.dumps(data))
+    try:
+        app.screens.request("Menu")
+        app.screens.panel.buttons["resume"]["command"]()
+        assert app.screens.state == "Table"
+        actions = [str(a) for a in app.session.game.actions]  # (the computer may move on)
+        assert actions[:5] == data["actions"]
+        assert not isinstance(app.session.controller, ThreePlayerController)
+        check_scene(app)
+        assert app.keeper.counted and json.loads(save_path().read_text())["version"] == 1
+    finally:
+        delete_save()
+
+
+def test_a_damaged_three_player_save_is_set_aside_with_a_message(app):
+    delete_save()
+    try:
+        start_three(app, 100)
+        into_a_hand_you_play(app)
+        app.end_game()
+        data = json.loads(save_path().read_text())
+        data["actions"][1] = "discard 2C"  # no longer a move of this deal
+        save_path().write_text(json.dumps(data))
+        app.screens.request("Menu")
+        app.screens.panel.buttons["resume"]["command"]()
+        assert app.screens.state == "Menu" and app.session is None
+        shown = " ".join(panel_texts(app).split())  # the menu's notice, word-wrapped
+        assert "could not be restored" in shown and "action 2" in shown, shown
+        assert not save_path().exists()
+        kept = save_path().with_name(save_path().name + ".bad")
+        assert json.loads(kept.read_text()) == data  # set aside whole, never deleted
+        kept.unlink()
+    finally:
+        delete_save()
+
+
+def test_undo_is_not_offered_in_a_three_player_game(app):
     settings = app.user_settings
     app.user_settings = replace(settings, undo_enabled=True)
     try:
-        app.setup = GameSetup(level="simple")
-        app.seed = 7
-        app.start_single_player()
-        Driver(app).play_turn()  # a two-player game is saved after every action
-        saved = save_path().read_bytes()
-        session = start_three(app, 100)  # straight to the table: nothing to replace
-        assert app.keeper is None
-        play_game(app, 2)
-        assert session.game.actions and save_path().read_bytes() == saved
+        start_three(app, 100)
+        into_a_hand_you_play(app)
         app.screens.request("Pause")
         assert "undo" not in app.screens.panel.buttons
-        resume, message = offer_resume()
-        assert message is None and resume is not None and len(resume.game.actions) == 1
+        assert app.undo() is False
     finally:
         app.user_settings = settings
         delete_save()

@@ -15,10 +15,10 @@ from ship_autoplay import SEATS, play
 
 from gin3d import paths, settings
 from gin3d import stats as stats_mod
-from gin3d.engine import Game, RuleSet
+from gin3d.engine import Game, RuleSet, ThreePlayerGame
 from gin3d.paths import append_line, write_atomic
 from gin3d.recorder import GameKeeper
-from gin3d.saves import offer_resume, write_save
+from gin3d.saves import Seat, offer_resume, write_save
 from gin3d.settings import Settings
 
 HUGE = "9" * 5000  # over Python's 4,300-digit limit: int() raises a bare ValueError
@@ -73,13 +73,25 @@ def corruptions(data) -> list[str]:
     return cases
 
 
-def _good_save(tmp_path: Path) -> dict:
-    game = play(Game(RuleSet(), "corrupt"), 9)
-    return json.loads(write_save(game, SEATS, tmp_path / "good.json").read_text())
+THREE_SEATS = (*SEATS, Seat("computer", "Margo", "hard"))
 
 
-def test_generated_corrupt_saves_are_set_aside_with_a_message(tmp_path):
-    cases = corruptions(_good_save(tmp_path))
+def _good_save(tmp_path: Path, players: int = 2) -> dict:
+    if players == 3:
+        game = ThreePlayerGame(RuleSet(), "corrupt")
+        for _ in range(9):
+            game.apply(game.legal_actions()[0])
+        seats = THREE_SEATS
+    else:
+        game, seats = play(Game(RuleSet(), "corrupt"), 9), SEATS
+    path = write_save(game, seats, tmp_path / "good.json")
+    assert offer_resume(path)[1] is None  # the good file resumes
+    return json.loads(path.read_text())
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_generated_corrupt_saves_are_set_aside_with_a_message(tmp_path, players):
+    cases = corruptions(_good_save(tmp_path, players))
     assert len(cases) > 400
     path = tmp_path / "savegame.json"
     refused = 0

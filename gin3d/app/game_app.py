@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import time
+import zlib
 from dataclasses import dataclass, field
 
 from direct.showbase.ShowBase import ShowBase
@@ -264,27 +265,44 @@ class GinApp(ShowBase):
         return session
 
     def start_three_player(self) -> Session:
-        """You and two computers (``setup.computers()``), each hand between two of you. Not
-        saved: the save file holds a two-player game, which stays resumable meanwhile."""
-        self.end_game()
+        """You and two computers (``setup.computers()``), each hand between two of you;
+        saved after every action like a two-player game (it then waits in the one save)."""
         setup = self.setup
         seed = self.seed if self.seed is not None else random.randrange(1 << 30)
-        table = ThreePlayerTable(ThreePlayerGame(setup.rules(), seed=seed), me=0)
-        rng = random.Random(f"think:{seed}")
         computers = setup.computers()
-        players = [None] + [  # seeded from the game: a game's seed replays all of it
-            ComputerSeat(computer_player(level, seed=seed * 10 + n), think_range(level), rng)
-            for n, level in enumerate(computers, 1)
+        seats = (
+            Seat("human", self.user_settings.player_name),
+            *(Seat("computer", opponent_name(level), level) for level in computers),
+        )
+        return self._three_player(ThreePlayerGame(setup.rules(), seed=seed), seats)
+
+    def _three_player(self, game: ThreePlayerGame, seats: tuple[Seat, ...], game_id="") -> Session:
+        """A session for a three-player game, new or in progress (its table rebuilt from the
+        hand's events), kept in the save after every action."""
+        self.end_game()
+        me = [s.kind for s in seats].index("human")
+        table = ThreePlayerTable(game, me=me)
+        rng = random.Random(f"think:{game.seed}")
+        base = game.seed if isinstance(game.seed, int) else zlib.crc32(str(game.seed).encode())
+        players = [  # seeded from the game: a game's seed replays all of it
+            None
+            if s.kind == "human"
+            else ComputerSeat(
+                computer_player(s.level, seed=base * 10 + n), think_range(s.level), rng
+            )
+            for n, s in enumerate(seats)
         ]
-        names = ("You", *(opponent_name(level) for level in computers))
+        names = table_names(seats)
         self.session = Session(self, table, players, names, table=ThreePlayerController)
         self.screens.request("Table")
+        self.keep(self.session, seats, game_id, game)
         return self.session
 
-    def keep(self, session: Session, seats: tuple[Seat, Seat], game_id: str = "") -> None:
-        """Save the game after every action; statistics and history after every hand."""
+    def keep(self, session: Session, seats: tuple[Seat, ...], game_id: str = "", game=None) -> None:
+        """Save the game after every action; statistics and history after every hand.
+        ``game``: the game to save when the session's is a view of it (three players)."""
         try:
-            self.keeper = GameKeeper(session.game, seats, game_id)
+            self.keeper = GameKeeper(game or session.game, seats, game_id)
         except OSError as err:
             self.keeper = None
             session.hud.set_message(f"Your game cannot be saved: {err}")
@@ -304,23 +322,36 @@ class GinApp(ShowBase):
         """Carry on with a saved game (``saves.Resume``)."""
         return self._carry_on(resume.game, resume.record.seats, resume.record.game_id)
 
-    def _carry_on(self, game: Game, seats: tuple[Seat, Seat], game_id: str) -> Session:
+    def _carry_on(self, game, seats: tuple[Seat, ...], game_id: str) -> Session:
         """A session for a game in progress: the table is rebuilt instantly from its events."""
+        speed = self.queue.speed
+        self.queue.speed = 0
+        try:
+            if isinstance(game, ThreePlayerGame):
+                session = self._resume_three(game, seats, game_id)
+            else:
+                session = self._resume_two(game, seats)
+            self.queue.finish_all()
+        finally:
+            self.set_speed(speed)
+        if not isinstance(game, ThreePlayerGame):
+            self.keep(session, seats, game_id)
+        return session
+
+    def _resume_two(self, game: Game, seats: tuple[Seat, ...]) -> Session:
         human = [s.kind for s in seats].index("human")
         level = seats[1 - human].level
         players = [None, None]
         players[1 - human] = computer_player(level)
-        speed = self.queue.speed
-        self.queue.speed = 0
-        try:
-            session = self.start_game(
-                players, game.rules, game=game, names=table_names(seats), think=think_range(level)
-            )
-            self.queue.finish_all()
-        finally:
-            self.set_speed(speed)
-        self.keep(session, seats, game_id)
-        return session
+        return self.start_game(
+            players, game.rules, game=game, names=table_names(seats), think=think_range(level)
+        )
+
+    def _resume_three(self, game: ThreePlayerGame, seats: tuple[Seat, ...], game_id: str):
+        """The saved three-player game, and the setup made like it (for "Play again")."""
+        levels_now = [s.level for s in seats if s.kind == "computer"]
+        self.setup.players, self.setup.level, self.setup.second_level = 3, *levels_now
+        return self._three_player(game, seats, game_id)
 
     def undo(self) -> bool:
         """Take back the local player's last move (single-player, when the setting is on)."""

@@ -46,9 +46,9 @@ class SetupScreen:
         self._esc("Menu")
 
     def _deal(self) -> None:
-        """Start the game; a saved game in progress is replaced only once the player agrees
-        (a 3-player game is not saved, so it leaves the saved game as it is)."""
-        if self.app.setup.players == 3 or not save_path().exists():
+        """Start the game; a saved game in progress (of two or three players) is replaced
+        only once the player agrees."""
+        if not save_path().exists():
             self.app.start_single_player()
             return
         self.request(
