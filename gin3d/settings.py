@@ -44,6 +44,7 @@ class Settings:
     undo_enabled: bool = False
     hints_enabled: bool = True
     opponent_level: str = "simple"
+    second_opponent_level: str = "hard"  # the other computer of a three-player game
     # the online service (gin3d-relay nodes, "host:port[,host:port...]"); "" = LAN and direct
     online_service: str = ""
 
@@ -122,7 +123,7 @@ def _check(name: str, v: Any) -> None:
             raise ValueError(f"rules_overrides must be an object, got {v!r}")
     elif name == "player_name":
         _check_player_name(v)
-    elif name == "opponent_level":
+    elif name in ("opponent_level", "second_opponent_level"):
         _check_choice(name, v, OPPONENT_LEVELS)
     elif name == "online_service":
         _check_service(v)

@@ -32,6 +32,7 @@ def test_settings_screen_saves_and_applies(app):
     buttons = app.screens.panel.buttons
     buttons["style"]["command"]()  # classic -> four_colour
     buttons["level"]["command"]()  # simple -> hard
+    buttons["second"]["command"]()  # hard -> expert (a three-player game's other computer)
     buttons["undo"]["command"]()
     buttons["speed"]["command"]()  # instant -> slow
     app.screens.name_entry.enterText("Grace")
@@ -45,6 +46,7 @@ def test_settings_screen_saves_and_applies(app):
     )
     assert saved.player_name == "Grace" and saved.animation_speed == 0.6
     assert app.user_settings == saved and app.queue.speed == 0.6 and app.setup.level == "hard"
+    assert saved.second_opponent_level == "expert" and app.setup.second_level == "expert"
 
 
 def test_settings_screen_refuses_a_bad_name(app):

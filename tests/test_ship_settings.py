@@ -34,6 +34,7 @@ def test_round_trip(tmp_path):
         undo_enabled=True,
         hints_enabled=False,
         opponent_level="expert",
+        second_opponent_level="beginner",
     )
     path = settings.save(s, tmp_path / "cfg" / "settings.json")
     loaded = settings.load(path)
@@ -69,6 +70,8 @@ def test_missing_file_gives_defaults_quietly(tmp_path):
         ({"player_name": "tab\there"}, "player_name"),
         ({"player_name": "   "}, "player_name"),
         ({"opponent_level": "godlike"}, "opponent_level"),
+        ({"second_opponent_level": "godlike"}, "second_opponent_level"),
+        ({"second_opponent_level": None}, "second_opponent_level"),
         ({"fullscreen": 1}, "fullscreen"),
         ({"colour": "red"}, "unknown setting"),
     ],

@@ -78,6 +78,14 @@ class SettingsScreen:
                 lambda: f"{round(d().effects_volume * 100)}%",
                 lambda: self._set(effects_volume=_next(VOLUMES, d().effects_volume)),
             ),
+            (  # a three-player game's other computer (never the same as the first)
+                "second",
+                "Second opponent",
+                lambda: LEVEL_NAMES.get(d().second_opponent_level, d().second_opponent_level),
+                lambda: self._set(
+                    second_opponent_level=_next(OPPONENT_LEVELS, d().second_opponent_level)
+                ),
+            ),
         ]
         right = [
             (
@@ -286,6 +294,7 @@ def apply_settings(app, s: Settings) -> None:
     app.sounds.enabled = s.effects_volume > 0
     setup = app.setup
     setup.level = s.opponent_level
+    setup.second_level = s.second_opponent_level
     setup.preset = s.rules_preset
     setup.options = {k: v for k, v in s.rules_overrides.items() if isinstance(v, bool)}
     setup.target = s.rules_overrides.get("game_target")
