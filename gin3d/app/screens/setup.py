@@ -18,7 +18,7 @@ from ...scene.portraits import picture, set_picture
 TARGETS = (100, 150, 200, 250, 50)
 PLAYERS_NOTES = {
     2: "You against one computer",
-    3: "You and two computers: the dealer sits each hand out (3-player games are not saved)",
+    3: "You and two computers: the dealer sits each hand out",
 }
 OPTIONS = (
     ("last_chance", "Last chance"),
