@@ -107,6 +107,47 @@ def test_resume_after_quitting_at_a_hand_result(player):
     assert p.problems() == []
 
 
+def test_three_players_watch_a_hand_you_sit_out_then_resume_it(player):
+    """Players 3 on the setup screen; seed 29: you deal the first hand and sit it out, the
+    two computers play it (a short one) with the sit-out prompt and three score lines; its
+    result shows three scores; quit to the menu, and Resume game brings the result back and
+    plays on into the next hand, yours."""
+    p = player(args=("--seed", "29"))
+    p.wait(on("Menu"), 60, "the main menu")
+    p.click_button("Play vs computer")
+    p.wait(on("Setup"), 20, "the setup screen")
+    p.click_button("2")  # the Players row: 2 -> 3
+    snap = p.wait(p.shows("You and two computers"), 20, "three players chosen")
+    second = p.button("Margo", snap)
+    assert second is not None, labels(snap)  # the second opponent's row, filled in now
+    p.screenshot("three-1-setup")
+    p.click_button("Deal")
+    snap = p.wait(p.shows("You sit out this hand"), 30, "the hand you sit out")
+    assert p.shows("Walt plays Margo")(snap) or p.shows("Margo plays Walt")(snap), snap["texts"]
+    assert p.shows("sits out this hand")(snap), snap["texts"]  # your badge on the bench
+    p.screenshot("three-2-sitting-out")
+    snap = p.wait(on("HandResult"), 90, "the watched hand's result")
+    text = " ".join(snap.get("texts", []))
+    result = [t for t in snap["texts"] if "won the hand" in t or "Drawn hand" in t]
+    assert result, text
+    for name in ("You", "Walt", "Margo"):
+        assert f"{name} " in text, text  # three scores
+    p.screenshot("three-3-result")
+    p.key("Escape")
+    p.click_button("Quit to menu")
+    p.wait(p.has_button("Resume game"), 20, "the menu with Resume game")
+    p.click_button("Resume game")
+    snap = p.wait(on("HandResult"), 30, "the result again, resumed")
+    assert set(result) <= set(snap["texts"]), snap["texts"]  # the same hand's result
+    p.click_button("Next hand")
+    snap = play_until(
+        p, lambda s: my_move(s) and s.get("hands") == 2, 60, "your move in the second hand"
+    )
+    assert not p.shows("You sit out this hand")(snap)
+    p.screenshot("three-4-resumed-next-hand")
+    assert p.problems() == []
+
+
 def pause_and_back(p: Player, name: str) -> tuple[dict, dict]:
     """Esc, Esc: the pause menu and back; returns the table before and after."""
     before = p.status()
