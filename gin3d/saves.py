@@ -184,8 +184,8 @@ class GameRecord:
                 return ThreePlayerGame.from_log(
                     self.rules,
                     self.seed,
-                    self.first_dealer,
                     self.actions,
+                    first_dealer=self.first_dealer,
                     dealer_cut=self.dealer_cut,
                 )
             return Game.from_log(

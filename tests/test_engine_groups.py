@@ -177,6 +177,14 @@ def test_the_partnership_target_is_checked():
         RuleSet(partnership_target=0)
 
 
+def replayed(game: ThreePlayerGame, upto: int) -> ThreePlayerGame:
+    """The game's first ``upto`` actions applied one by one to a new game of its seed."""
+    again = ThreePlayerGame(game.rules, seed=game.seed)
+    for action in game.actions[:upto]:
+        again.apply(action)
+    return again
+
+
 @pytest.mark.parametrize("seed", [3, 11])
 def test_a_three_player_game_rebuilds_from_its_log(seed):
     """The save and resume rest on this: the rules, the seed, the first dealer and the
@@ -187,13 +195,13 @@ def test_a_three_player_game_rebuilds_from_its_log(seed):
         game = ThreePlayerGame.from_log(
             whole.rules,
             seed,
-            whole.first_dealer,
             [str(a) for a in whole.actions[:upto]],
+            first_dealer=whole.first_dealer,
             dealer_cut=True,
         )
         assert [str(a) for a in game.actions] == [str(a) for a in whole.actions[:upto]]
         assert game.dealer_cut and game.first_dealer == whole.first_dealer
-        again = whole if upto == len(whole.actions) else game.replay()
+        again = whole if upto == len(whole.actions) else replayed(whole, upto)
         assert (again.dealer, again.playing, again.hand.turn) == (
             game.dealer,
             game.playing,
@@ -208,11 +216,13 @@ def test_a_three_player_log_that_does_not_fit_is_refused():
     actions = [str(a) for a in whole.actions[:6]]
     other = (whole.first_dealer + 1) % 3
     with pytest.raises(LogError) as err:
-        ThreePlayerGame.from_log(whole.rules, 5, other, actions, dealer_cut=True)
+        ThreePlayerGame.from_log(whole.rules, 5, actions, first_dealer=other, dealer_cut=True)
     assert err.value.part == "dealer"
     with pytest.raises(LogError) as err:
-        ThreePlayerGame.from_log(whole.rules, 5, whole.first_dealer, [*actions, "next hand"])
+        ThreePlayerGame.from_log(
+            whole.rules, 5, [*actions, "next hand"], first_dealer=whole.first_dealer
+        )
     assert err.value.part == "action" and err.value.step == 6
     with pytest.raises(LogError) as err:
-        ThreePlayerGame.from_log(whole.rules, 5, 3, actions)
+        ThreePlayerGame.from_log(whole.rules, 5, actions, first_dealer=3)
     assert err.value.part == "setup"

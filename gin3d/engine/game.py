@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from .actions import Action, NextHand
 from .cards import CARDS, Card
 from .events import DealerChosen, Event, GameOver
-from .hand import Hand, IllegalAction, LogError, apply_log, shuffled_deck
+from .hand import Hand, IllegalAction, rebuild_game, shuffled_deck
 from .rules import RuleSet
 from .scoring import GameScore, HollywoodScore, MatchScore
 
@@ -93,14 +93,13 @@ class Game:
         for ``seed`` (the game then starts with ``DealerChosen``, as a new game does), and the
         cut must give ``first_dealer``. The engine is deterministic, so the rebuilt game is
         the very same state. ``LogError`` if the log does not rebuild."""
-        try:
-            game = cls(rules, seed, first_dealer=None if dealer_cut else first_dealer, decks=decks)
-        except (TypeError, ValueError) as e:
-            raise LogError("setup", str(e)) from None
-        if game.hands[0].dealer != first_dealer:
-            raise LogError("dealer", f"the cut gives seat {game.hands[0].dealer}")
-        apply_log(game, actions)
-        return game
+        return rebuild_game(
+            lambda: cls(
+                rules, seed, first_dealer=None if dealer_cut else first_dealer, decks=decks
+            ),
+            first_dealer,
+            actions,
+        )
 
     # -- queries ------------------------------------------------------------------------
     @property

@@ -25,7 +25,7 @@ from collections.abc import Iterable
 from .actions import Action, NextHand
 from .cards import CARDS
 from .events import Event
-from .hand import Hand, IllegalAction, LogError, apply_log, shuffled_deck
+from .hand import Hand, IllegalAction, rebuild_game, shuffled_deck
 from .rules import RuleSet
 
 TEAMS = ((0, 2), (1, 3))  # partnership: team 0 and team 1, by player
@@ -147,27 +147,19 @@ class ThreePlayerGame(PointsToTarget):
         cls,
         rules: RuleSet,
         seed: int | str,
-        first_dealer: int,
         actions: Iterable[Action | str] = (),
         *,
+        first_dealer: int,
         dealer_cut: bool = False,
     ) -> ThreePlayerGame:
         """The game rebuilt from its log (as ``Game.from_log``: the same state, since the
         engine is deterministic); ``dealer_cut``: the cut for ``seed`` chose the first dealer
         and must give ``first_dealer``. ``LogError`` if the log does not rebuild."""
-        try:
-            game = cls(rules, seed, first_dealer=None if dealer_cut else first_dealer)
-        except (TypeError, ValueError) as e:
-            raise LogError("setup", str(e)) from None
-        if game.first_dealer != first_dealer:
-            raise LogError("dealer", f"the cut gives player {game.first_dealer}")
-        apply_log(game, actions)
-        return game
-
-    def replay(self) -> ThreePlayerGame:
-        """A fresh game rebuilt from the seed and the action list."""
-        return ThreePlayerGame.from_log(
-            self.rules, self.seed, self.first_dealer, self.actions, dealer_cut=self.dealer_cut
+        return rebuild_game(
+            lambda: cls(rules, seed, first_dealer=None if dealer_cut else first_dealer),
+            first_dealer,
+            actions,
+            who="player",
         )
 
     def _deal(self) -> None:

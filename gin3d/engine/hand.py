@@ -9,7 +9,7 @@ by its rules, dealer, deck order and action list, so replaying the actions rebui
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from .actions import (
@@ -101,6 +101,20 @@ def apply_log(target: Any, actions: Iterable[Action | str]) -> None:
             target.apply(entry if isinstance(entry, Action) else parse_action(entry))
         except ValueError as e:  # IllegalAction, or a text that is no action
             raise LogError("action", str(e), i, entry) from None
+
+
+def rebuild_game(make: Callable[[], Any], first_dealer: int, actions, who: str = "seat") -> Any:
+    """A game (``Game``, ``ThreePlayerGame``) made by ``make`` and replayed from its log:
+    LogError if it cannot be set up, if its ``first_dealer`` is not the one logged (a dealer
+    drawn by the cut for another seed), or at the first action that does not apply."""
+    try:
+        game = make()
+    except (TypeError, ValueError) as e:
+        raise LogError("setup", str(e)) from None
+    if game.first_dealer != first_dealer:
+        raise LogError("dealer", f"the cut gives {who} {game.first_dealer}")
+    apply_log(game, actions)
+    return game
 
 
 def shuffled_deck(seed: int | str) -> list[Card]:
