@@ -235,6 +235,12 @@ def test_a_two_player_save_of_an_earlier_version_still_resumes(app):
         assert not isinstance(app.session.controller, ThreePlayerController)
         check_scene(app)
         assert app.keeper.counted and json.loads(save_path().read_text())["version"] == 1
+        # dealing a three-player game would replace it: asked first
+        app.screens.request("Menu")
+        app.screens.request("Setup")
+        app.screens.panel.buttons["players"]["command"]()
+        app.screens.panel.buttons["start"]["command"]()
+        assert app.screens.state == "Confirm" and "Replace" in app.screens.panel.title.getText()
     finally:
         delete_save()
 
