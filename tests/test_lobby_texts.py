@@ -123,3 +123,20 @@ def test_a_router_failing_with_error_zero_says_what_failed(monkeypatch):
     monkeypatch.setattr(Router, "addportmapping", refuse)
     result = upnp.map_port(47470)
     assert "ConflictInMappingEntry" in result.message  # a real reason is passed on
+
+
+@pytest.mark.parametrize("relay", [None, "127.0.0.1:47471"])
+def test_hosting_online_says_what_the_friend_needs(app, relay):
+    """With an online service the friend types only the code, and no port needs forwarding
+    (the screen told the host to forward one even then); without one, it asks for both."""
+    info = SimpleNamespace(
+        code="ABCD-EFGH", port=47470, addresses=["192.168.1.5"], upnp="not tried"
+    )
+    lines = app.screens._online_host_lines(info, relay)
+    if relay:
+        assert lines[0].startswith("Your friend types only the code")
+        assert f"relay at {relay}" in lines[1]
+        assert not any("forward port" in line for line in lines)
+    else:
+        assert any("forward port 47470" in line for line in lines)
+        assert any("address:port" in line for line in lines)

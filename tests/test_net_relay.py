@@ -117,3 +117,20 @@ def test_one_address_cannot_fill_the_relay():
         return refused
 
     assert "too many tables waiting from your address" in asyncio.run(scenario())
+
+
+def test_an_unreachable_relay_is_said_in_words():
+    """A host whose relay is down is told so in words on its hosting screen (it read
+    "[Errno 111] Connect call failed ('127.0.0.1', P)")."""
+    import socket
+
+    from gin3d.net.relay import RelayUnreachable, _open
+
+    with socket.socket() as s:  # a loopback port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    try:
+        asyncio.run(_open("127.0.0.1", port))
+    except RelayUnreachable as exc:
+        said = str(exc)
+    assert said == f"cannot reach the relay 127.0.0.1:{port}: nobody listens there"

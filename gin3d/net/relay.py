@@ -611,12 +611,23 @@ async def relay_connect(
     return reader, writer
 
 
+def unreachable_why(exc: Exception) -> str:
+    """Why a node did not answer, in words (not errno and a repeat of the address)."""
+    if isinstance(exc, ConnectionRefusedError):
+        return "nobody listens there"
+    if isinstance(exc, asyncio.TimeoutError):
+        return "timed out"
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror
+    return str(exc) or type(exc).__name__
+
+
 async def _open(host: str, port: int) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
     try:
         return await asyncio.wait_for(asyncio.open_connection(host, port), 10)
     except (OSError, asyncio.TimeoutError) as exc:
         raise RelayUnreachable(
-            f"cannot reach the relay {host}:{port}: {exc or 'timed out'}"
+            f"cannot reach the relay {host}:{port}: {unreachable_why(exc)}"
         ) from None
 
 

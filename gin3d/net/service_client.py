@@ -20,7 +20,7 @@ from .constants import NO_ANSWER, RELAY_PORT
 from .directory import PUBLIC_PRESETS, TABLES_SHOWN, Table, decode_name
 from .peer import HostedMatch, JoinedMatch, MatchOptions
 from .protocol import PROTOCOL_VERSION
-from .relay import MAGIC, relay_nodes
+from .relay import MAGIC, relay_nodes, unreachable_why
 from .session import Player
 from .transport import normalize_code, parse_relays
 
@@ -67,19 +67,8 @@ async def _ask(service: Service, question: str, timeout: float) -> tuple[str, li
                 _ask_node(host, port, question), timeout
             )
         except (OSError, asyncio.TimeoutError, asyncio.LimitOverrunError, ValueError) as exc:
-            errors.append(f"{host}:{port}: {_why(exc)}")
+            errors.append(f"{host}:{port}: {unreachable_why(exc)}")
     raise ServiceError(NO_ANSWER + "; ".join(errors))
-
-
-def _why(exc: Exception) -> str:
-    """Why a node did not answer, in words (not errno and a repeat of the address)."""
-    if isinstance(exc, ConnectionRefusedError):
-        return "nobody listens there"
-    if isinstance(exc, asyncio.TimeoutError):
-        return "timed out"
-    if isinstance(exc, OSError) and exc.strerror:
-        return exc.strerror
-    return str(exc) or type(exc).__name__
 
 
 async def _ask_node(host: str, port: int, question: str) -> list[str]:

@@ -574,16 +574,7 @@ class LobbyScreens:
             lines.append(f"Join code:  {info.code}")
         lines.append(f"Port {info.port}   -   addresses: {', '.join(info.addresses)}")
         if mode == "online":
-            lines.append(
-                f"UPnP: {info.upnp}"
-                if info.upnp != "not tried"
-                else f"UPnP off: forward port {info.port} on your router, or use a relay"
-            )
-            lines.append(
-                f"Relay: {c.relay}"
-                if c.relay
-                else "No relay: your opponent types the code and your address:port"
-            )
+            lines += self._online_host_lines(info, c.relay)
         elif open_table:
             lines.append(
                 "Players join it from their list; to be joined by host:port, "
@@ -596,6 +587,24 @@ class LobbyScreens:
         for widget, text in zip(self.host_lines, lines + [""] * len(self.host_lines)):
             widget.setText(text)
         self.waiting.setText("Waiting for an opponent...")
+
+    @staticmethod
+    def _online_host_lines(info, relay: str | None) -> list[str]:
+        """What a host online is told about being reached: with an online service, the
+        friend needs only the code (tried directly first, then relayed), so no port needs
+        forwarding; without one, the friend needs this machine's address and port."""
+        if relay:
+            upnp = f"UPnP: {info.upnp}" if info.upnp != "not tried" else "UPnP not tried"
+            return [
+                "Your friend types only the code: no address, no port to forward",
+                f"Direct first, else through the relay at {relay}   -   {upnp}",
+            ]
+        return [
+            f"UPnP: {info.upnp}"
+            if info.upnp != "not tried"
+            else f"UPnP off: forward port {info.port} on your router, or set an online service",
+            "No relay: your opponent types the code and your address:port",
+        ]
 
     def exitHosting(self) -> None:
         self.host_lines = []
