@@ -396,8 +396,17 @@ class TableInput(MouseButtons):
             # a three-player game: the one who sits out dealt (neither seat is the dealer)
             bench = getattr(self.ctl, "bench", None)
             dealer = view.dealer if bench is None else None
+            notes = getattr(self.ctl, "hud_notes", tuple)()  # a partnership's other table
             self.hud.set_scores(
-                self.ctl.names, view.scores, view.target, dealer, view.knock_limit, turn, bench
+                self.ctl.names,
+                view.scores,
+                view.target,
+                dealer,
+                view.knock_limit,
+                turn,
+                bench,
+                getattr(self.ctl, "team_names", None),
+                notes,
             )
             self.hud.set_sort(scene.sort_mode)
         self.prompt = shows.prompt

@@ -19,7 +19,9 @@ TARGETS = (100, 150, 200, 250, 50)
 PLAYERS_NOTES = {
     2: "You against one computer",
     3: "You and two computers: the dealer sits each hand out (3-player games are not saved)",
+    4: "Teams: you and a computer partner against two (first team to 125; not saved)",
 }
+SECOND_NOTES = {3: "", 4: "Your partner is a third level"}
 OPTIONS = (
     ("last_chance", "Last chance"),
     ("allow_throw_back", "Throw-back"),
@@ -48,7 +50,7 @@ class SetupScreen:
     def _deal(self) -> None:
         """Start the game; a saved game in progress is replaced only once the player agrees
         (a 3-player game is not saved, so it leaves the saved game as it is)."""
-        if self.app.setup.players == 3 or not save_path().exists():
+        if self.app.setup.players != 2 or not save_path().exists():
             self.app.start_single_player()
             return
         self.request(
@@ -89,9 +91,9 @@ class SetupScreen:
                 (
                     "second",
                     "Second opponent",
-                    lambda: dict(lv).get(s.computers()[-1], "") if s.players == 3 else "-",
+                    lambda: dict(lv).get(s.computers()[-1], "") if s.players > 2 else "-",
                     self._cycle_second,
-                    lambda: "" if s.players == 3 else "Only in a 3-player game",
+                    lambda: SECOND_NOTES.get(s.players, "Only in a 3- or 4-player game"),
                 ),
             ]
             if opponent
@@ -174,12 +176,12 @@ class SetupScreen:
 
     def _cycle_players(self, step: int = 1) -> None:
         s = self.app.setup
-        s.players = 3 if s.players == 2 else 2
+        s.players = 2 + (s.players - 2 + step) % 3  # 2, 3, 4 (teams)
 
     def _cycle_second(self, step: int = 1) -> None:
         """The second computer's level, never the first's (a 2-player game: to 3 players)."""
         s = self.app.setup
-        if s.players != 3:
+        if s.players == 2:
             s.players = 3
             return
         keys = [k for k, _ in levels() if k != s.level]

@@ -1,0 +1,127 @@
+"""The table of a partnership game: your hand on the table, your partner's beside it.
+
+``PartnershipController`` is a ``TableController`` over a ``driver.TeamTable``: your hand
+against the opponent you face this round is played on the table as any two-player hand;
+your partner's hand against the other opponent runs at the same time on a second
+``GameDriver`` (the same computer seats), unseen but told in the HUD's notes. The round's
+result screen opens once both hands are over, not when yours is.
+"""
+
+from __future__ import annotations
+
+from ..driver import MOVED, GameDriver
+from ..driver.team_table import TeamTable
+from .controller import TableController
+
+PARTNER_STEPS = 400  # moves the partner's table may make in one pump (a whole hand is ~100)
+
+
+class PartnershipController(TableController):
+    """Runs a partnership game on a ``TableScene``; ``names`` at construction are the four
+    players' names, by player (0 you, 2 your partner; 1 and 3 the other team)."""
+
+    def __init__(
+        self,
+        base,
+        scene,
+        table: TeamTable,
+        players: list,
+        think: tuple[float, float] = (0.6, 1.2),
+        names: tuple[str, str, str, str] = ("You", "Computer", "Partner", "Computer"),
+    ) -> None:
+        if len(names) != 4 or len(players) != 4:
+            raise ValueError("a partnership table needs four players and four names")
+        self._done = [False, False]  # each table's hand of this round reported over
+        super().__init__(base, scene, table, players, think=think, names=names)
+        self.partner = GameDriver(table.partner, self.seats, pace=self.queue.seconds)
+        self.partner.on_hand_finished.append(lambda g: self._table_done(1))
+
+    # -- names and what the HUD tells ---------------------------------------------------
+    @property
+    def names(self) -> tuple[str, str]:
+        """The names at table seats 0 (you) and 1 (the opponent you face) this round."""
+        near, far = self.game.local
+        return self.player_names[near], self.player_names[far]
+
+    @names.setter
+    def names(self, names) -> None:
+        self.player_names = tuple(names)
+
+    @property
+    def team_names(self) -> tuple[str, str]:
+        """Each team's players, yours first: "You & Margo", "Walt & Rosie"."""
+        n = self.player_names
+        return f"{n[0]} & {n[2]}", f"{n[1]} & {n[3]}"
+
+    @property
+    def round_over(self) -> bool:
+        return self.game.round_over
+
+    def view(self, seat: int = 0):
+        """Your view of your hand, with the team scores (``seat`` is always table seat 0)."""
+        return self.game.table_view()
+
+    def partner_line(self) -> str:
+        """Your partner's table: who plays whom, the stock and whose turn; once over, how
+        it ended."""
+        table = self.game.partner
+        hand = table.hand
+        mate, rival = (self.player_names[p] for p in table.playing)
+        head = f"Partner {mate} vs {rival}"
+        if not hand.over:
+            turn = self.player_names[table.turn]
+            return f"{head}: {len(hand.stock)} cards in stock, {turn} to play"
+        if hand.result is None:
+            return f"{head}: a drawn hand"
+        won = self.player_names[table.playing[hand.winner]]
+        return f"{head}: {won} won {hand.result.points}"
+
+    def hud_notes(self) -> tuple[str, ...]:
+        """The HUD's lines under the scores: the partner's table, and while your hand
+        waits for it, that the round ends with it."""
+        waiting = self.game.hand.over and not self.game.partner.hand.over
+        return (self.partner_line(),) + (
+            ("Your hand is over: waiting for your partner",) if waiting else ()
+        )
+
+    # -- both tables ---------------------------------------------------------------------
+    def advance(self) -> None:
+        """Your table as any table moves on, then your partner's (not animated: it is not
+        on the table): a move each time, and once your hand is over, all it can."""
+        super().advance()
+        partner = getattr(self, "partner", None)  # (the first advance comes from __init__)
+        if partner is None or self.paused:
+            return
+        steps = PARTNER_STEPS if self.game.hand.over else 1
+        moved = False
+        for _ in range(steps):
+            if partner.pump(self._now()) != MOVED:
+                break
+            moved = True
+        if moved:
+            self._changed()
+
+    def next_hand(self) -> bool:
+        """Deal the next round once both hands are over."""
+        if not self.game.round_over:
+            return False
+        self._done = [False, False]
+        return super().next_hand()
+
+    def set_paused(self, paused: bool) -> None:
+        if not paused and getattr(self, "partner", None) is not None:
+            self.partner.restart_pause()
+        super().set_paused(paused)
+
+    def _hand_finished(self, game) -> None:
+        self._table_done(0)
+
+    def _table_done(self, table: int) -> None:
+        """One table's hand is over; the round's result opens once both are."""
+        self._done[table] = True
+        if all(self._done) and self.game.round_over:
+            super()._hand_finished(self.game)
+
+    def destroy(self) -> None:
+        super().destroy()
+        self.partner.on_hand_finished.clear()
