@@ -121,11 +121,11 @@ class ResultScreens:
         """A partnership round: both hands, the round by the difference rule, the teams'
         scores counting up."""
         title, lines = round_lines(session.controller)
-        p = self._panel(title, width=1.25, height=0.3, pos=(0, 0.7))
-        for y, line in zip((0.02, -0.05, -0.12), lines):
-            p.text(line, y, 0.036, fg=(1, 1, 0.8, 1) if y > -0.1 else (0.85, 0.85, 0.8, 1))
+        p = self._panel(title, width=1.25, height=0.25, pos=(0, 0.75))
+        for y, line in zip((0.035, -0.025, -0.085), lines):
+            p.text(line, y, 0.036, fg=(1, 1, 0.8, 1) if y > -0.05 else (0.85, 0.85, 0.8, 1))
         who, before, run = score_rows(session)
-        score = p.text("", -0.2, 0.04, x=-0.2, fg=(0.85, 1, 0.85, 1))
+        score = p.text("", -0.165, 0.04, x=-0.2, fg=(0.85, 1, 0.85, 1))
         target = session.game.rules.partnership_target
 
         def show(f: float) -> None:
@@ -138,7 +138,7 @@ class ResultScreens:
         self.app.sounds.play(
             "click" if team is None else ("hand_won" if team == 0 else "hand_lost")
         )
-        self._next_hand_keys(p, (1.0, -0.2))
+        self._next_hand_keys(p, (1.0, -0.165))
 
     def _count_up(self, show) -> None:
         """Points count up on the result screens (instant at animation speed 0)."""
@@ -261,6 +261,9 @@ class ResultScreens:
             p.text(teams[team], y, 0.042, x=x, fg=GOLD)
         self._sheet(p, team_sheet(game), columns, y)
         p.text(f"{len(game.results)} rounds played", y - 0.58, 0.05, fg=(1, 1, 0.8, 1))
+        _, last = round_lines(session.controller)  # the last round's two hands
+        for yy, line in zip((y - 0.68, y - 0.75), last):
+            p.text(f"Last round: {line}", yy, 0.04, fg=(0.85, 1, 0.85, 1))
         p.button("again", "Play again", self._again, (-0.3, -0.62), scale=0.065)
         p.button("menu", "Main menu", lambda: self.request("Menu"), (0.35, -0.62), scale=0.06)
         self._esc("Menu")

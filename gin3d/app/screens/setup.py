@@ -21,7 +21,6 @@ PLAYERS_NOTES = {
     3: "You and two computers: the dealer sits each hand out (3-player games are not saved)",
     4: "Teams: you and a computer partner against two (first team to 125; not saved)",
 }
-SECOND_NOTES = {3: "", 4: "Your partner is a third level"}
 OPTIONS = (
     ("last_chance", "Last chance"),
     ("allow_throw_back", "Throw-back"),
@@ -93,7 +92,7 @@ class SetupScreen:
                     "Second opponent",
                     lambda: dict(lv).get(s.computers()[-1], "") if s.players > 2 else "-",
                     self._cycle_second,
-                    lambda: SECOND_NOTES.get(s.players, "Only in a 3- or 4-player game"),
+                    lambda: self._second_note(),
                 ),
             ]
             if opponent
@@ -110,7 +109,11 @@ class SetupScreen:
             (
                 "target",
                 "Game to",
-                lambda: str(s.rules().game_target),
+                lambda: (
+                    f"{s.rules().partnership_target} (teams)"
+                    if s.players == 4
+                    else str(s.rules().game_target)
+                ),
                 self._cycle_target,
                 lambda: TARGET_NOTE,
             ),
@@ -177,6 +180,13 @@ class SetupScreen:
     def _cycle_players(self, step: int = 1) -> None:
         s = self.app.setup
         s.players = 2 + (s.players - 2 + step) % 3  # 2, 3, 4 (teams)
+
+    def _second_note(self) -> str:
+        """Under the second opponent: in a team game, who your partner is."""
+        s = self.app.setup
+        if s.players == 4:
+            return f"Your partner: {dict(levels()).get(s.computers()[1], '')}"
+        return "" if s.players == 3 else "Only in a 3- or 4-player game"
 
     def _cycle_second(self, step: int = 1) -> None:
         """The second computer's level, never the first's (a 2-player game: to 3 players)."""

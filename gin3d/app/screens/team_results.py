@@ -12,7 +12,7 @@ def hand_line(names, players: tuple[int, int], hand) -> str:
     if hand.result is None or hand.winner is None:
         return f"{head}: a drawn hand, nobody scores"
     won = names[players[hand.winner]]
-    return f"{head}: {won} won {hand.result.points} ({hand.result.breakdown()})"
+    return f"{head}: {won} won - {hand.result.breakdown()}"
 
 
 def round_lines(controller) -> tuple[str, list[str]]:
