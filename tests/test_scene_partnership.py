@@ -6,6 +6,7 @@ difference rule, and game over naming the winning team with the engine's totals.
 from __future__ import annotations
 
 from dataclasses import replace
+from types import SimpleNamespace
 
 import pytest
 from scene_harness import Driver, check_scene, get_app
@@ -155,3 +156,47 @@ def test_the_three_computers_have_three_levels(app):
     for level in ("beginner", "simple", "hard", "expert"):
         levels = GameSetup(level=level, players=4, second_level=level).computers()
         assert len(levels) == 3 and len(set(levels)) == 3 and levels[0] == level
+
+
+def test_w_shows_your_partners_hand_on_the_table_while_yours_waits(app):
+    session = start_teams(app, seed=5)
+    ctl = session.controller
+    partner = ctl.partner
+    slow, partner.pace = partner.pace, lambda seconds: 1e6  # their computers think on
+    Driver(app).play_hand()
+    for _ in range(3):
+        app.taskMgr.step()
+    mate, rival = (ctl.player_names[p] for p in ctl.game.partner.playing)
+    hand = ctl.game.partner.hand
+    assert ctl.game.hand.over and not hand.over and app.screens.state == "Table"
+    assert "W to watch your partner's" in session.hud.scores.getText()
+    app.messenger.send("w")
+    app.taskMgr.step()
+    assert ctl.watching and ctl.names == (mate, rival)
+    assert session.hud.message.getText() == f"Your partner's table: {mate} vs {rival}"
+    assert session.hud.prompt.getText().startswith(f"Watching {mate} play {rival}")
+    # the table shows your partner's hand as the engine has it, their cards face up
+    shown = SimpleNamespace(
+        scene=app.scene, session=SimpleNamespace(game=SimpleNamespace(hand=hand))
+    )
+    check_scene(shown)
+    app.messenger.send("w")  # back to your finished hand, and to theirs again
+    assert not ctl.watching and ctl.names[0] == "You"
+    check_scene(app)
+    app.messenger.send("w")
+    assert ctl.watching
+    check_scene(shown)
+    partner.pace = slow
+    partner.restart_pause()
+    partner.on_applied.append(lambda a, e: ctl.watching and check_scene(shown))  # on the table
+    moves = len(hand.actions)
+    for _ in range(400):
+        if app.screens.state != "Table":
+            break
+        app.taskMgr.step()
+    assert (
+        hand.over and len(hand.actions) > moves and app.screens.state in ("HandResult", "GameOver")
+    )
+    app.screens.panel.buttons["next"]["command"]()
+    assert not ctl.watching and ctl.names[0] == "You"
+    check_scene(app)  # the next deal is yours again

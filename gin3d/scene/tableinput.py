@@ -52,6 +52,7 @@ KEYS = {
     "3": "sort:suit",
     "n": "next",
     "h": "hint",
+    "w": "watch",  # a team game: your partner's hand on the table while yours waits
 }
 GLOW_HINT = (0.55, 0.8, 1.0, 0.95)
 
@@ -506,6 +507,7 @@ class TableInput(MouseButtons):
 COMMANDS: dict[str, Callable[[TableInput], bool]] = {
     "next": lambda inp: inp.ctl.next_hand(),
     "hint": lambda inp: inp.show_hint(),
+    "watch": lambda inp: getattr(inp.ctl, "watch_partner", lambda: False)(),
     "stock": lambda inp: inp._submit(DrawStock()),
     "take": lambda inp: inp._submit(DrawDiscard()),
     "pass": lambda inp: inp._submit(Pass()),

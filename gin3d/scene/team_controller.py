@@ -3,14 +3,17 @@
 ``PartnershipController`` is a ``TableController`` over a ``driver.TeamTable``: your hand
 against the opponent you face this round is played on the table as any two-player hand;
 your partner's hand against the other opponent runs at the same time on a second
-``GameDriver`` (the same computer seats), unseen but told in the HUD's notes. The round's
-result screen opens once both hands are over, not when yours is.
+``GameDriver`` (the same computer seats), told in the HUD's notes. Once your hand is over
+and theirs is not, ``watch_partner`` (the W key) shows theirs on the table, from over their
+shoulder, until the next deal (W again goes back to yours). The round's result screen opens
+once both hands are over, not when yours is.
 """
 
 from __future__ import annotations
 
 from ..driver import MOVED, GameDriver
 from ..driver.team_table import TeamTable
+from ..engine import redact
 from .controller import TableController
 
 PARTNER_STEPS = 400  # moves the partner's table may make in one pump (a whole hand is ~100)
@@ -32,15 +35,17 @@ class PartnershipController(TableController):
         if len(names) != 4 or len(players) != 4:
             raise ValueError("a partnership table needs four players and four names")
         self._done = [False, False]  # each table's hand of this round reported over
+        self.watching = False  # your partner's hand is on the table (yours is over)
         super().__init__(base, scene, table, players, think=think, names=names)
         self.partner = GameDriver(table.partner, self.seats, pace=self.queue.seconds)
         self.partner.on_hand_finished.append(lambda g: self._table_done(1))
+        self.partner.on_events.append(self._partner_events)
 
     # -- names and what the HUD tells ---------------------------------------------------
     @property
     def names(self) -> tuple[str, str]:
         """The names at table seats 0 (you) and 1 (the opponent you face) this round."""
-        near, far = self.game.local
+        near, far = self.game.partner.playing if self.watching else self.game.local
         return self.player_names[near], self.player_names[far]
 
     @names.setter
@@ -57,9 +62,25 @@ class PartnershipController(TableController):
     def round_over(self) -> bool:
         return self.game.round_over
 
+    @property
+    def quiet_seat(self) -> int | None:
+        """While you watch your partner, every move is told."""
+        return None if self.watching else 0
+
     def view(self, seat: int = 0):
-        """Your view of your hand, with the team scores (``seat`` is always table seat 0)."""
-        return self.game.table_view()
+        """Your view of your hand, or while you watch, your partner's, with the team scores
+        (``seat`` is always table seat 0)."""
+        if not self.watching:
+            return self.game.table_view()
+        run = self.game.game.running()
+        return self.game.partner.hand.view(0, (run[0], run[1]), self.game.rules.partnership_target)
+
+    def watching_line(self) -> str:
+        """The prompt while you watch your partner's hand ("" while your own is shown)."""
+        if not self.watching:
+            return ""
+        mate, rival = self.names
+        return f"Watching {mate} play {rival} - W: your hand"
 
     def partner_line(self) -> str:
         """Your partner's table: who plays whom, the stock and whose turn; once over, how
@@ -81,8 +102,40 @@ class PartnershipController(TableController):
         waits for it, that the round ends with it."""
         waiting = self.game.hand.over and not self.game.partner.hand.over
         return (self.partner_line(),) + (
-            ("Your hand is over: waiting for your partner",) if waiting else ()
+            ("Your hand is over: W to watch your partner's",)
+            if waiting and not self.watching
+            else ()
         )
+
+    # -- watching your partner's hand ----------------------------------------------------
+    def can_watch(self) -> bool:
+        """Whether W switches tables now: your hand is over, theirs goes on."""
+        return self.game.hand.over and not self.game.partner.hand.over and not self.paused
+
+    def watch_partner(self) -> bool:
+        """Show your partner's hand on the table (or yours again); False when not now."""
+        if not (self.watching or self.can_watch()):
+            return False
+        self.watching = not self.watching
+        hand = self.game.partner.hand if self.watching else self.game.hand
+        speed, self.queue.speed = self.queue.speed, 0  # rebuilt at once, not dealt again
+        try:
+            for e in hand.events:
+                self.scene.show_event(redact(e, 0))
+            self.queue.finish_all()
+        finally:
+            self.queue.speed = speed
+        mate, rival = self.names
+        told = f"Your partner's table: {mate} vs {rival}" if self.watching else "Your table"
+        for fn in list(self.on_message):
+            fn(told)
+        self._changed()
+        return True
+
+    def _partner_events(self, action, events) -> None:
+        """Your partner's moves go on the table (and are told) while you watch."""
+        if self.watching:
+            self.show_events(action, events)
 
     # -- both tables ---------------------------------------------------------------------
     def advance(self) -> None:
@@ -95,6 +148,8 @@ class PartnershipController(TableController):
         steps = PARTNER_STEPS if self.game.hand.over else 1
         moved = False
         for _ in range(steps):
+            if self.watching and self.queue.busy:  # on the table: each move animates first
+                break
             if partner.pump(self._now()) != MOVED:
                 break
             moved = True
@@ -105,7 +160,10 @@ class PartnershipController(TableController):
         """Deal the next round once both hands are over."""
         if not self.game.round_over:
             return False
+        if self.queue.busy:
+            return False
         self._done = [False, False]
+        self.watching = False  # the next deal is yours, on your table
         return super().next_hand()
 
     def set_paused(self, paused: bool) -> None:
@@ -125,3 +183,4 @@ class PartnershipController(TableController):
     def destroy(self) -> None:
         super().destroy()
         self.partner.on_hand_finished.clear()
+        self.partner.on_events.clear()
