@@ -5,29 +5,21 @@ difference rule, and game over naming the winning team with the engine's totals.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from types import SimpleNamespace
 
 import pytest
-from scene_harness import Driver, check_scene, get_app
+from scene_harness import (
+    Driver,
+    app_keeping_setup,
+    check_scene,
+    check_the_save_is_left_alone,
+    panel_texts,
+)
 
 from gin3d.app.game_app import GameSetup
 from gin3d.engine.groups import round_score, team_of
-from gin3d.paths import save_path
-from gin3d.saves import delete_save, offer_resume
 
-
-@pytest.fixture
-def app():
-    app = get_app()
-    before = app.setup
-    yield app
-    app.setup = before
-    app.request("Menu")
-
-
-def panel_texts(app) -> str:
-    return "\n".join(w.getText() for w in app.screens.panel.widgets if hasattr(w, "getText"))
+app = pytest.fixture(app_keeping_setup, name="app")
 
 
 def start_teams(app, seed: int = 3):
@@ -131,25 +123,7 @@ def test_a_partnership_game_reaches_game_over_with_the_engines_team_totals(app):
 
 
 def test_a_partnership_game_is_not_saved_and_leaves_a_saved_game_resumable(app):
-    settings = app.user_settings
-    app.user_settings = replace(settings, undo_enabled=True)
-    try:
-        app.setup = GameSetup(level="simple")
-        app.seed = 7
-        app.start_single_player()
-        Driver(app).play_turn()  # a two-player game is saved after every action
-        saved = save_path().read_bytes()
-        session = start_teams(app)  # straight to the table: nothing to replace
-        assert app.keeper is None
-        play_rounds(app, 1)
-        assert session.game.actions and save_path().read_bytes() == saved
-        app.screens.request("Pause")
-        assert "undo" not in app.screens.panel.buttons
-        resume, message = offer_resume()
-        assert message is None and resume is not None and len(resume.game.actions) == 1
-    finally:
-        app.user_settings = settings
-        delete_save()
+    check_the_save_is_left_alone(app, start_teams, lambda a: play_rounds(a, 1))
 
 
 def test_the_three_computers_have_three_levels(app):

@@ -4,28 +4,19 @@ the sit-out line, the hand results with three scores, and game over naming the w
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
-from scene_harness import Driver, check_scene, get_app
+from scene_harness import (
+    Driver,
+    app_keeping_setup,
+    check_scene,
+    check_the_save_is_left_alone,
+    panel_texts,
+)
 
 from gin3d.app.game_app import GameSetup
-from gin3d.paths import save_path
-from gin3d.saves import delete_save, offer_resume
 from gin3d.scene.portraits import SITS_OUT
 
-
-@pytest.fixture
-def app():
-    app = get_app()
-    before = app.setup
-    yield app
-    app.setup = before
-    app.request("Menu")
-
-
-def panel_texts(app) -> str:
-    return "\n".join(w.getText() for w in app.screens.panel.widgets if hasattr(w, "getText"))
+app = pytest.fixture(app_keeping_setup, name="app")
 
 
 def watch_sit_outs(app, seen: list) -> None:
@@ -157,22 +148,4 @@ def test_the_two_computers_always_have_different_levels(app):
 
 
 def test_a_three_player_game_is_not_saved_and_leaves_a_saved_game_resumable(app):
-    settings = app.user_settings
-    app.user_settings = replace(settings, undo_enabled=True)
-    try:
-        app.setup = GameSetup(level="simple")
-        app.seed = 7
-        app.start_single_player()
-        Driver(app).play_turn()  # a two-player game is saved after every action
-        saved = save_path().read_bytes()
-        session = start_three(app, 100)  # straight to the table: nothing to replace
-        assert app.keeper is None
-        play_game(app, 2)
-        assert session.game.actions and save_path().read_bytes() == saved
-        app.screens.request("Pause")
-        assert "undo" not in app.screens.panel.buttons
-        resume, message = offer_resume()
-        assert message is None and resume is not None and len(resume.game.actions) == 1
-    finally:
-        app.user_settings = settings
-        delete_save()
+    check_the_save_is_left_alone(app, lambda a: start_three(a, 100), lambda a: play_game(a, 2))

@@ -14,12 +14,12 @@ from __future__ import annotations
 from ..driver import MOVED, GameDriver
 from ..driver.team_table import TeamTable
 from ..engine import redact
-from .controller import TableController
+from .controller import PlayerNames, TableController
 
 PARTNER_STEPS = 400  # moves the partner's table may make in one pump (a whole hand is ~100)
 
 
-class PartnershipController(TableController):
+class PartnershipController(PlayerNames, TableController):
     """Runs a partnership game on a ``TableScene``; ``names`` at construction are the four
     players' names, by player (0 you, 2 your partner; 1 and 3 the other team)."""
 
@@ -42,15 +42,10 @@ class PartnershipController(TableController):
         self.partner.on_events.append(self._partner_events)
 
     # -- names and what the HUD tells ---------------------------------------------------
-    @property
-    def names(self) -> tuple[str, str]:
-        """The names at table seats 0 (you) and 1 (the opponent you face) this round."""
-        near, far = self.game.partner.playing if self.watching else self.game.local
-        return self.player_names[near], self.player_names[far]
-
-    @names.setter
-    def names(self, names) -> None:
-        self.player_names = tuple(names)
+    def seated(self) -> tuple[int, int]:
+        """The players at table seats 0 and 1: you and the opponent you face this round,
+        or while you watch, your partner and theirs."""
+        return self.game.partner.playing if self.watching else self.game.local
 
     @property
     def team_names(self) -> tuple[str, str]:
