@@ -44,7 +44,9 @@ class TeamTable(PartnershipTable):
         events = super().apply(action)
         return self.events if isinstance(action, NextHand) else events
 
-    def table_view(self) -> PlayerView:
-        """Your view of your hand, scored by team (yours first) to the partnership target."""
+    def table_view(self, partner: bool = False) -> PlayerView:
+        """Your view of your hand (``partner``: your partner's of theirs, hand seat 0 at
+        table 1 too), scored by team (yours first) to the partnership target."""
         run = self.game.running()
-        return self.hand.view(0, (run[0], run[1]), self.rules.partnership_target)
+        hand = self.partner.hand if partner else self.hand
+        return hand.view(0, (run[0], run[1]), self.rules.partnership_target)

@@ -65,10 +65,7 @@ class PartnershipController(PlayerNames, TableController):
     def view(self, seat: int = 0):
         """Your view of your hand, or while you watch, your partner's, with the team scores
         (``seat`` is always table seat 0)."""
-        if not self.watching:
-            return self.game.table_view()
-        run = self.game.game.running()
-        return self.game.partner.hand.view(0, (run[0], run[1]), self.game.rules.partnership_target)
+        return self.game.table_view(partner=self.watching)
 
     def watching_line(self) -> str:
         """The prompt while you watch your partner's hand ("" while your own is shown)."""
