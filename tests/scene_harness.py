@@ -43,6 +43,54 @@ def get_app():
     return _APP
 
 
+def app_keeping_setup():
+    """The app for a test that changes ``app.setup`` (a fixture's body): put back after,
+    and the menu shown."""
+    import copy
+
+    app = get_app()
+    before = copy.deepcopy(app.setup)  # a test may change the setup in place
+    yield app
+    app.setup = before
+    app.request("Menu")
+
+
+def panel_texts(app) -> str:
+    """Every text of the open panel, a line each."""
+    return "\n".join(w.getText() for w in app.screens.panel.widgets if hasattr(w, "getText"))
+
+
+def check_the_save_is_left_alone(app, start, play) -> None:
+    """A game that is not saved (``start(app)`` puts it on the table, ``play(app)`` plays
+    some of it) leaves a saved two-player game as it was and resumable, is reached with no
+    replace question, and offers no undo."""
+    from dataclasses import replace
+
+    from gin3d.app.game_app import GameSetup
+    from gin3d.paths import save_path
+    from gin3d.saves import delete_save, offer_resume
+
+    settings = app.user_settings
+    app.user_settings = replace(settings, undo_enabled=True)
+    try:
+        app.setup = GameSetup(level="simple")
+        app.seed = 7
+        app.start_single_player()
+        Driver(app).play_turn()  # a two-player game is saved after every action
+        saved = save_path().read_bytes()
+        session = start(app)  # straight to the table: nothing to replace
+        assert app.keeper is None
+        play(app)
+        assert session.game.actions and save_path().read_bytes() == saved
+        app.screens.request("Pause")
+        assert "undo" not in app.screens.panel.buttons
+        resume, message = offer_resume()
+        assert message is None and resume is not None and len(resume.game.actions) == 1
+    finally:
+        app.user_settings = settings
+        delete_save()
+
+
 def _wait_for_frame(app, task):
     """After each frame is drawn (igLoop, sort 50), read it back so the renderer has really
     finished it, as the benches do: stepping frames without waiting let a software renderer

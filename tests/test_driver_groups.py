@@ -7,8 +7,9 @@ import pytest
 from test_engine_groups import cards_in
 
 from gin3d.driver import GAME_OVER, ComputerSeat, GameDriver, PartnershipDriver, ScriptSeat
+from gin3d.driver.team_table import TeamTable
 from gin3d.driver.three_table import ThreePlayerTable
-from gin3d.engine import PartnershipGame, RuleSet, ThreePlayerGame
+from gin3d.engine import NextHand, PartnershipGame, RuleSet, ThreePlayerGame
 from gin3d.players import GreedyPlayer, computer_player
 
 
@@ -86,3 +87,27 @@ def test_a_three_player_table_shows_each_hand_from_the_local_player_s_chair():
     assert driver.run() == GAME_OVER and table.over and table.winner == game.winner
     assert (False, 0) in chairs and (False, 1) in chairs  # you held either seat of a hand
     assert (True, None) in chairs  # and sat hands out
+
+
+def test_your_partnership_table_is_your_hand_in_table_seats_with_the_team_scores():
+    game = PartnershipGame(seed=4)
+    table = TeamTable(game)
+    seats = [ComputerSeat(computer_player("simple", seed=n)) for n in range(4)]
+    mine, theirs = GameDriver(table, seats), GameDriver(table.partner, seats)
+    for rounds in range(3):
+        assert table.local == game.seats[0] and table.local[0] == 0  # you: hand seat 0
+        assert table.partner.playing[0] == 2  # your partner too, at table 1
+        for driver in (mine, theirs):
+            driver.run()
+        assert game.round_over
+        view, theirs_view = table.table_view(), table.table_view(partner=True)
+        assert view.scores == theirs_view.scores == tuple(game.running())
+        assert view.target == game.rules.partnership_target
+        assert sorted(view.hand) == sorted(game.tables[0].hands[0])
+        assert sorted(theirs_view.hand) == sorted(game.tables[1].hands[0])
+        if game.over:
+            break
+        partner_deck = list(game.tables[1].deck)
+        events = table.apply(NextHand())  # the next round: only your new hand's deal
+        assert events == list(game.tables[0].events) == table.events
+        assert list(game.tables[1].deck) != partner_deck and len(game.results) == rounds + 1

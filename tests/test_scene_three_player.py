@@ -8,7 +8,12 @@ import json
 from dataclasses import replace
 
 import pytest
-from scene_harness import Driver, check_scene, get_app
+from scene_harness import (
+    Driver,
+    app_keeping_setup,
+    check_scene,
+    panel_texts,
+)
 
 from gin3d.app.game_app import GameSetup
 from gin3d.engine import Game, RuleSet
@@ -17,18 +22,7 @@ from gin3d.saves import GameRecord, Seat, delete_save, offer_resume, read_save
 from gin3d.scene.portraits import SITS_OUT
 from gin3d.scene.three_controller import ThreePlayerController
 
-
-@pytest.fixture
-def app():
-    app = get_app()
-    before = app.setup
-    yield app
-    app.setup = before
-    app.request("Menu")
-
-
-def panel_texts(app) -> str:
-    return "\n".join(w.getText() for w in app.screens.panel.widgets if hasattr(w, "getText"))
+app = pytest.fixture(app_keeping_setup, name="app")
 
 
 def watch_sit_outs(app, seen: list) -> None:

@@ -2,11 +2,15 @@
 the knock spread, the hand result and game over.
 
     python tools/screenshots.py [out_dir] [--size 1280x720] [--seed 245] [--knocks 4]
-        [--detail auto]
+        [--detail auto] [--teams]
 
 With ``--knocks N``: instead, the moments the first N hands are decided (each knock or gin
 as it is laid out, each layoff, the Knock!/Gin! banner over the spread, each result);
 seed 245's first hands hold a gin by you, a knock, your layoff and an undercut.
+
+With ``--teams``: instead, a partnership game (you and a computer partner against two):
+mid-hand, your hand over while your partner's goes on, your partner's hand watched on the
+table (W), the round result and game over.
 
 Renders offscreen (no display needed). The local seat is played by ``InputDriver`` through
 the real input path against the simple computer player.
@@ -30,6 +34,7 @@ def main(argv: list[str] | None = None) -> int:
 
     add_detail_option(parser)
     parser.add_argument("--knocks", type=int, default=0, metavar="N")
+    parser.add_argument("--teams", action="store_true", help="a partnership game's moments")
     args = parser.parse_args(argv)
     w, h = (int(v) for v in args.size.lower().split("x"))
     out = Path(args.out)
@@ -49,7 +54,7 @@ def main(argv: list[str] | None = None) -> int:
     from gin3d.scene.autoplay import InputDriver
     from gin3d.settings import Settings
 
-    speed = 0.0 if args.knocks else 1.0
+    speed = 0.0 if args.knocks or args.teams else 1.0
     app = GinApp(Settings(animation_speed=speed), seed=args.seed, sound=False, detail=args.detail)
     saved: list[str] = []
 
@@ -60,8 +65,11 @@ def main(argv: list[str] | None = None) -> int:
         app.win.saveScreenshot(str(path))
         saved.append(str(path))
 
-    if args.knocks:
-        _knock_moments(app, shot, args.seed, args.knocks)
+    if args.knocks or args.teams:
+        if args.teams:
+            _team_moments(app, shot)
+        else:
+            _knock_moments(app, shot, args.seed, args.knocks)
         print("\n".join(saved))
         return 0
 
@@ -112,6 +120,40 @@ def main(argv: list[str] | None = None) -> int:
     shot("6_game_over")
     print("\n".join(saved))
     return 0
+
+
+def _team_moments(app, shot) -> None:
+    """A partnership game at animation speed 0, your partner's computers held in thought
+    after your first moves so the moments with their hand still going can be seen."""
+    from gin3d.app.game_app import GameSetup
+    from gin3d.scene.autoplay import InputDriver
+
+    app.setup = GameSetup(level="simple", players=4)
+    session = app.start_single_player()
+    ctl, driver = session.controller, InputDriver(app)
+    for _ in range(4):
+        driver.play_turn()
+    shot("teams_1_mid_hand")
+    pace, ctl.partner.pace = ctl.partner.pace, lambda seconds: 1e6
+    driver.play_hand()
+    shot("teams_2_your_hand_over")
+    app.messenger.send("w")
+    shot("teams_3_watching_partner")
+    ctl.partner.pace = pace
+    ctl.partner.restart_pause()
+    for _ in range(400):
+        if app.screens.state != "Table":
+            break
+        app.taskMgr.step()
+    shot("teams_4_round_result")
+    while app.screens.state == "HandResult":
+        app.screens.panel.buttons["next"]["command"]()
+        driver.play_hand()
+        for _ in range(5):
+            if app.screens.state != "Table":
+                break
+            app.taskMgr.step()
+    shot("teams_5_game_over")
 
 
 def _play_to_melds(ctl, driver) -> None:

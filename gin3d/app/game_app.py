@@ -15,8 +15,9 @@ from dataclasses import dataclass, field
 from direct.showbase.ShowBase import ShowBase
 
 from ..driver import ComputerSeat
+from ..driver.team_table import TeamTable
 from ..driver.three_table import ThreePlayerTable
-from ..engine import Game, RuleSet, ThreePlayerGame
+from ..engine import Game, PartnershipGame, RuleSet, ThreePlayerGame
 from ..players import (
     computer_player,
     default_level,
@@ -38,6 +39,7 @@ from ..scene.sound import Sounds
 from ..scene.splash import show_splash
 from ..scene.table import TableScene
 from ..scene.tableinput import TableInput
+from ..scene.team_controller import PartnershipController
 from ..scene.three_controller import ThreePlayerController
 from ..scene.warmup import install_warm_up
 from ..settings import Settings
@@ -52,19 +54,28 @@ class GameSetup:
     preset: str = "classic"
     options: dict = field(default_factory=dict)
     target: int | None = None
-    players: int = 2  # 3: you and two computers, two of you play each hand
-    second_level: str = "hard"  # the second computer's level (a 3-player game)
+    players: int = 2  # 3: you and two computers; 4: you and a computer partner vs two
+    second_level: str = "hard"  # the second computer's level (a 3- or 4-player game)
 
     def computers(self) -> list[str]:
         """The computers' levels: one, or two different ones for three players (the
-        second never the first's level, so every player has a name and face of their own)."""
-        if self.players != 3:
+        second never the first's level, so every player has a name and face of their own);
+        for four, the opponent, your partner (a level neither opponent has) and the second
+        opponent, by player."""
+        if self.players == 2:
             return [self.level]
         keys = [k for k, _ in levels()]
         if self.second_level != self.level and self.second_level in keys:
-            return [self.level, self.second_level]
-        other = keys[(keys.index(self.level) + 1) % len(keys)] if self.level in keys else keys[0]
-        return [self.level, other]
+            pair = [self.level, self.second_level]
+        else:
+            other = (
+                keys[(keys.index(self.level) + 1) % len(keys)] if self.level in keys else keys[0]
+            )
+            pair = [self.level, other]
+        if self.players == 3:
+            return pair
+        partner = next(k for k in keys if k not in pair)
+        return [pair[0], partner, pair[1]]
 
     def rules(self) -> RuleSet:
         changes = dict(self.options)
@@ -115,7 +126,7 @@ class Session:
 
     def result_pending(self) -> bool:
         """Whether the table shows a finished hand whose result screen belongs on top."""
-        return self.game.hand.over
+        return getattr(self.controller, "round_over", self.game.hand.over)  # both, for teams
 
     def again(self) -> None:
         """The game-over screen's "Play again"."""
@@ -251,6 +262,8 @@ class GinApp(ShowBase):
         setup = self.setup
         if setup.players == 3:
             return self.start_three_player()
+        if setup.players == 4:
+            return self.start_partnership()
         seats = (
             Seat("human", self.user_settings.player_name),
             Seat("computer", opponent_name(setup.level), setup.level),
@@ -296,6 +309,23 @@ class GinApp(ShowBase):
         self.session = Session(self, table, players, names, table=ThreePlayerController)
         self.screens.request("Table")
         self.keep(self.session, seats, game_id, game)
+        return self.session
+
+    def start_partnership(self) -> Session:
+        """You and a computer partner (player 2) against two computers (``setup.computers()``
+        by player), both hands of a round at once. Not saved: the save keeps what it held."""
+        self.end_game()
+        seed = self.seed if self.seed is not None else random.randrange(1 << 30)
+        table = TeamTable(PartnershipGame(self.setup.rules(), seed=seed))
+        rng = random.Random(f"think:{seed}")
+        computers = self.setup.computers()
+        players = [None] + [  # seeded from the game: a game's seed replays all of it
+            ComputerSeat(computer_player(level, seed=seed * 10 + n), think_range(level), rng)
+            for n, level in enumerate(computers, 1)
+        ]
+        names = ("You", *(opponent_name(level) for level in computers))
+        self.session = Session(self, table, players, names, table=PartnershipController)
+        self.screens.request("Table")
         return self.session
 
     def keep(self, session: Session, seats: tuple[Seat, ...], game_id: str = "", game=None) -> None:

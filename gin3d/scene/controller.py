@@ -213,3 +213,22 @@ class TableController:
         for hooks in (self.on_applied, self.driver.on_events, self.driver.on_asked):
             hooks.clear()
         self.driver.on_hand_finished.clear()
+
+
+class PlayerNames:
+    """A group game's names (a mixin, before ``TableController``): ``player_names`` by
+    player, ``names`` those at table seats 0 (bottom) and 1, the players ``seated()``."""
+
+    player_names: tuple[str, ...]
+
+    def seated(self) -> tuple[int, int]:
+        return self.game.local
+
+    @property
+    def names(self) -> tuple[str, str]:
+        near, far = self.seated()
+        return self.player_names[near], self.player_names[far]
+
+    @names.setter
+    def names(self, names) -> None:
+        self.player_names = tuple(names)

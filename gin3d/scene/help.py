@@ -33,6 +33,7 @@ COMMANDS = (  # the table's commands in the order the help lists them
     ("sort:suit", None),
     ("hint", "hint"),
     ("next", "next hand"),
+    ("watch", "teams: your partner's hand, once yours is over"),
 )
 GENERAL = [("F1 or ?", "this help (again, or Esc, to close it)")]
 BUTTON_KEYS = [  # a panel's buttons (scene/focus.py)

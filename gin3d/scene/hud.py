@@ -309,20 +309,26 @@ class Hud:
         knock_limit: int | None = None,
         turn: int | None = None,
         bench: tuple[str, int] | None = None,
+        labels: tuple[str, str] | None = None,
+        notes: tuple[str, ...] = (),
     ) -> None:
         """Both seats in seat order (the local one first); the seat to move is lit and
         marked "to play", so whose turn it is shows without reading the prompt. ``bench``:
         the name and score of a third player who sits this hand out (a line of its own,
-        the rows below it step down)."""
+        the rows below it step down). ``labels``: what the score lines call each seat
+        (a partnership's teams; the portraits keep ``names``); ``notes``: more lines under
+        the scores (a partnership's other table)."""
         self.turn = turn if turn in (0, 1) else None
         lines = []
         for s in (0, 1):
-            line = f"{names[s]}: {scores[s]}" + (" (dealer)" if dealer == s else "")
+            who = labels[s] if labels is not None else names[s]
+            line = f"{who}: {scores[s]}" + (" (dealer)" if dealer == s else "")
             lines.append(f"\1turn\1{line}  - to play\2" if s == self.turn else line)
         if bench is not None:
             lines.append(f"{bench[0]}: {bench[1]}  - {SITS_OUT}")
+        lines += [suitify(n) for n in notes]
         self.scores.setText("\n".join(lines))
-        self._step_rows(BENCH_DROP if bench is not None else 0.0)
+        self._step_rows(BENCH_DROP * ((bench is not None) + len(notes)))
         if self.portraits is not None:
             self.portraits.update(names, scores, self.turn, dealer, bench)
         knock = ""

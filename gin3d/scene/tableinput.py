@@ -52,6 +52,7 @@ KEYS = {
     "3": "sort:suit",
     "n": "next",
     "h": "hint",
+    "w": "watch",  # a team game: your partner's hand on the table while yours waits
 }
 GLOW_HINT = (0.55, 0.8, 1.0, 0.95)
 
@@ -396,8 +397,17 @@ class TableInput(MouseButtons):
             # a three-player game: the one who sits out dealt (neither seat is the dealer)
             bench = getattr(self.ctl, "bench", None)
             dealer = view.dealer if bench is None else None
+            notes = getattr(self.ctl, "hud_notes", tuple)()  # a partnership's other table
             self.hud.set_scores(
-                self.ctl.names, view.scores, view.target, dealer, view.knock_limit, turn, bench
+                self.ctl.names,
+                view.scores,
+                view.target,
+                dealer,
+                view.knock_limit,
+                turn,
+                bench,
+                getattr(self.ctl, "team_names", None),
+                notes,
             )
             self.hud.set_sort(scene.sort_mode)
         self.prompt = shows.prompt
@@ -497,6 +507,7 @@ class TableInput(MouseButtons):
 COMMANDS: dict[str, Callable[[TableInput], bool]] = {
     "next": lambda inp: inp.ctl.next_hand(),
     "hint": lambda inp: inp.show_hint(),
+    "watch": lambda inp: getattr(inp.ctl, "watch_partner", lambda: False)(),
     "stock": lambda inp: inp._submit(DrawStock()),
     "take": lambda inp: inp._submit(DrawDiscard()),
     "pass": lambda inp: inp._submit(Pass()),

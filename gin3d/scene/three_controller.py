@@ -10,10 +10,10 @@ table seats' names for the hand in progress; ``bench`` is the one who sits it ou
 from __future__ import annotations
 
 from ..driver.three_table import ThreePlayerTable
-from .controller import TableController
+from .controller import PlayerNames, TableController
 
 
-class ThreePlayerController(TableController):
+class ThreePlayerController(PlayerNames, TableController):
     """Runs a three-player game on a ``TableScene``; ``names`` at construction are the three
     players' names, by player."""
 
@@ -29,16 +29,6 @@ class ThreePlayerController(TableController):
         if len(names) != 3 or len(players) != 3:
             raise ValueError("a three-player table needs three players and three names")
         super().__init__(base, scene, table, players, think=think, names=names)
-
-    @property
-    def names(self) -> tuple[str, str]:
-        """The names at table seats 0 (bottom) and 1 this hand."""
-        near, far = self.game.local
-        return self.player_names[near], self.player_names[far]
-
-    @names.setter
-    def names(self, names) -> None:
-        self.player_names = tuple(names)
 
     @property
     def bench(self) -> tuple[str, int]:

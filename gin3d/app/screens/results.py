@@ -11,6 +11,7 @@ from panda3d.core import TextNode
 from ...scene.palette import GOLD
 from ...scene.portraits import face_for, picture
 from ...scene.result_story import hand_story
+from .team_results import round_lines, team_sheet
 
 
 def score_rows(session) -> tuple[list[str], list[int], list[int]]:
@@ -19,6 +20,11 @@ def score_rows(session) -> tuple[list[str], list[int], list[int]]:
     game = session.game
     hand = game.hand
     gained = hand.result.points if hand.result is not None else 0
+    if getattr(game, "players", 2) == 4:  # a partnership round: the teams
+        team, points = game.game.results[-1]
+        run = game.game.running()
+        before = [r - (points if t == team else 0) for t, r in enumerate(run)]
+        return list(session.controller.team_names), before, run
     if getattr(game, "players", 2) == 3:
         names = list(session.controller.player_names)
         run = game.game.running()
@@ -62,6 +68,9 @@ class ResultScreens:
     def enterHandResult(self) -> None:
         session = self.app.session
         game = session.game
+        if getattr(game, "players", 2) == 4:
+            self._round_result(session)
+            return
         hand = game.hand
         names = session.controller.names
         # at the top, above both spreads (the opponent's hand is laid out by now)
@@ -100,10 +109,36 @@ class ResultScreens:
             score.setText(f"Score: {scores} {target}")
 
         self._count_up(show)
-        p.button("next", "Next hand", self._next_hand, (0.98, -0.145), scale=0.055)
+        self._next_hand_keys(p, (0.98, -0.145))
+
+    def _next_hand_keys(self, p, pos: tuple[float, float]) -> None:
+        p.button("next", "Next hand", self._next_hand, pos, scale=0.055)
         self.app.accept("enter", self._next_hand)
         self.app.accept("n", self._next_hand)
         self._esc("Pause")
+
+    def _round_result(self, session) -> None:
+        """A partnership round: both hands, the round by the difference rule, the teams'
+        scores counting up."""
+        title, lines = round_lines(session.controller)
+        p = self._panel(title, width=1.25, height=0.25, pos=(0, 0.75))
+        for y, line in zip((0.035, -0.025, -0.085), lines):
+            p.text(line, y, 0.036, fg=(1, 1, 0.8, 1) if y > -0.05 else (0.85, 0.85, 0.8, 1))
+        who, before, run = score_rows(session)
+        score = p.text("", -0.165, 0.04, x=-0.2, fg=(0.85, 1, 0.85, 1))
+        target = session.game.rules.partnership_target
+
+        def show(f: float) -> None:
+            now = [round(b + (r - b) * f) for b, r in zip(before, run)]
+            scores = " - ".join(f"{n} {v}" for n, v in zip(who, now))
+            score.setText(f"Teams: {scores}  (to {target})")
+
+        self._count_up(show)
+        team = session.game.game.results[-1][0]
+        self.app.sounds.play(
+            "click" if team is None else ("hand_won" if team == 0 else "hand_lost")
+        )
+        self._next_hand_keys(p, (1.0, -0.165))
 
     def _count_up(self, show) -> None:
         """Points count up on the result screens (instant at animation speed 0)."""
@@ -136,6 +171,9 @@ class ResultScreens:
         game = session.game
         if getattr(game, "players", 2) == 3:
             self._three_player_game_over(session)
+            return
+        if getattr(game, "players", 2) == 4:
+            self._partnership_game_over(session)
             return
         names = session.controller.names
         winner = game.winner
@@ -201,6 +239,38 @@ class ResultScreens:
             p.text(names[player], y, 0.042, x=x, fg=GOLD)
             face = face_for(player, names[player])
             picture(p.frame, face, (x, y + 0.09), 0.05, lit=player == winner)
+        self._sheet(p, rows, columns, y)
+        p.text(f"{len(game.hands)} hands played", y - 0.58, 0.05, fg=(1, 1, 0.8, 1))
+        last, hand = game.hand.result, game.hand
+        if last is not None and hand.winner is not None:
+            who = names[game.local[hand.winner]]
+            p.text(f"Last hand: {who} - {last.breakdown()}", y - 0.7, 0.042, fg=(0.85, 1, 0.85, 1))
+        p.button("again", "Play again", self._again, (-0.3, -0.62), scale=0.065)
+        p.button("menu", "Main menu", lambda: self.request("Menu"), (0.35, -0.62), scale=0.06)
+        self._esc("Menu")
+
+    def _partnership_game_over(self, session) -> None:
+        """The game-over sheet of a partnership game: a column per team."""
+        game = session.game.game
+        teams = session.controller.team_names
+        winner = game.winner
+        p = self._panel(f"{teams[winner]} win the game!", width=1.1, height=0.78)
+        self.app.sounds.play("game_won" if winner == 0 else "hand_lost")
+        y, columns = 0.45, (0.2, 0.66)
+        for team, x in enumerate(columns):
+            p.text(teams[team], y, 0.042, x=x, fg=GOLD)
+        self._sheet(p, team_sheet(game), columns, y)
+        p.text(f"{len(game.results)} rounds played", y - 0.58, 0.05, fg=(1, 1, 0.8, 1))
+        _, last = round_lines(session.controller)  # the last round's two hands
+        for yy, line in zip((y - 0.68, y - 0.75), last):
+            p.text(f"Last round: {line}", yy, 0.04, fg=(0.85, 1, 0.85, 1))
+        p.button("again", "Play again", self._again, (-0.3, -0.62), scale=0.065)
+        p.button("menu", "Main menu", lambda: self.request("Menu"), (0.35, -0.62), scale=0.06)
+        self._esc("Menu")
+
+    def _sheet(self, p, rows, columns, y: float) -> None:
+        """A group game's sheet under its column heads at ``y``: a row per line of
+        ``rows`` (label, a value per column), the last one's totals counting up."""
         totals = []
         for i, (label, values) in enumerate(rows):
             yy = y - 0.1 * (i + 1)
@@ -210,14 +280,6 @@ class ResultScreens:
                 if i == len(rows) - 1:
                     totals.append((cell, value))
         self._count_up(lambda f: [c.setText(str(round(v * f))) for c, v in totals])
-        p.text(f"{len(game.hands)} hands played", y - 0.58, 0.05, fg=(1, 1, 0.8, 1))
-        last, hand = game.hand.result, game.hand
-        if last is not None and hand.winner is not None:
-            who = names[game.local[hand.winner]]
-            p.text(f"Last hand: {who} - {last.breakdown()}", y - 0.7, 0.042, fg=(0.85, 1, 0.85, 1))
-        p.button("again", "Play again", self._again, (-0.3, -0.62), scale=0.065)
-        p.button("menu", "Main menu", lambda: self.request("Menu"), (0.35, -0.62), scale=0.06)
-        self._esc("Menu")
 
     def _again(self) -> None:
         self.app.session.again()

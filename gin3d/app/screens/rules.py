@@ -9,6 +9,13 @@ THREE_PLAYERS = (
     "everyone a box per hand won (no shutout); after a drawn hand the same dealer deals.",
 )
 
+# four in two teams (Players: 4), as engine.PartnershipGame plays it
+TEAMS = (
+    "Four, in teams: you and your partner each play a hand against one of the other team",
+    "at once, facing each in turn. The team ahead in the round scores the difference",
+    "(both hands won: their sum); the first team to 125 wins.",
+)
+
 
 class RulesScreen:
     """State ``Rules`` of the app's screen FSM (a mixin); Back and Esc go where it came from."""
@@ -23,12 +30,13 @@ class RulesScreen:
             "Your turn: draw (stock or pile), then discard. Knock when your deadwood is low",
             "enough; gin is 0. The other player lays off on the knocker's melds.",
             *THREE_PLAYERS,
+            *TEAMS,
             "",
             *rules.explain(),  # every number with what it means
         ]
         step = min(0.075, 1.3 / len(lines))
         for i, line in enumerate(lines):
-            p.text(line, 0.6 - i * step, 0.04 if i < 3 + len(THREE_PLAYERS) else 0.036)
+            p.text(line, 0.6 - i * step, 0.04 if i < 3 + len(THREE_PLAYERS) + len(TEAMS) else 0.036)
         p.button("back", "Back", lambda: self.request(self.back_to), (0, -0.78), scale=0.06)
         self._esc(back)
 

@@ -19,6 +19,7 @@ TARGETS = (100, 150, 200, 250, 50)
 PLAYERS_NOTES = {
     2: "You against one computer",
     3: "You and two computers: the dealer sits each hand out",
+    4: "Teams: you and a computer partner against two (first team to 125; not saved)",
 }
 OPTIONS = (
     ("last_chance", "Last chance"),
@@ -47,8 +48,8 @@ class SetupScreen:
 
     def _deal(self) -> None:
         """Start the game; a saved game in progress (of two or three players) is replaced
-        only once the player agrees."""
-        if not save_path().exists():
+        only once the player agrees (a team game is not saved: it leaves the save alone)."""
+        if self.app.setup.players == 4 or not save_path().exists():
             self.app.start_single_player()
             return
         self.request(
@@ -89,9 +90,9 @@ class SetupScreen:
                 (
                     "second",
                     "Second opponent",
-                    lambda: dict(lv).get(s.computers()[-1], "") if s.players == 3 else "-",
+                    lambda: dict(lv).get(s.computers()[-1], "") if s.players > 2 else "-",
                     self._cycle_second,
-                    lambda: "" if s.players == 3 else "Only in a 3-player game",
+                    lambda: self._second_note(),
                 ),
             ]
             if opponent
@@ -108,7 +109,11 @@ class SetupScreen:
             (
                 "target",
                 "Game to",
-                lambda: str(s.rules().game_target),
+                lambda: (
+                    f"{s.rules().partnership_target} (teams)"
+                    if s.players == 4
+                    else str(s.rules().game_target)
+                ),
                 self._cycle_target,
                 lambda: TARGET_NOTE,
             ),
@@ -174,12 +179,19 @@ class SetupScreen:
 
     def _cycle_players(self, step: int = 1) -> None:
         s = self.app.setup
-        s.players = 3 if s.players == 2 else 2
+        s.players = 2 + (s.players - 2 + step) % 3  # 2, 3, 4 (teams)
+
+    def _second_note(self) -> str:
+        """Under the second opponent: in a team game, who your partner is."""
+        s = self.app.setup
+        if s.players == 4:
+            return f"Your partner: {dict(levels()).get(s.computers()[1], '')}"
+        return "" if s.players == 3 else "Only in a 3- or 4-player game"
 
     def _cycle_second(self, step: int = 1) -> None:
         """The second computer's level, never the first's (a 2-player game: to 3 players)."""
         s = self.app.setup
-        if s.players != 3:
+        if s.players == 2:
             s.players = 3
             return
         keys = [k for k, _ in levels() if k != s.level]

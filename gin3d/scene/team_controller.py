@@ -1,0 +1,178 @@
+"""The table of a partnership game: your hand on the table, your partner's beside it.
+
+``PartnershipController`` is a ``TableController`` over a ``driver.TeamTable``: your hand
+against the opponent you face this round is played on the table as any two-player hand;
+your partner's hand against the other opponent runs at the same time on a second
+``GameDriver`` (the same computer seats), told in the HUD's notes. Once your hand is over
+and theirs is not, ``watch_partner`` (the W key) shows theirs on the table, from over their
+shoulder, until the next deal (W again goes back to yours). The round's result screen opens
+once both hands are over, not when yours is.
+"""
+
+from __future__ import annotations
+
+from ..driver import MOVED, GameDriver
+from ..driver.team_table import TeamTable
+from ..engine import redact
+from .controller import PlayerNames, TableController
+
+PARTNER_STEPS = 400  # moves the partner's table may make in one pump (a whole hand is ~100)
+
+
+class PartnershipController(PlayerNames, TableController):
+    """Runs a partnership game on a ``TableScene``; ``names`` at construction are the four
+    players' names, by player (0 you, 2 your partner; 1 and 3 the other team)."""
+
+    def __init__(
+        self,
+        base,
+        scene,
+        table: TeamTable,
+        players: list,
+        think: tuple[float, float] = (0.6, 1.2),
+        names: tuple[str, str, str, str] = ("You", "Computer", "Partner", "Computer"),
+    ) -> None:
+        if len(names) != 4 or len(players) != 4:
+            raise ValueError("a partnership table needs four players and four names")
+        self._done = [False, False]  # each table's hand of this round reported over
+        self.watching = False  # your partner's hand is on the table (yours is over)
+        super().__init__(base, scene, table, players, think=think, names=names)
+        self.partner = GameDriver(table.partner, self.seats, pace=self.queue.seconds)
+        self.partner.on_hand_finished.append(lambda g: self._table_done(1))
+        self.partner.on_events.append(self._partner_events)
+
+    # -- names and what the HUD tells ---------------------------------------------------
+    def seated(self) -> tuple[int, int]:
+        """The players at table seats 0 and 1: you and the opponent you face this round,
+        or while you watch, your partner and theirs."""
+        return self.game.partner.playing if self.watching else self.game.local
+
+    @property
+    def team_names(self) -> tuple[str, str]:
+        """Each team's players, yours first: "You & Margo", "Walt & Rosie"."""
+        n = self.player_names
+        return f"{n[0]} & {n[2]}", f"{n[1]} & {n[3]}"
+
+    @property
+    def round_over(self) -> bool:
+        return self.game.round_over
+
+    @property
+    def quiet_seat(self) -> int | None:
+        """While you watch your partner, every move is told."""
+        return None if self.watching else 0
+
+    def view(self, seat: int = 0):
+        """Your view of your hand, or while you watch, your partner's, with the team scores
+        (``seat`` is always table seat 0)."""
+        return self.game.table_view(partner=self.watching)
+
+    def watching_line(self) -> str:
+        """The prompt while you watch your partner's hand ("" while your own is shown)."""
+        if not self.watching:
+            return ""
+        mate, rival = self.names
+        return f"Watching {mate} play {rival} - W: your hand"
+
+    def partner_line(self) -> str:
+        """Your partner's table: who plays whom, the stock and whose turn; once over, how
+        it ended."""
+        table = self.game.partner
+        hand = table.hand
+        mate, rival = (self.player_names[p] for p in table.playing)
+        head = f"Partner {mate} vs {rival}"
+        if not hand.over:
+            turn = self.player_names[table.turn]
+            return f"{head}: {len(hand.stock)} cards in stock, {turn} to play"
+        if hand.result is None:
+            return f"{head}: a drawn hand"
+        won = self.player_names[table.playing[hand.winner]]
+        return f"{head}: {won} won {hand.result.points}"
+
+    def hud_notes(self) -> tuple[str, ...]:
+        """The HUD's lines under the scores: the partner's table, and while your hand
+        waits for it, that the round ends with it."""
+        waiting = self.game.hand.over and not self.game.partner.hand.over
+        return (self.partner_line(),) + (
+            ("Your hand is over: W to watch your partner's",)
+            if waiting and not self.watching
+            else ()
+        )
+
+    # -- watching your partner's hand ----------------------------------------------------
+    def can_watch(self) -> bool:
+        """Whether W switches tables now: your hand is over, theirs goes on."""
+        return self.game.hand.over and not self.game.partner.hand.over and not self.paused
+
+    def watch_partner(self) -> bool:
+        """Show your partner's hand on the table (or yours again); False when not now."""
+        if not (self.watching or self.can_watch()):
+            return False
+        self.watching = not self.watching
+        hand = self.game.partner.hand if self.watching else self.game.hand
+        speed, self.queue.speed = self.queue.speed, 0  # rebuilt at once, not dealt again
+        try:
+            for e in hand.events:
+                self.scene.show_event(redact(e, 0))
+            self.queue.finish_all()
+        finally:
+            self.queue.speed = speed
+        mate, rival = self.names
+        told = f"Your partner's table: {mate} vs {rival}" if self.watching else "Your table"
+        for fn in list(self.on_message):
+            fn(told)
+        self._changed()
+        return True
+
+    def _partner_events(self, action, events) -> None:
+        """Your partner's moves go on the table (and are told) while you watch."""
+        if self.watching:
+            self.show_events(action, events)
+
+    # -- both tables ---------------------------------------------------------------------
+    def advance(self) -> None:
+        """Your table as any table moves on, then your partner's (not animated: it is not
+        on the table): a move each time, and once your hand is over, all it can."""
+        super().advance()
+        partner = getattr(self, "partner", None)  # (the first advance comes from __init__)
+        if partner is None or self.paused:
+            return
+        steps = PARTNER_STEPS if self.game.hand.over else 1
+        moved = False
+        for _ in range(steps):
+            if self.watching and self.queue.busy:  # on the table: each move animates first
+                break
+            if partner.pump(self._now()) != MOVED:
+                break
+            moved = True
+        if moved:
+            self._changed()
+
+    def next_hand(self) -> bool:
+        """Deal the next round once both hands are over."""
+        if not self.game.round_over:
+            return False
+        if self.queue.busy:
+            return False
+        self._done = [False, False]
+        self.watching = False  # the next deal is yours, on your table
+        return super().next_hand()
+
+    def set_paused(self, paused: bool) -> None:
+        if not paused and getattr(self, "partner", None) is not None:
+            self.partner.restart_pause()
+        super().set_paused(paused)
+
+    def _hand_finished(self, game) -> None:
+        self._table_done(0)
+
+    def _table_done(self, table: int) -> None:
+        """One table's hand is over; the round's result opens once both are."""
+        self._done[table] = True
+        if all(self._done) and self.game.round_over:
+            super()._hand_finished(self.game)
+
+    def destroy(self) -> None:
+        super().destroy()
+        self.partner.on_hand_finished.clear()
+        self.partner.on_events.clear()

@@ -1,0 +1,176 @@
+"""A partnership game on the table, offscreen: set up from the New game screen (Players 4),
+your hand on the table checked against the engine after every move, your partner's hand
+told in the HUD as it goes and when it ends, the team scores, the round's result by the
+difference rule, and game over naming the winning team with the engine's totals."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+from scene_harness import (
+    Driver,
+    app_keeping_setup,
+    check_scene,
+    check_the_save_is_left_alone,
+    panel_texts,
+)
+
+from gin3d.app.game_app import GameSetup
+from gin3d.engine.groups import round_score, team_of
+
+app = pytest.fixture(app_keeping_setup, name="app")
+
+
+def start_teams(app, seed: int = 3):
+    app.setup = GameSetup(level="simple")
+    app.seed = seed
+    app.screens.request("Menu")
+    app.screens.request("Setup")
+    for _ in range(2):  # 2 -> 3 -> 4
+        app.screens.panel.buttons["players"]["command"]()
+    assert app.setup.players == 4
+    app.screens.panel.buttons["start"]["command"]()
+    assert app.screens.state == "Table"
+    return app.session
+
+
+def play_rounds(app, rounds: int, seen: list | None = None) -> list[dict]:
+    """Play up to ``rounds`` rounds (your hand through the input, the rest by the
+    computers), checking your table against the engine after every move."""
+    session = app.session
+    ctl = session.controller
+    ctl.on_applied.append(lambda a, e: check_scene(app))
+    if seen is not None:
+        ctl.on_change.append(lambda: seen.append((session.hud.scores.getText(), ctl.game.turn)))
+    played = []
+    for _ in range(rounds):
+        game = ctl.game.game
+        Driver(app).play_hand()
+        for _ in range(5):  # your partner's hand finishes after yours: then the result
+            if app.screens.state != "Table":
+                break
+            app.taskMgr.step()
+        assert game.round_over
+        check_scene(app)
+        title = app.screens.panel.title.getText()
+        played.append({"state": app.screens.state, "text": panel_texts(app), "title": title})
+        played[-1]["tables"] = list(game.tables)
+        played[-1]["seats"] = game.seats
+        played[-1]["result"] = game.results[-1]
+        played[-1]["run"] = game.running()
+        if app.screens.state == "GameOver":
+            break
+        assert app.screens.state == "HandResult"
+        app.screens.panel.buttons["next"]["command"]()
+    return played
+
+
+def hand_points(seats, tables) -> list[tuple[int | None, int]]:
+    """Each table's (winning team, points), read from the hands."""
+    out = []
+    for players, hand in zip(seats, tables):
+        won = hand.winner is not None and hand.result is not None
+        out.append((team_of(players[hand.winner]), hand.result.points) if won else (None, 0))
+    return out
+
+
+def test_a_partnership_round_shows_your_hand_your_partners_and_the_team_scores(app):
+    session = start_teams(app)
+    ctl = session.controller
+    names = ctl.player_names
+    assert names[0] == "You" and len(set(names)) == 4
+    seen: list = []
+    played = play_rounds(app, 2, seen)
+    mate = names[2]
+    # while the round goes on, the HUD tells your partner's table: stock and whose turn
+    going = [text for text, _ in seen if "cards in stock" in text]
+    assert going, seen[:3]
+    assert all(f"Partner {mate} vs " in text for text in going)
+    turns = {text.split(", ")[-1].split("\n")[0] for text in going}
+    assert any(t.endswith("to play") and t.split(" to play")[0] in names[1:] for t in turns)
+    assert len(turns) > 1, turns  # the turn passes at your partner's table too
+    teams = ctl.team_names
+    assert teams == (f"You & {mate}", f"{names[1]} & {names[3]}")
+    for h in played:
+        # both hands, the round by the difference rule, the team totals of the engine
+        text = h["text"]
+        assert round_score(hand_points(h["seats"], h["tables"])) == h["result"]
+        for players in h["seats"]:
+            assert f"{names[players[0]]} vs {names[players[1]]}" in text
+        assert all(f"{n} {p}" in text for n, p in zip(teams, h["run"])), text
+        team, points = h["result"]
+        nothing = "The round scores nothing"
+        assert h["title"] == (nothing if team is None else f"{teams[team]} score {points}")
+    # the HUD shows the team scores and your partner's finished hand
+    hud = session.hud.scores.getText()
+    run = played[-1]["run"]
+    assert f"{teams[0]}: {run[0]}" in hud and f"{teams[1]}: {run[1]}" in hud, hud
+    assert f"Partner {mate} vs " in hud
+
+
+def test_a_partnership_game_reaches_game_over_with_the_engines_team_totals(app):
+    session = start_teams(app, seed=11)
+    played = play_rounds(app, 60)
+    game = session.game.game
+    assert game.over and played[-1]["state"] == "GameOver"
+    assert max(game.running()) >= game.rules.partnership_target == 125
+    teams = session.controller.team_names
+    assert app.screens.panel.title.getText() == f"{teams[game.winner]} win the game!"
+    text = played[-1]["text"]
+    assert all(str(t) in text for t in game.totals())
+    assert len(played) == len(game.results)
+
+
+def test_a_partnership_game_is_not_saved_and_leaves_a_saved_game_resumable(app):
+    check_the_save_is_left_alone(app, start_teams, lambda a: play_rounds(a, 1))
+
+
+def test_the_three_computers_have_three_levels(app):
+    for level in ("beginner", "simple", "hard", "expert"):
+        levels = GameSetup(level=level, players=4, second_level=level).computers()
+        assert len(levels) == 3 and len(set(levels)) == 3 and levels[0] == level
+
+
+def test_w_shows_your_partners_hand_on_the_table_while_yours_waits(app):
+    session = start_teams(app, seed=5)
+    ctl = session.controller
+    partner = ctl.partner
+    slow, partner.pace = partner.pace, lambda seconds: 1e6  # their computers think on
+    Driver(app).play_hand()
+    for _ in range(3):
+        app.taskMgr.step()
+    mate, rival = (ctl.player_names[p] for p in ctl.game.partner.playing)
+    hand = ctl.game.partner.hand
+    assert ctl.game.hand.over and not hand.over and app.screens.state == "Table"
+    assert "W to watch your partner's" in session.hud.scores.getText()
+    app.messenger.send("w")
+    app.taskMgr.step()
+    assert ctl.watching and ctl.names == (mate, rival)
+    assert session.hud.message.getText() == f"Your partner's table: {mate} vs {rival}"
+    assert session.hud.prompt.getText().startswith(f"Watching {mate} play {rival}")
+    # the table shows your partner's hand as the engine has it, their cards face up
+    shown = SimpleNamespace(
+        scene=app.scene, session=SimpleNamespace(game=SimpleNamespace(hand=hand))
+    )
+    check_scene(shown)
+    app.messenger.send("w")  # back to your finished hand, and to theirs again
+    assert not ctl.watching and ctl.names[0] == "You"
+    check_scene(app)
+    app.messenger.send("w")
+    assert ctl.watching
+    check_scene(shown)
+    partner.pace = slow
+    partner.restart_pause()
+    partner.on_applied.append(lambda a, e: ctl.watching and check_scene(shown))  # on the table
+    moves = len(hand.actions)
+    for _ in range(400):
+        if app.screens.state != "Table":
+            break
+        app.taskMgr.step()
+    assert (
+        hand.over and len(hand.actions) > moves and app.screens.state in ("HandResult", "GameOver")
+    )
+    app.screens.panel.buttons["next"]["command"]()
+    assert not ctl.watching and ctl.names[0] == "You"
+    check_scene(app)  # the next deal is yours again
