@@ -230,6 +230,25 @@ def test_portraits_and_hud_clear_of_the_cards(app, size):
         app.screens.request("Menu")
 
 
+@pytest.mark.parametrize("size", [(1280, 720), (960, 720)])
+def test_your_badge_as_dealer_stays_on_screen(app, size):
+    """Your badge sits at the screen's left edge with its text centred below it: its dealer
+    mark ran off the edge ("points - dealer" showed without its score)."""
+    session = app.start_game([None, GreedyPlayer()], RuleSet.preset("classic"), seed=SEED)
+    app.queue.finish_all()
+    try:
+        resize(app, *size)
+        session.hud.set_scores(("You", "Walt"), (105, 30), 250, dealer=0, turn=1)
+        app.taskMgr.step()
+        score = session.hud.portraits.badges[0].score
+        assert "dealer" in score.getText()
+        lo, hi = score.getTightBounds(app.render2d)
+        assert lo.x >= -1 and hi.x <= 1, (size, lo.x, hi.x)
+    finally:
+        resize(app, 1280, 720)
+        app.screens.request("Menu")
+
+
 def test_suit_tiles_are_in_the_pips_colours(app):
     """Spades and clubs dark, hearts and diamonds red, on the card's white (the tiles are
     not tinted by the text's colour)."""

@@ -86,6 +86,9 @@ class Badge:
         self.glow.setTransparency(TransparencyAttrib.MAlpha)
         self.glow.hide()
         self.picture = picture(self.body, "guest", (0, 0), RADIUS)
+        # text centred below a badge at the screen's edge: "dealer" takes a line of its own
+        # ("0 points  -  dealer" on one line ran off the left edge)
+        self.mark_sep = "  -  " if text_side == "right" else "\n"
         if text_side == "right":
             x, y, align = RADIUS + 0.03, 0.012, TextNode.ALeft
             step = -0.058
@@ -123,7 +126,9 @@ class Badge:
         self.name.setText(name)
         self.name["fg"] = LIT if lit else GOLD
         self.score.setText(
-            f"{score} points" + ("  -  dealer" if dealer else "") + (f"\n{note}" if note else "")
+            f"{score} points"
+            + (f"{self.mark_sep}dealer" if dealer else "")
+            + (f"\n{note}" if note else "")
         )
         self.lit = lit
         if lit:
