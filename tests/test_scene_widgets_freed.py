@@ -87,3 +87,18 @@ def test_result_screens_leave_no_removed_frame_behind(app, no_collector):
     assert NodePath(title).isEmpty()
     assert _removed_frames_held() - before == set(), "a removed result panel is still held"
     app.request("Menu")
+
+
+def test_a_row_taken_off_a_panel_leaves_no_dead_widget_in_it(app):
+    """A list's refresh replaces its rows: a row taken off is freed and gone from the
+    panel's widgets and buttons (the public tables' refresh left destroyed rows there, and
+    reading the panel's texts raised)."""
+    panel = Panel(app, "Tables")
+    row = panel.text("Bob - classic", 0.3)
+    join = panel.button("join0", "Join", lambda: None, (0.9, 0.3))
+    for widget in (row, join):
+        panel.remove(widget)
+    assert row.isEmpty() and join.isEmpty()
+    assert row not in panel.widgets and join not in panel.widgets and "join0" not in panel.buttons
+    assert [w.getText() for w in panel.widgets if hasattr(w, "getText")] == ["Tables"]
+    panel.destroy()

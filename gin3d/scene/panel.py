@@ -116,6 +116,15 @@ class Panel:
                 frameSize=(-6.2, 6.2, -0.55, 1.05),
             )
 
+    def remove(self, widget) -> None:
+        """Take one text or button off the panel (a list's row that a refresh replaces)."""
+        if widget in self.widgets:
+            self.widgets.remove(widget)
+        for key in [k for k, b in self.buttons.items() if b is widget]:
+            del self.buttons[key]
+        if not widget.isEmpty():
+            widget.destroy()
+
     def destroy(self) -> None:
         """Free the panel's nodes now. Each text and button is removed itself, not only with
         the frame: a text kept by a closure (a count-up, a note) would otherwise keep the

@@ -107,8 +107,8 @@ class PublicScreens:
 
     def _show_public(self, fut) -> None:
         p = self.panel
-        for widget in self.public_rows:
-            widget.destroy()
+        for widget in self.public_rows:  # off the panel too: its lists keep no dead rows
+            p.remove(widget)
         self.public_rows = []
         exc = fut.exception()
         if exc is not None:
