@@ -228,4 +228,5 @@ class SetupScreen:
 
     def exitSetup(self) -> None:
         self.portrait = None
+        self.portrait_picture.destroy()  # kept here, it would keep the closed panel alive
         self._close()
