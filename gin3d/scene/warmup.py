@@ -20,6 +20,7 @@ from direct.gui.OnscreenText import OnscreenText
 from panda3d.core import NodePath
 
 from . import theme
+from .celebration import suit_textures
 from .hud import suitify
 from .palette import dress_banner
 
@@ -29,6 +30,9 @@ TINY = 1e-4  # drawn, but smaller than a pixel: nothing shows
 def _warm_nodes(base, scene) -> list:
     """Sub-pixel copies of the game's pieces, each with its own render state."""
     factory = scene.factory
+    # the celebration's pips are cut from the card atlas: converting the whole atlas took a
+    # frame and left ~33 MB more resident at the first gin or undercut; cut them here
+    suit_textures(factory.atlas)
     made: list = []
     root = scene.root.attachNewNode("warm-up")
     root.setScale(TINY)
