@@ -126,6 +126,20 @@ def test_a_partnership_game_is_not_saved_and_leaves_a_saved_game_resumable(app):
     check_the_save_is_left_alone(app, start_teams, lambda a: play_rounds(a, 1))
 
 
+def test_the_game_to_row_sets_the_teams_target_in_a_team_game(app):
+    """In a team game "Game to" cycles the teams' target (it cycled the two-player one,
+    which a team game does not use, while the row said 125)."""
+    app.setup = GameSetup(level="simple", players=4)
+    app.screens.request("Menu")
+    app.screens.request("Setup")
+    app.screens.panel.buttons["target"]["command"]()
+    assert app.setup.rules().partnership_target == 150
+    assert "150 (teams)" in panel_texts(app) + app.screens.panel.buttons["target"]["text"]
+    app.screens.panel.buttons["start"]["command"]()
+    assert app.session.game.game.rules.partnership_target == 150
+    assert "Game to 150" in app.session.hud.target.getText()
+
+
 def test_the_three_computers_have_three_levels(app):
     for level in ("beginner", "simple", "hard", "expert"):
         levels = GameSetup(level=level, players=4, second_level=level).computers()

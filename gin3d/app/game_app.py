@@ -56,6 +56,7 @@ class GameSetup:
     target: int | None = None
     players: int = 2  # 3: you and two computers; 4: you and a computer partner vs two
     second_level: str = "hard"  # the second computer's level (a 3- or 4-player game)
+    team_target: int | None = None  # the first team to this wins (4 players; preset's 125)
 
     def computers(self) -> list[str]:
         """The computers' levels: one, or two different ones for three players (the
@@ -82,6 +83,8 @@ class GameSetup:
         if self.target is not None:
             changes["game_target"] = self.target
             changes["match_target"] = max(500, self.target)
+        if self.team_target is not None:
+            changes["partnership_target"] = self.team_target
         return RuleSet.preset(self.preset, **changes)
 
 

@@ -16,6 +16,7 @@ from ...scene.panel import Panel
 from ...scene.portraits import picture, set_picture
 
 TARGETS = (100, 150, 200, 250, 50)
+TEAM_TARGETS = (125, 150, 200, 250, 100)  # a partnership game's (the rule pages say 125)
 PLAYERS_NOTES = {
     2: "You against one computer",
     3: "You and two computers: the dealer sits each hand out",
@@ -206,9 +207,20 @@ class SetupScreen:
         self._check_options()
 
     def _cycle_target(self, step: int = 1) -> None:
+        """The game's target; in a team game, the teams' (the two-player one does not
+        apply there)."""
         s = self.app.setup
-        now = s.rules().game_target
-        s.target = TARGETS[(TARGETS.index(now) + step) % len(TARGETS)] if now in TARGETS else 100
+        if s.players == 4:
+            now = s.rules().partnership_target
+            choices = TEAM_TARGETS
+        else:
+            now = s.rules().game_target
+            choices = TARGETS
+        pick = choices[(choices.index(now) + step) % len(choices)] if now in choices else choices[0]
+        if s.players == 4:
+            s.team_target = pick
+        else:
+            s.target = pick
 
     def _toggle(self, key: str) -> None:
         s = self.app.setup
