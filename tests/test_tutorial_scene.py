@@ -84,7 +84,7 @@ def test_every_chapter_played_along_through_the_table_input(app):
         if screen.view is None:  # after the last chapter: back to the chapter list
             break
         assert screen.view is not view
-    assert seen == list(range(1, 16))
+    assert seen == list(range(1, 18))
     assert screen.menu is not None and screen.view is None
 
 
@@ -109,7 +109,7 @@ def test_the_whole_tutorial_in_watch_mode_on_the_table(app):
         app.taskMgr.step()
         app.taskMgr.step()
         assert screen.view is not view
-    assert seen == list(range(1, 16)) and steps > 90
+    assert seen == list(range(1, 18)) and steps > 90
 
 
 def test_watch_mode_next_and_back_on_the_table(app):
