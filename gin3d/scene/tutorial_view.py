@@ -53,6 +53,7 @@ from .controller import TableController
 from .hud import FITTED, Hud, button, suitify
 from .palette import GOLD
 from .picking import MouseButtons, Picker
+from .spread_label import LABEL_CARD
 from .tableinput import TableInput
 
 FOCUS_GLOW = (0.35, 0.8, 1.0, 0.95)
@@ -655,7 +656,11 @@ class TutorialView(MouseButtons):
                 text.setTextColor(1, 0.95, 0.8, 1)
                 text.setShadow(0.05, 0.05)
                 text.setShadowColor(0, 0, 0, 1)
+                text.setCardColor(*LABEL_CARD)  # readable where it lies over the table's cards
+                text.setCardAsMargin(0.3, 0.3, 0.15, 0.15)
+                text.setCardDecal(True)
                 np = self.show_root.attachNewNode(text)
+                np.setTransparency(TransparencyAttrib.MAlpha)
                 np.setPos(0, y + CARD_H / 2 + 1.4, 0.2)
                 np.setHpr(0, -90, 0)
                 np.setScale(1.6)
