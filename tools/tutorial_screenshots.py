@@ -61,6 +61,7 @@ def main(argv: list[str] | None = None) -> int:
 
     app = GinApp(Settings(animation_speed=0.0), seed=1, sound=False)
     app.setup.preset = args.preset
+    app.request("Menu")  # a saved game would open on Resume, which leads nowhere else
     app.request("Tutorial")
     screen = app.screens.tutorial
 
