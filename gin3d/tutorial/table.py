@@ -287,8 +287,7 @@ def _partnership_names(
     result = score_knock(list(staged.knocker_cards), list(staged.other_cards), rules)
     partner_seat = staged.knocker if result.winner == "knocker" else 1 - staged.knocker
     partner_winner = (2, 3)[partner_seat]
-    table = 0 if 0 in pairings(0)[0] else 1
-    next_pair = pairings(1)[table]
+    next_pair = next(pair for pair in pairings(1) if 0 in pair)  # your table next round
     names: dict[str, Any] = {
         "partner": group.partner,
         "partner_opp": group.partner_opponent,
