@@ -34,11 +34,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     from gin3d.app import GinApp, Settings
 
-    app = GinApp(Settings(speed=1.0, sound=False), seed=1)
+    app = GinApp(Settings(animation_speed=1.0), seed=1, sound=False)
     clock = ClockObject.getGlobalClock()
     clock.setMode(ClockObject.MNonRealTime)
     clock.setFrameRate(args.fps)
     app.setup.preset = args.preset
+    app.request("Menu")  # a saved game would open on Resume, which leads nowhere else
     app.request("Tutorial")
     screen = app.screens.tutorial
     total = 0.0

@@ -11,6 +11,7 @@ from scene_harness import box2d, card_box, check_scene, get_app, resize
 from tutorial_moves import right_move, snapshot, wrong_move
 
 from gin3d.engine import Card
+from gin3d.engine.groups import round_score
 from gin3d.scene.tutorial_view import TutorialDriver
 
 
@@ -84,7 +85,7 @@ def test_every_chapter_played_along_through_the_table_input(app):
         if screen.view is None:  # after the last chapter: back to the chapter list
             break
         assert screen.view is not view
-    assert seen == list(range(1, 16))
+    assert seen == list(range(1, 18))
     assert screen.menu is not None and screen.view is None
 
 
@@ -109,7 +110,7 @@ def test_the_whole_tutorial_in_watch_mode_on_the_table(app):
         app.taskMgr.step()
         app.taskMgr.step()
         assert screen.view is not view
-    assert seen == list(range(1, 16)) and steps > 90
+    assert seen == list(range(1, 18)) and steps > 90
 
 
 def test_watch_mode_next_and_back_on_the_table(app):
@@ -254,3 +255,29 @@ def test_the_practice_hand_played_along_runs_through_the_game_driver(app):
         table_matches_engine(app, view)
     finally:
         app.request("Menu")
+
+
+def test_the_hud_of_the_group_chapters_shows_those_tables(app):
+    """Three players: the dealer's line says they sit out (no seat has the dealer mark).
+    Four in teams: the teams' lines, the partner's table, 125 to play for, and after the
+    hand the round's score, ``round_score`` of both hands (it showed your hand's 12)."""
+    screen = open_tutorial(app, play=False)
+    screen.menu.buttons["chapter16"]["command"]()
+    view = screen.view
+    app.taskMgr.step()
+    lines = view.hud.scores.getText()
+    assert "Margo: 0  - sits out this hand" in lines and "(dealer)" not in lines
+    screen.show_menu()
+    screen.menu.buttons["chapter17"]["command"]()
+    view = screen.view
+    view.goto(len(view.runner.steps) - 1)
+    app.taskMgr.step()
+    names = view.runner.names()
+    team, points = round_score(
+        [(0, names["points"]), (0 if names["partner_won"] else 1, names["partner_points"])]
+    )
+    lines = view.hud.scores.getText().splitlines()
+    assert lines[team].startswith(("You & Sam", "Robin & Kit")[team] + f": {points}")
+    assert lines[1 - team].startswith(("You & Sam", "Robin & Kit")[1 - team] + ": 0")
+    assert lines[2] == f"Partner Sam vs Kit: Kit won {names['partner_points']}"
+    assert view.hud.target.getText().startswith(f"Game to {view.runner.rules.partnership_target}")

@@ -15,7 +15,7 @@ PRESETS = ("classic", "pagat", "oklahoma")
 CHAPTERS = load_chapters()
 
 
-def test_the_fourteen_topics_and_the_practice_hand_are_there_in_order():
+def test_the_topics_the_practice_hand_and_the_group_games_are_there_in_order():
     ids = [c.id for c in CHAPTERS]
     assert ids == [
         "deck",
@@ -33,8 +33,10 @@ def test_the_fourteen_topics_and_the_practice_hand_are_there_in_order():
         "variants",
         "tips",
         "practice",
+        "three_players",
+        "partnership",
     ]
-    assert [c.number for c in CHAPTERS] == list(range(1, 16))
+    assert [c.number for c in CHAPTERS] == list(range(1, 18))
 
 
 @pytest.mark.parametrize("preset", PRESETS)

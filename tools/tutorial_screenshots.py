@@ -31,6 +31,8 @@ STEPS = {
     13: (0, "watch"),
     14: (1, "watch"),
     15: (1, "play"),
+    16: (2, "watch"),
+    17: (4, "watch"),
 }
 
 
@@ -59,6 +61,7 @@ def main(argv: list[str] | None = None) -> int:
 
     app = GinApp(Settings(animation_speed=0.0), seed=1, sound=False)
     app.setup.preset = args.preset
+    app.request("Menu")  # a saved game would open on Resume, which leads nowhere else
     app.request("Tutorial")
     screen = app.screens.tutorial
 

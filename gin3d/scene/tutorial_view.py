@@ -13,6 +13,7 @@ above the felt.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from direct.gui.DirectGui import DGG, DirectFrame, OnscreenText
 from direct.interval.IntervalGlobal import LerpPosInterval, LerpPosQuatInterval, Sequence
@@ -52,6 +53,7 @@ from .controller import TableController
 from .hud import FITTED, Hud, button, suitify
 from .palette import GOLD
 from .picking import MouseButtons, Picker
+from .spread_label import LABEL_CARD
 from .tableinput import TableInput
 
 FOCUS_GLOW = (0.35, 0.8, 1.0, 0.95)
@@ -109,6 +111,50 @@ class TutorialController(TableController):
             names=("You", runner.opponent),
         )
         self.on_applied.append(lambda action, events: view.practice_moved())
+
+    # -- the chapters on three and four players: the HUD as those tables show it --------
+    def _group(self, players: int):
+        group = self.tutorial.runner.chapter.group
+        return group if group is not None and group.players == players else None
+
+    @property
+    def bench(self) -> tuple[str, int] | None:
+        """Three players: the one who dealt sits out (and neither seat gets the dealer mark)."""
+        group = self._group(3)
+        return (group.sitter, 0) if group is not None else None
+
+    @property
+    def team_names(self) -> tuple[str, str] | None:
+        """Four in two teams: the score lines are the teams', yours first."""
+        group = self._group(4)
+        if group is None:
+            return None
+        return (
+            f"You & {group.partner}",
+            f"{self.tutorial.runner.opponent} & {group.partner_opponent}",
+        )
+
+    def hud_notes(self) -> tuple[str, ...]:
+        """Four in two teams: the partner's hand at the other table, its result once yours
+        is over (the lesson tells it then)."""
+        group = self._group(4)
+        if group is None:
+            return ()
+        names = self.tutorial.runner.names()
+        head = f"Partner {group.partner} vs {group.partner_opponent}"
+        if not names["hand_over"]:
+            return (f"{head}: playing",)
+        return (f"{head}: {names['partner_winner']} won {names['partner_points']}",)
+
+    def view(self, seat: int = 0):
+        """The hand's view; in the partnership chapter with the teams' target and, once the
+        hand is over, the round's score (``round_score`` of both hands), not the hand's."""
+        view = super().view(seat)
+        if self._group(4) is None:
+            return view
+        names = self.tutorial.runner.names()
+        scores = tuple(names["round_points"] * (names["round_team"] == t) for t in (0, 1))
+        return replace(view, target=view.rules.partnership_target, scores=scores)
 
     def waiting_for_human(self) -> bool:
         return not self.queue.busy and not self.paused and self.tutorial.expects_move()
@@ -610,7 +656,11 @@ class TutorialView(MouseButtons):
                 text.setTextColor(1, 0.95, 0.8, 1)
                 text.setShadow(0.05, 0.05)
                 text.setShadowColor(0, 0, 0, 1)
+                text.setCardColor(*LABEL_CARD)  # readable where it lies over the table's cards
+                text.setCardAsMargin(0.3, 0.3, 0.15, 0.15)
+                text.setCardDecal(True)
                 np = self.show_root.attachNewNode(text)
+                np.setTransparency(TransparencyAttrib.MAlpha)
                 np.setPos(0, y + CARD_H / 2 + 1.4, 0.2)
                 np.setHpr(0, -90, 0)
                 np.setScale(1.6)
@@ -821,6 +871,8 @@ class TutorialDriver(InputDriver):
             self.click_card(move.card)
             self.click_node_point(inp.pile_point())
         elif isinstance(move, Knock):
+            if inp.selected not in (None, move.card):  # left selected by a refused discard:
+                self.click_card(move.card)  # Knock would lay that card down, so pick this one
             self.button("knock")
             if inp.knock_mode:
                 self.click_card(move.card)

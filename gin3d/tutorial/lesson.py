@@ -137,6 +137,21 @@ class SheetHand:
 
 
 @dataclass(frozen=True)
+class Group:
+    """The players beyond the two at the table, for the chapters on three-player Gin and the
+    partnership game: the table stays a two-player hand (you, player 0, against the computer,
+    player 1) and these players are met in the narration. Three players: ``sitter`` (player
+    2) dealt the hand and sits it out. Four: ``partner`` (player 2) plays ``partner_opponent``
+    (player 3) at the other table; ``partner_hand`` is that hand, knocker 0 the partner."""
+
+    players: int
+    sitter: str = ""
+    partner: str = ""
+    partner_opponent: str = ""
+    partner_hand: SheetHand | None = None
+
+
+@dataclass(frozen=True)
 class Chapter:
     id: str
     number: int
@@ -146,6 +161,7 @@ class Chapter:
     deal: Deal | None = None
     sheets: Mapping[str, tuple[SheetHand, ...]] = field(default_factory=dict)
     practice_seed: int | None = None
+    group: Group | None = None
 
     def steps_for(self, names: Mapping[str, Any]) -> list[Step]:
         """The steps that exist under the rules in ``names`` (their ``when`` holds)."""
@@ -203,9 +219,12 @@ def _chapter(data: Any) -> Chapter:
     if not isinstance(data, dict):
         raise LessonError("a chapter is a JSON object")
     _only(
-        data, {"id", "number", "title", "summary", "deal", "sheets", "practice", "steps"}, "chapter"
+        data,
+        {"id", "number", "title", "summary", "deal", "sheets", "practice", "group", "steps"},
+        "chapter",
     )
     deal = _deal(data["deal"]) if "deal" in data else None
+    group = _group(data["group"], deal) if "group" in data else None
     sheets = {
         name: tuple(_sheet_hand(h) for h in hands) for name, hands in data.get("sheets", {}).items()
     }
@@ -232,6 +251,7 @@ def _chapter(data: Any) -> Chapter:
         deal=deal,
         sheets=sheets,
         practice_seed=seed,
+        group=group,
     )
 
 
@@ -249,6 +269,31 @@ def _deal(data: Any) -> Deal:
         twice = next(c for c in every if every.count(c) > 1)
         raise LessonError(f"deal: card {twice} is dealt twice")
     return Deal(dealer, you, them, upcard, stock)
+
+
+def _group(data: Any, deal: Deal | None) -> Group:
+    """The ``group`` of a chapter on three or four players; its hand on the table is the
+    deal's, so a group needs one (three players: the computer takes the dealer's part)."""
+    if deal is None:
+        raise LessonError("group: a chapter on three or four players needs a deal")
+    players = _require(data, "players", int)
+    if players == 3:
+        _only(data, {"players", "sitter"}, "group")
+        if deal.dealer != 1:
+            raise LessonError(
+                "group: with three players the dealer sits out and the computer takes the"
+                " dealer's part, so the deal's dealer must be 1"
+            )
+        return Group(3, sitter=_require(data, "sitter", str))
+    if players == 4:
+        _only(data, {"players", "partner", "partner_opponent", "partner_hand"}, "group")
+        return Group(
+            4,
+            partner=_require(data, "partner", str),
+            partner_opponent=_require(data, "partner_opponent", str),
+            partner_hand=_sheet_hand(_require(data, "partner_hand", dict)),
+        )
+    raise LessonError(f"group: players must be 3 or 4, got {players}")
 
 
 def _sheet_hand(data: Any) -> SheetHand:

@@ -32,9 +32,10 @@ from gin3d.engine import (
     score_knock,
 )
 from gin3d.engine.cards import RANKS
+from gin3d.engine.groups import pairings, round_score, team_of, three_player_next_dealer
 from gin3d.engine.rules import PRESETS
 
-from .lesson import Chapter, SheetHand
+from .lesson import Chapter, Group, SheetHand
 
 # options the scripted deals cannot follow; the lessons explain them in words instead
 UNSCRIPTABLE = {
@@ -159,6 +160,15 @@ class Table:
             self._hand_names(ns, hand)
         if self.sheet is not None:
             self._sheet_names(ns, self.sheet)
+        group = self.chapter.group
+        if group is not None and hand is not None:
+            players = ("you", opponent, group.sitter or group.partner, group.partner_opponent)
+            winner = hand.winner if hand.over else -1  # players 0 and 1 sit at seats 0 and 1
+            if group.players == 3:
+                ns.update(_three_player_names(players, winner))
+            else:
+                points = hand.result.points if hand.result else 0
+                ns.update(_partnership_names(group, players, winner, points, rules))
         return ns
 
     def _hand_names(self, ns: dict[str, Any], hand: Hand) -> None:
@@ -243,6 +253,66 @@ class Table:
             ns[f"box_points_{who}"] = rows[seat]["boxes"]
             ns[f"shutout_points_{who}"] = rows[seat]["shutout"]
             ns[f"game_bonus_{who}"] = rows[seat]["game_bonus"]
+
+
+# -- the players beyond the table: three-player Gin and the partnership game ------------
+def _three_player_names(players: tuple[str, ...], winner: int | None) -> dict[str, Any]:
+    """Who sits out (player 2 dealt) and who deals next, by ``three_player_next_dealer``:
+    after this hand (``winner`` -1 while it goes on, None for a draw) and after a draw."""
+    sitter, seats = 2, (0, 1)
+    names: dict[str, Any] = {
+        "sitter": players[sitter],
+        "sitter_player": sitter,
+        "drawn_next_dealer": players[three_player_next_dealer(sitter, seats, None)],
+        "next_dealer": "",
+        "next_dealer_player": -1,
+        "stays_in": "",
+    }
+    if winner != -1:
+        nxt = three_player_next_dealer(sitter, seats, winner)
+        names.update(
+            next_dealer=players[nxt],
+            next_dealer_player=nxt,
+            stays_in="" if winner is None else players[winner],
+        )
+    return names
+
+
+def _partnership_names(
+    group: Group, players: tuple[str, ...], winner: int | None, points: int, rules: RuleSet
+) -> dict[str, Any]:
+    """The partner's hand at the other table (scored by ``score_knock``), the round both hands
+    make by ``round_score``, and whom you face next round by ``pairings``."""
+    staged = group.partner_hand
+    result = score_knock(list(staged.knocker_cards), list(staged.other_cards), rules)
+    partner_seat = staged.knocker if result.winner == "knocker" else 1 - staged.knocker
+    partner_winner = (2, 3)[partner_seat]
+    next_pair = next(pair for pair in pairings(1) if 0 in pair)  # your table next round
+    names: dict[str, Any] = {
+        "partner": group.partner,
+        "partner_opp": group.partner_opponent,
+        "partner_result": [result.kind, result.points],
+        "partner_points": result.points,
+        "partner_winner": players[partner_winner],
+        "partner_won": partner_winner == 2,
+        "partner_knocker_deadwood": result.knocker_deadwood,
+        "partner_other_deadwood": result.other_deadwood,
+        "next_round_opponent": players[next_pair[1 - next_pair.index(0)]],
+        "round_team": -1,
+        "round_team_name": "",
+        "round_points": 0,
+        "round_if_both_won": 0,
+    }
+    if winner != -1:  # the hand on the table is over: the round both hands make
+        hands = [(None if winner is None else team_of(winner), points)]
+        team, won = round_score([*hands, (team_of(partner_winner), result.points)])
+        names.update(
+            round_team=-1 if team is None else team,
+            round_team_name="nobody" if team is None else ("your team", "the other team")[team],
+            round_points=won,
+            round_if_both_won=round_score([(0, points), (0, result.points)])[1],
+        )
+    return names
 
 
 # -- functions for claims about cards that are not in the hand --------------------------

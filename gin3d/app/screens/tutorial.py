@@ -63,7 +63,7 @@ class TutorialScreens:
         p = self._panel("Tutorial", width=1.25, height=0.9)
         p.text(f"Rules: {book.rules().name}. Choose a chapter, or start at 1.", 0.62, 0.045)
         for i, ch in enumerate(book.chapters):
-            col, row = divmod(i, 8)
+            col, row = divmod(i, 9)  # two columns of nine
             p.button(
                 f"chapter{ch.number}",
                 f"{ch.number}. {ch.title}",
