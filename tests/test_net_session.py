@@ -272,7 +272,12 @@ def test_vanished_opponent_can_be_claimed_and_the_match_saved(tmp_path):
         await asyncio.gather(guest_run, return_exceptions=True)
         return h, g, ended, statuses
 
-    h, g, ended, statuses = asyncio.run(scenario())
+    # a short game on a random deal can end before the guest's first move, where it
+    # vanishes; such a match is played again (at most five in all)
+    for _ in range(5):
+        h, g, ended, statuses = asyncio.run(scenario())
+        if getattr(g, "vanished", None) is not None:
+            break
     assert ended.reason == "claimed"
     assert statuses[-2:] == [WAITING, GONE]
     saved = json.loads(g.vanished.read_text())
