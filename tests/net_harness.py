@@ -94,3 +94,15 @@ async def play_pair(
     await h.close()
     await g.close()
     return h, g, results
+
+
+def play_until_hooked(make_guest, **kw):
+    """``play_pair`` with a fresh guest from ``make_guest()`` until the guest's hook ran: a
+    short game on a random deal can end before the guest's first move, where a scripted
+    attack is made (at most five matches in all). Returns the last match's results."""
+    for _ in range(5):
+        guest = make_guest()
+        h, g, results = asyncio.run(play_pair(guest_player=guest, **kw))
+        if guest.times < 1:  # the hook ran (a guest whose hook was never called keeps 1)
+            break
+    return h, g, results

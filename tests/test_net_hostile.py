@@ -11,7 +11,7 @@ import stat
 from pathlib import Path
 
 import pytest
-from net_harness import MATCH, ScriptedPlayer, play_pair, snapshot
+from net_harness import MATCH, ScriptedPlayer, play_pair, play_until_hooked, snapshot
 
 from gin3d import paths
 from gin3d.engine import CARDS, Card, RuleSet
@@ -281,8 +281,9 @@ def test_a_huge_integer_mid_match_is_refused_and_the_game_goes_on():
         await _forge(session, b'{"t":"chat","seq":' + HUGE + b',"text":"x"}')
         session.forged = True
 
-    guest = ScriptedPlayer(hook, _discard_turn)
-    h, g, results = asyncio.run(play_pair(guest_player=guest, rules=SHORT, timeout=30))
+    h, g, results = play_until_hooked(
+        lambda: ScriptedPlayer(hook, _discard_turn), rules=SHORT, timeout=30
+    )
     assert g.forged and [r.reason for r in results] == ["finished", "finished"]
     assert h.log.head == g.log.head
     assert len(h.refusals) == 1 and "digits" in h.refusals[0]
@@ -356,8 +357,9 @@ def test_a_chat_flood_cannot_make_the_save_unresumable_and_saves_are_private(tmp
             await session.send_chat(f"spam {i} " + "x" * 150)
         await _caught_up(session)
 
-    guest = ScriptedPlayer(flood, _discard_turn)
-    h, g, results = asyncio.run(play_pair(guest_player=guest, rules=SHORT, timeout=60))
+    h, g, results = play_until_hooked(
+        lambda: ScriptedPlayer(flood, _discard_turn), rules=SHORT, timeout=60
+    )
     assert [r.reason for r in results] == ["finished", "finished"]
     assert len(h.chat) == CHAT_KEPT and h.chat[-1] == (1, "spam 2999 " + "x" * 150)
     victim = tmp_path / "victim.txt"
