@@ -103,6 +103,13 @@ def button(parent, text: str, command: Callable, pos, scale: float = 0.05, **kw)
     return b
 
 
+def _laid_width(text: OnscreenText) -> float:
+    """A text's width as laid out; an empty text has no bounds (NaN), which is no width:
+    a NaN here sent the band down the wrapping path and gave a node a NaN transform."""
+    width = text.textNode.getWidth()
+    return width if math.isfinite(width) else 0.0
+
+
 class Hud:
     """Everything drawn over the table while a game is on."""
 
@@ -256,8 +263,8 @@ class Hud:
             return
         self.prompt.setWordwrap(None)
         self.message.setWordwrap(None)
-        wide = self.prompt.textNode.getWidth() * PROMPT_SCALE
-        message = self.message.textNode.getWidth() * MESSAGE_SCALE
+        wide = _laid_width(self.prompt) * PROMPT_SCALE
+        message = _laid_width(self.message) * MESSAGE_SCALE
         limit = min(-gap[0], gap[1])  # half-width of the widest band centred on the screen
         if max(wide, message) / 2 <= limit:  # one line each, the usual band (or wider)
             half = min(limit, max(1.0, max(wide, message) / 2 + 0.04))
