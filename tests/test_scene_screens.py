@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from scene_harness import get_app
 
@@ -84,6 +86,8 @@ def test_escape_pauses_and_resumes_the_table(app):
     app.screens.panel.buttons["save"]["command"]()  # the screen edits a draft until Save
     assert app.speed != speed and app.queue.speed == app.speed
     assert app.screens.state == "Pause"
+    # the shared app's saved speed back as well: the next Settings save would apply it
+    app.user_settings = replace(app.user_settings, animation_speed=0.0)
     app.set_speed(0.0)
     app.screens.panel.buttons["resign"]["command"]()
     assert app.screens.state == "Confirm" and app.session is not None  # asked first
