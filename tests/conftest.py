@@ -5,6 +5,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+import pytest
+
 # the game's files (settings, saves, statistics, history) go to a scratch folder in tests,
 # never to the real user folders
 os.environ["GIN3D_HOME"] = tempfile.mkdtemp(prefix="gin3d-test-home-")
@@ -17,3 +19,47 @@ if ROOT not in sys.path:
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "slow: takes a minute or more (still runs in CI)")
+
+
+# the player's-eye scenarios' fixtures (tests/player_harness.py holds the rest)
+@pytest.fixture(scope="module")
+def xserver():
+    """One Xvfb per test module, stopped after it."""
+    from player_harness import XServer
+
+    x = XServer().start()
+    yield x
+    x.stop()
+
+
+@pytest.fixture
+def player(xserver, tmp_path):
+    """``player(...)`` starts the game in a window of its own; each one is stopped after the
+    test."""
+    from player_harness import SHOTS, Player
+
+    players: list = []
+
+    def make(home: Path | None = None, args: tuple[str, ...] = (), wait: bool = True) -> Player:
+        p = Player(xserver, home or tmp_path / "home", SHOTS, args=args)
+        players.append(p)
+        return p.start(wait=wait)
+
+    yield make
+    for p in players:
+        p.stop()
+
+
+LONGEST_FIRST = ("test_player_soak.py", "test_player_flows.py")
+
+
+def pytest_collection_modifyitems(items):
+    """The longest files first: the player's-eye soak, then the other scenarios. On the
+    README's two workers (a file per worker, in this order) each starts at once on a worker
+    of its own and the short files fill in around them, instead of one starting last."""
+
+    def rank(item) -> int:
+        name = item.path.name
+        return LONGEST_FIRST.index(name) if name in LONGEST_FIRST else len(LONGEST_FIRST)
+
+    items.sort(key=rank)

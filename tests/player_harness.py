@@ -573,3 +573,53 @@ def play_until(
         if done(snap):
             return snap
         play_move(p, snap, knock=knock)
+
+
+# -- what the scenario files share: their X server, their players, their screenshots --------
+SHOTS = Path(
+    os.environ.get("GIN3D_SHOTS", Path(__file__).resolve().parent.parent / "out" / "player")
+)
+
+
+def on(screen: str):
+    """A status test: the game shows ``screen``."""
+    return lambda s: s.get("screen") == screen
+
+
+LEVEL_LABELS = {
+    "beginner": "Rosie (beginner)",
+    "simple": "Walt (steady)",
+    "hard": "Margo (sharp)",
+    "expert": "Professor Vance (expert)",
+}
+
+
+def choose_level(p: Player, level: str) -> None:
+    """On the setup screen, click the Opponent button until it names ``level``."""
+    want = LEVEL_LABELS[level]
+    for _ in range(len(LEVEL_LABELS) + 1):
+        snap = p.status()
+        if p.button(want, snap) is not None:
+            return
+        current = next(b for b in snap["buttons"] if b["text"] in LEVEL_LABELS.values())
+        seq = snap["seq"]
+        x0, y0, x1, y1 = current["box"]
+        p.click((x0 + x1) // 2, (y0 + y1) // 2)
+        p.wait(lambda s, seq=seq: s["seq"] > seq, 10, "the opponent to change")
+    raise AssertionError(f"no opponent {want} on the setup screen")
+
+
+def play_game(p: Player, timeout: float) -> dict:
+    """Play the hands of a game to its end (Next hand on each result)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        snap = play_until(
+            p,
+            lambda s: s.get("screen") in ("HandResult", "GameOver"),
+            deadline - time.monotonic(),
+            "the hand's end",
+        )
+        if snap["screen"] == "GameOver":
+            return snap
+        p.click_button("Next hand")
+        p.wait(on("Table"), 30, "the next hand")

@@ -23,7 +23,8 @@ def test_the_setup_commands_install_into_a_virtual_environment():
     )
     assert test == (
         "python3 -m venv .venv && .venv/bin/pip install -c requirements-test.txt"
-        ' -e ".[test]" && .venv/bin/python -m pytest'
+        ' -e ".[test]" && .venv/bin/python -m pytest -n 2 --dist loadfile'
+        " --no-loadscope-reorder"
     )
     for command in (play, test):
         # nothing is installed with the system's pip, which PEP 668 refuses
