@@ -105,6 +105,28 @@ def test_quick_match_takes_the_waiting_table_of_its_preset(app, node):
         bob.stop()
 
 
+def test_hosting_online_shows_the_address_the_service_sees_once_it_says(app, node):
+    """Play a friend: the code stays the thing to share; the host's address on the
+    internet (the node's SEEN) is shown as a line of its own once the node has said it."""
+    app.net_hub.close(wait=True)
+    try:
+        app.net_hub.config.relay = node
+        app.request("Menu")
+        app.request("Online")
+        app.request("HostSetup", "online", "")  # its Host button
+        app.request("Hosting", "online", "")
+        lines = app.screens.host_lines
+        pump(app, lambda: any("internet" in w.getText() for w in lines), "the seen address")
+        port = app.net_hub.service.match.port
+        said = [w.getText() for w in lines if w.getText()]
+        assert said[0].startswith("Join code:") and said[2].startswith("Your friend types only")
+        assert f"Your address on the internet: 127.0.0.1 (port {port})," in said[-1], said
+        app.request("Menu")
+    finally:
+        app.net_hub.config.relay = None
+        app.net_hub.close(wait=True)
+
+
 def test_without_a_service_the_tables_screen_says_where_to_set_one(app):
     app.net_hub.config.relay = None
     app.request("Menu")
