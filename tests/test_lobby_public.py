@@ -7,8 +7,6 @@ by quick match; the Settings screen's Test button asks the node and says what it
 
 from __future__ import annotations
 
-import asyncio
-import threading
 import time
 
 import pytest
@@ -16,9 +14,9 @@ from scene_harness import get_app
 from test_lobby_screens import RULES, TIMING, accept_offer, check_view, pump
 
 from gin3d.net.api import NetService
-from gin3d.net.relay import Relay
 from gin3d.players import GreedyPlayer
 from gin3d.scene.net_hub import NetConfig, NetHub
+from tools.net_screenshots import relay_node
 
 
 @pytest.fixture(scope="module")
@@ -36,17 +34,8 @@ def app():
 @pytest.fixture
 def node():
     """One relay node (in memory) on its own event loop thread."""
-    loop = asyncio.new_event_loop()
-    thread = threading.Thread(target=loop.run_forever, name="test-node", daemon=True)
-    thread.start()
-    relay = Relay("127.0.0.1", 0)
-    asyncio.run_coroutine_threadsafe(relay.start(), loop).result(10)
-    try:
-        yield f"127.0.0.1:{relay.port}"
-    finally:
-        asyncio.run_coroutine_threadsafe(relay.close(), loop).result(10)
-        loop.call_soon_threadsafe(loop.stop)
-        thread.join(10)
+    with relay_node() as address:
+        yield address
 
 
 def bob_opens_a_table(service: str) -> NetService:

@@ -1,7 +1,8 @@
 """Save screenshots of the network screens: the LAN list, the host's rules setup, hosting
 with a code, online join by code (with a wrong code's error), online hosting, the host's
 rules offered to the guest, a network match mid-hand with the status line and chat, the same
-table when the line drops, the pause menu's Save and leave, and the saved matches list.
+table when the line drops, the pause menu's Save and leave, the saved matches list, and online
+hosting with a service (a relay node on loopback), once it said where it sees the host.
 
     python tools/net_screenshots.py [out_dir] [--size 1280x720]
 
@@ -15,6 +16,7 @@ statistics) go to a temporary folder, never the user's.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 import tempfile
@@ -22,6 +24,28 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+
+@contextlib.contextmanager
+def relay_node():
+    """One relay node (its directory in memory) on 127.0.0.1, on its own thread: its
+    ``host:port``."""
+    import asyncio
+    import threading
+
+    from gin3d.net.relay import Relay
+
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_forever, name="shots-node", daemon=True)
+    thread.start()
+    relay = Relay("127.0.0.1", 0)
+    asyncio.run_coroutine_threadsafe(relay.start(), loop).result(10)
+    try:
+        yield f"127.0.0.1:{relay.port}"
+    finally:
+        asyncio.run_coroutine_threadsafe(relay.close(), loop).result(10)
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join(10)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -205,6 +229,20 @@ def main(argv: list[str] | None = None) -> int:
         app.screens.panel.buttons[f"resume{row}"]["command"]()
         frames(lambda: "Join code" in app.screens.host_lines[0].getText(), "resume hosting")
         shot("8_resume_hosting")
+        # 9. online hosting with a service: the code alone, and the address the node saw
+        app.request("Menu")
+        app.net_hub.close(wait=True)
+        with relay_node() as node:
+            app.net_hub.config.relay = node
+            app.request("Online")
+            app.screens.panel.buttons["host"]["command"]()
+            app.screens.panel.buttons["host"]["command"]()
+            lines = app.screens.host_lines
+            frames(lambda: any("internet" in w.getText() for w in lines), "the seen address")
+            shot("9_online_hosting_service")
+            app.request("Menu")
+            app.net_hub.close(wait=True)
+            app.net_hub.config.relay = None
     finally:
         app.net_hub.close(wait=True)
         bob.stop()
