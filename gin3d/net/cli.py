@@ -62,7 +62,9 @@ async def _run(args) -> int:
     opts = _options(args)
     player = GreedyPlayer()
     if args.role == "host":
-        rules = RuleSet.preset(args.rules, **({"game_target": args.target} if args.target else {}))
+        rules = RuleSet.preset(
+            args.rules, **({"game_target": args.target} if args.target is not None else {})
+        )
         if args.public:
             match = await open_table(args.relay, player, rules, opts)
             print(f"LISTED {rules.name} {args.name or 'player'}", flush=True)
