@@ -87,6 +87,8 @@ def test_the_online_address_field_says_whether_it_is_needed(app, monkeypatch, re
     label = next(t for t in texts(app) if t.startswith("Address"))
     if relay:
         assert label == "Address (optional)"
+        # the code alone does not mean relayed: the host is tried directly first
+        assert any("tried directly first" in t for t in texts(app))
     else:
         assert label == "Address (required)"
         app.screens.panel.entries["code"].set("ABCD-EFGHJK")

@@ -383,8 +383,8 @@ class LobbyScreens:
         )
         entry(p, "address", "", (-0.45, -0.08), width=10)
         p.text(
-            "The host's host:port. With the relay the code is enough; type the address "
-            "to connect directly."
+            "The host's host:port. With the service the code is enough: the host is tried "
+            "directly first, then through the relay."
             if relay
             else "The host's host:port, as shown on their screen (no relay is set up, so the "
             "code alone cannot find them).",
