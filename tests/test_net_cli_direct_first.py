@@ -47,6 +47,13 @@ async def _guest(tmp: Path, code: str, relay: str):
     )
 
 
+async def _stop(proc) -> None:
+    """A process of ours still running (a step before the match failed): killed."""
+    if proc.returncode is None:
+        proc.kill()
+        await proc.wait()
+
+
 def _results(tmp: Path) -> tuple[dict, dict]:
     host = json.loads((tmp / "host.json").read_text())
     guest = json.loads((tmp / "guest.json").read_text())
@@ -64,10 +71,12 @@ def test_a_cli_host_publishes_its_port_and_a_cli_guest_with_the_code_plays_direc
 
     async def scenario():
         host, port, code = await _host(tmp_path, "--relay", relay, *TARGET, *STEADY)
-        public = await asyncio.wait_for(_line(host, "PUBLIC"), 20)
-        record = _value(redis_server, await _published(redis_server, code))
-        guest = await _guest(tmp_path, code, relay)
-        await _finish(host, guest)
+        try:
+            public = await asyncio.wait_for(_line(host, "PUBLIC"), 20)
+            record = _value(redis_server, await _published(redis_server, code))
+            await _finish(host, await _guest(tmp_path, code, relay))
+        finally:
+            await _stop(host)
         return port, public, record
 
     port, public, record = asyncio.run(scenario())
@@ -96,12 +105,14 @@ def test_a_cli_guest_falls_back_to_the_relay_when_the_hosts_address_lets_nothing
         closed = await asyncio.start_server(drop, "127.0.0.1", 0)
         nowhere = closed.sockets[0].getsockname()[1]
         host, _, code = await _host(tmp_path, "--relay", relay, *TARGET, *STEADY)
-        key = await _published(redis_server, code)
-        node_id = _value(redis_server, key).split()[0]
-        assert redis_server.command("SET", key, f'"{node_id} 127.0.0.1:{nowhere}"') == "+OK"
-        guest = await _guest(tmp_path, code, relay)
-        await _finish(host, guest)
-        closed.close()
+        try:
+            key = await _published(redis_server, code)
+            node_id = _value(redis_server, key).split()[0]
+            assert redis_server.command("SET", key, f'"{node_id} 127.0.0.1:{nowhere}"') == "+OK"
+            await _finish(host, await _guest(tmp_path, code, relay))
+        finally:
+            await _stop(host)
+            closed.close()
 
     asyncio.run(scenario())
     assert len(tried) == 1  # the guest did try the published address first
