@@ -7,8 +7,6 @@ by quick match; the Settings screen's Test button asks the node and says what it
 
 from __future__ import annotations
 
-import asyncio
-import threading
 import time
 
 import pytest
@@ -16,9 +14,9 @@ from scene_harness import get_app
 from test_lobby_screens import RULES, TIMING, accept_offer, check_view, pump
 
 from gin3d.net.api import NetService
-from gin3d.net.relay import Relay
 from gin3d.players import GreedyPlayer
 from gin3d.scene.net_hub import NetConfig, NetHub
+from tools.net_screenshots import relay_node
 
 
 @pytest.fixture(scope="module")
@@ -36,17 +34,8 @@ def app():
 @pytest.fixture
 def node():
     """One relay node (in memory) on its own event loop thread."""
-    loop = asyncio.new_event_loop()
-    thread = threading.Thread(target=loop.run_forever, name="test-node", daemon=True)
-    thread.start()
-    relay = Relay("127.0.0.1", 0)
-    asyncio.run_coroutine_threadsafe(relay.start(), loop).result(10)
-    try:
-        yield f"127.0.0.1:{relay.port}"
-    finally:
-        asyncio.run_coroutine_threadsafe(relay.close(), loop).result(10)
-        loop.call_soon_threadsafe(loop.stop)
-        thread.join(10)
+    with relay_node() as address:
+        yield address
 
 
 def bob_opens_a_table(service: str) -> NetService:
@@ -103,6 +92,28 @@ def test_quick_match_takes_the_waiting_table_of_its_preset(app, node):
         app.net_hub.config.relay = None
         app.net_hub.close(wait=True)
         bob.stop()
+
+
+def test_hosting_online_shows_the_address_the_service_sees_once_it_says(app, node):
+    """Play a friend: the code stays the thing to share; the host's address on the
+    internet (the node's SEEN) is shown as a line of its own once the node has said it."""
+    app.net_hub.close(wait=True)
+    try:
+        app.net_hub.config.relay = node
+        app.request("Menu")
+        app.request("Online")
+        app.request("HostSetup", "online", "")  # its Host button
+        app.request("Hosting", "online", "")
+        lines = app.screens.host_lines
+        pump(app, lambda: any("internet" in w.getText() for w in lines), "the seen address")
+        port = app.net_hub.service.match.port
+        said = [w.getText() for w in lines if w.getText()]
+        assert said[0].startswith("Join code:") and said[2].startswith("Your friend types only")
+        assert f"Your address on the internet: 127.0.0.1 (port {port})," in said[-1], said
+        app.request("Menu")
+    finally:
+        app.net_hub.config.relay = None
+        app.net_hub.close(wait=True)
 
 
 def test_without_a_service_the_tables_screen_says_where_to_set_one(app):

@@ -23,6 +23,7 @@ from gin3d.net.protocol import PROTOCOL_VERSION
 from gin3d.net.session import Timing
 from gin3d.players import GreedyPlayer
 from gin3d.scene.net_hub import NetConfig, NetHub
+from tools.net_screenshots import relay_node
 
 RULES = RuleSet.preset("classic", game_target=100)
 TIMING = Timing(heartbeat=0.5, dead_after=10)
@@ -486,38 +487,26 @@ def test_hosting_on_a_busy_port_moves_to_a_free_one(app):
 def test_online_join_by_code_alone_through_a_relay(app):
     """With a relay configured the code is enough: the match runs relayed (127.0.0.1; the
     host does not publish a direct address, so the guest's direct try finds none)."""
-    import asyncio
-    import threading
-
-    from gin3d.net.relay import Relay
-
-    loop = asyncio.new_event_loop()
-    thread = threading.Thread(target=loop.run_forever, name="test-relay", daemon=True)
-    thread.start()
-    relay = Relay("127.0.0.1", 0)
-    asyncio.run_coroutine_threadsafe(relay.start(), loop).result(10)
-    host = NetService("Bob", relay=("127.0.0.1", relay.port), timing=TIMING).start()
-    try:
-        info = host.host(
-            RULES, player=GreedyPlayer(), lan=False, listen="127.0.0.1", port=0, publish=False
-        ).result(10)
-        app.net_hub.config.relay = f"127.0.0.1:{relay.port}"
-        app.request("Online")
-        p = app.screens.panel
-        shown = [w.getText() for w in p.widgets if hasattr(w, "getText")]
-        assert f"Relay: 127.0.0.1:{relay.port}" in shown
-        p.entries["code"].enterText(info.code.lower())  # typed loosely: still the code
-        p.buttons["join"]["command"]()
-        accept_offer(app)
-        session = app.session
-        pump(app, lambda: session.controller.waiting_for_human(), "our first turn")
-        check_view(app)
-        assert session.route == "relay" and " relay " in f" {session.status.info.getText()} "
-        app.request("Menu")
-    finally:
-        app.net_hub.config.relay = None
-        app.net_hub.close(wait=True)
-        host.stop()
-        asyncio.run_coroutine_threadsafe(relay.close(), loop).result(10)
-        loop.call_soon_threadsafe(loop.stop)
-        thread.join(10)
+    with relay_node() as node:
+        host = NetService("Bob", relay=node, timing=TIMING).start()
+        try:
+            info = host.host(
+                RULES, player=GreedyPlayer(), lan=False, listen="127.0.0.1", port=0, publish=False
+            ).result(10)
+            app.net_hub.config.relay = node
+            app.request("Online")
+            p = app.screens.panel
+            shown = [w.getText() for w in p.widgets if hasattr(w, "getText")]
+            assert f"Relay: {node}" in shown
+            p.entries["code"].enterText(info.code.lower())  # typed loosely: still the code
+            p.buttons["join"]["command"]()
+            accept_offer(app)
+            session = app.session
+            pump(app, lambda: session.controller.waiting_for_human(), "our first turn")
+            check_view(app)
+            assert session.route == "relay" and " relay " in f" {session.status.info.getText()} "
+            app.request("Menu")
+        finally:
+            app.net_hub.config.relay = None
+            app.net_hub.close(wait=True)
+            host.stop()

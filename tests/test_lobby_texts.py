@@ -14,7 +14,7 @@ from scene_harness import get_app
 
 from gin3d.app.screens.lobby import STILL_LOOKING_S
 from gin3d.net import upnp
-from gin3d.net.api import NetService
+from gin3d.net.api import HostInfo, NetService
 from gin3d.scene.net_hub import NetConfig, NetHub
 
 
@@ -65,9 +65,7 @@ def test_hosting_says_opening_once_and_the_open_table_hint_reads(app):
         app.taskMgr.step()
     assert texts(app).count("Opening the table...") == 0
     app.request("Menu")
-    info = SimpleNamespace(
-        code="ABCD-EFGH", port=47470, addresses=["192.168.1.5"], upnp="not tried"
-    )
+    info = HostInfo("ABCD-EFGH", 47470, ["192.168.1.5"], "not tried")
     screens = app.screens
     app.request("Lan")
     app.request("HostSetup", "lan", "Ann's table")  # its Host button
@@ -89,6 +87,8 @@ def test_the_online_address_field_says_whether_it_is_needed(app, monkeypatch, re
     label = next(t for t in texts(app) if t.startswith("Address"))
     if relay:
         assert label == "Address (optional)"
+        # the code alone does not mean relayed: the host is tried directly first
+        assert any("tried directly first" in t for t in texts(app))
     else:
         assert label == "Address (required)"
         app.screens.panel.entries["code"].set("ABCD-EFGHJK")
@@ -129,14 +129,13 @@ def test_a_router_failing_with_error_zero_says_what_failed(monkeypatch):
 def test_hosting_online_says_what_the_friend_needs(app, relay):
     """With an online service the friend types only the code, and no port needs forwarding
     (the screen told the host to forward one even then); without one, it asks for both."""
-    info = SimpleNamespace(
-        code="ABCD-EFGH", port=47470, addresses=["192.168.1.5"], upnp="not tried"
-    )
+    info = HostInfo("ABCD-EFGH", 47470, ["192.168.1.5"], "not tried")
     lines = app.screens._online_host_lines(info, relay)
     if relay:
         assert lines[0].startswith("Your friend types only the code")
         assert f"relay at {relay}" in lines[1]
         assert not any("forward port" in line for line in lines)
+        assert not any("internet" in line for line in lines)  # not known yet: not shown
     else:
         assert any("forward port 47470" in line for line in lines)
         assert any("address:port" in line for line in lines)

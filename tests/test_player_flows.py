@@ -454,9 +454,11 @@ def test_online_quick_match_lands_at_the_waiting_table(player, service):
 
 
 def test_online_join_a_friend_by_code_through_the_relay(player, service):
-    """A friend hosts through the node (not listed) and gives the code: typed into the Code
-    field key by key, Join, Accept, a few moves."""
-    peer = service.match("cal", "host", "--listen", LOOP, "--port", "0", "--name", "Cal")
+    """A friend hosts through the node (not listed, relay only: no direct address to try)
+    and gives the code: typed into the Code field key by key, Join, Accept, a few moves."""
+    peer = service.match(
+        "cal", "host", "--listen", LOOP, "--port", "0", "--name", "Cal", "--relay-only"
+    )
     _, code = peer.line("LISTENING", 30).split()
     p = player(args=("--relay", service.address, *service.game_args))
     snap = open_online(p)

@@ -1,7 +1,10 @@
 """Save screenshots of the network screens: the LAN list, the host's rules setup, hosting
 with a code, online join by code (with a wrong code's error), online hosting, the host's
 rules offered to the guest, a network match mid-hand with the status line and chat, the same
-table when the line drops, the pause menu's Save and leave, and the saved matches list.
+table when the line drops, the pause menu's Save and leave, the saved matches list, and with
+a service (a relay node on loopback): online hosting once the node said where it sees the
+host, the Online screen, Find an opponent with a table listed, Quick match at it and
+Settings' service line.
 
     python tools/net_screenshots.py [out_dir] [--size 1280x720]
 
@@ -15,6 +18,7 @@ statistics) go to a temporary folder, never the user's.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 import tempfile
@@ -22,6 +26,72 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+
+@contextlib.contextmanager
+def relay_node():
+    """One relay node (its directory in memory) on 127.0.0.1, on its own thread: its
+    ``host:port``."""
+    import asyncio
+    import threading
+
+    from gin3d.net.relay import Relay
+
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_forever, name="shots-node", daemon=True)
+    thread.start()
+    relay = Relay("127.0.0.1", 0)
+    asyncio.run_coroutine_threadsafe(relay.start(), loop).result(10)
+    try:
+        yield f"127.0.0.1:{relay.port}"
+    finally:
+        asyncio.run_coroutine_threadsafe(relay.close(), loop).result(10)
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join(10)
+
+
+def service_screens(app, node: str, frames, shot) -> None:
+    """9-13: the Online screens with a service (the relay ``node``): hosting Play a friend
+    with the address the node saw, the Online screen, Find an opponent listing another
+    player's table (Cara, a computer player), Quick match landing at it, and Settings'
+    service line after Test."""
+    from gin3d.engine import RuleSet
+    from gin3d.net.api import NetService
+    from gin3d.players import GreedyPlayer
+
+    app.net_hub.config.relay = node
+    cara = NetService("Cara", relay=node).start()
+    try:
+        app.request("Online")
+        shot("10_online_play_a_friend")
+        app.screens.panel.buttons["host"]["command"]()
+        app.screens.panel.buttons["host"]["command"]()
+        lines = app.screens.host_lines
+        frames(lambda: any("internet" in w.getText() for w in lines), "the seen address")
+        shot("9_online_hosting_service")
+        app.request("Online")  # Cancel: the table closes
+        cara.open_public_table(RuleSet.preset("classic"), player=GreedyPlayer()).result(20)
+        frames(lambda: cara.public_tables().result(10), "Cara's table listed")
+        app.request("Tables")
+        frames(lambda: app.screens.public_tables, "the open tables")
+        shot("11_find_an_opponent")
+        app.screens.panel.buttons["quick:classic"]["command"]()
+        frames(lambda: app.screens.state == "Offer", "quick match at Cara's table")
+        shot("12_quick_match_offer")
+        app.request("Menu")
+        app.net_hub.close(wait=True)
+        app.request("Settings", "Menu")
+        p = app.screens.panel
+        p.entries["service"].enterText(node)
+        p.buttons["test_service"]["command"]()
+        note = app.screens.service_note
+        frames(lambda: note.getText().startswith("The service answers"), "the service's answer")
+        shot("13_settings_service")
+        app.request("Menu")
+    finally:
+        app.net_hub.close(wait=True)
+        app.net_hub.config.relay = None
+        cara.stop()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -205,6 +275,10 @@ def main(argv: list[str] | None = None) -> int:
         app.screens.panel.buttons[f"resume{row}"]["command"]()
         frames(lambda: "Join code" in app.screens.host_lines[0].getText(), "resume hosting")
         shot("8_resume_hosting")
+        app.request("Menu")
+        app.net_hub.close(wait=True)
+        with relay_node() as node:
+            service_screens(app, node, frames, shot)
     finally:
         app.net_hub.close(wait=True)
         bob.stop()

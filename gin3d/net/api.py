@@ -13,7 +13,7 @@ import asyncio
 import concurrent.futures
 import queue
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +41,7 @@ class HostInfo:
     port: int
     addresses: list[str]  # where this machine listens, for "host:port" entry
     upnp: str  # the UPnP outcome, ready to show
+    public_ip: str = ""  # where the online service sees us (its SEEN), once it said so
 
 
 def lan_addresses() -> list[str]:
@@ -119,6 +120,7 @@ class NetService:
         self.browser: TableBrowser | None = None
         self.advertiser: TableAdvertiser | None = None
         self.mapping = None
+        self.host_info: HostInfo | None = None  # the table we host, as last told
         self._rematch: asyncio.Future | None = None
 
     # -- thread plumbing ----------------------------------------------------------------
@@ -247,6 +249,7 @@ class NetService:
             on_resumed=lambda game: emit(
                 "resumed", hands=list(game.hands) if game else [], game_number=self._game_number()
             ),
+            on_public_address=self._seen_at,
         )
         return MatchOptions(
             callbacks=cb,
@@ -258,6 +261,19 @@ class NetService:
             save_info={"kind": self.kind},
             direct_first=True,
         )
+
+    def _hosting(self, info: HostInfo) -> None:
+        self.host_info = info
+        self._emit("hosting", info=info)
+
+    def _seen_at(self, ip: str, port: int) -> None:
+        """The service told our table where it sees us: the hosting screen shows it (told
+        again only while nobody has joined; a match under way keeps its screen)."""
+        m, info = self.match, self.host_info
+        if not (isinstance(m, HostedMatch) and m.session is None and info is not None):
+            return
+        if (info.code, info.port) == (m.code, port):  # this table's, not an earlier one's
+            self._hosting(replace(info, public_ip=ip))
 
     def _game_number(self) -> int:
         m = self.match
@@ -321,8 +337,8 @@ class NetService:
                 rules=match.rules,
             )
             await self.advertiser.start()
-        info = HostInfo(match.code, match.port, addresses, upnp_text)
-        self._emit("hosting", info=info)
+        info = HostInfo(match.code, match.port, addresses, upnp_text, match.public_ip)
+        self._hosting(info)
         self._emit("status", text="waiting for opponent…")
         asyncio.ensure_future(self._watch(match))
         return info
@@ -430,7 +446,7 @@ class NetService:
                     if advertiser.azc is not None:
                         await advertiser.azc.async_close()
                     self._emit("status", text=f"not announced on the LAN ({exc})")
-            self._emit("hosting", info=HostInfo(match.code, match.port, addresses, "not tried"))
+            self._hosting(HostInfo(match.code, match.port, addresses, "not tried", match.public_ip))
             asyncio.ensure_future(self._watch(match))
             return match.code
         if not address and self.kind == "lan" and saved.get("peer_fingerprint"):
@@ -558,7 +574,7 @@ class NetService:
             raise
         self.match = match
         if isinstance(match, HostedMatch):
-            self._emit("hosting", info=HostInfo(match.code, match.port, [], "not tried"))
+            self._hosting(HostInfo(match.code, match.port, [], "not tried", match.public_ip))
             self._emit("status", text="waiting for opponent…")
             asyncio.ensure_future(self._watch(match))
             return "host"

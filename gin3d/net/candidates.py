@@ -39,6 +39,19 @@ def parse_candidate(text: str) -> tuple[str, int]:
     return str(ip), int(port)
 
 
+def seen_ip(text: str) -> str:
+    """The address a node says it saw us come from (``SEEN <ip>``), as a canonical IP
+    literal; '' for anything else (a node may be modified: its text is never shown as is)."""
+    if text == "?":  # the node could not tell
+        return ""
+    try:
+        ip = ipaddress.ip_address(text[:ENTRY_LIMIT])
+    except ValueError:
+        log.warning("ignored the address a node says it saw: %r", text[:60])
+        return ""
+    return "" if ip.is_unspecified or ip.is_multicast else str(ip)
+
+
 def format_candidate(ip: str, port: int) -> str:
     return f"[{ip}]:{port}" if ":" in ip else f"{ip}:{port}"
 

@@ -7,10 +7,17 @@
 The host prints ``LISTENING <port> <code>`` once it accepts connections; with ``--public`` it
 opens a listed table at the online service (``service_client.open_table``: anyone may join
 it from Find an opponent or by quick match) and first prints ``LISTED <preset> <name>``.
-Each side writes its result (how the match ended, totals, the move log and its hash) to
-``--out``. Used by the two-process tests and handy to watch two machines play; the packaged
-Linux build carries it as ``gin3d-match`` (setup_build.py), which its build test uses to play
-a LAN match.
+
+With ``--relay`` a match is *direct first*, as the app's Play a friend
+(``MatchOptions.direct_first``, docs/net.md): the host listens on every interface (unless
+``--listen`` says otherwise), registers its port at the service and prints
+``PUBLIC <ip> <port>`` once the service says where it sees it; a guest given only the code
+tries that address before the relay. ``--relay-only`` keeps both to the relay (the host then
+listens on 127.0.0.1 unless told otherwise, publishes nothing; the guest asks for nothing).
+Each side writes its result (how the match ended, totals, the move log and its hash, the
+route: ``direct`` or ``relay``) to ``--out``. Used by the two-process tests and handy to
+watch two machines play; the packaged Linux build carries it as ``gin3d-match``
+(setup_build.py), which its build test uses to play a LAN match.
 """
 
 from __future__ import annotations
@@ -38,6 +45,7 @@ def _options(args) -> MatchOptions:
     cb = Callbacks(
         on_status=lambda s: print(f"STATUS {s}", flush=True),
         on_refused=lambda r, by_peer: print(f"REFUSED {r}", flush=True),
+        on_public_address=lambda ip, port: print(f"PUBLIC {ip} {port}", flush=True),
     )
     return MatchOptions(
         callbacks=cb,
@@ -46,6 +54,7 @@ def _options(args) -> MatchOptions:
         retry=args.retry,
         evidence_dir=args.evidence,
         name=args.name,
+        direct_first=relay is not None and not args.relay_only,
     )
 
 
@@ -53,13 +62,17 @@ async def _run(args) -> int:
     opts = _options(args)
     player = GreedyPlayer()
     if args.role == "host":
-        rules = RuleSet.preset(args.rules)
+        rules = RuleSet.preset(
+            args.rules, **({"game_target": args.target} if args.target is not None else {})
+        )
         if args.public:
             match = await open_table(args.relay, player, rules, opts)
             print(f"LISTED {rules.name} {args.name or 'player'}", flush=True)
         else:
+            # a host that publishes its port must be reachable there, as the app's host is
+            listen = args.listen or ("0.0.0.0" if opts.direct_first else "127.0.0.1")
             match = HostedMatch(
-                player, rules, code=args.code, listen=args.listen, port=args.port, options=opts
+                player, rules, code=args.code, listen=listen, port=args.port, options=opts
             )
             await match.start()
         print(f"LISTENING {match.port} {match.code}", flush=True)
@@ -93,11 +106,20 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m gin3d.net.cli")
     parser.add_argument("role", choices=("host", "join"))
     parser.add_argument("--code", help="join code (the host makes one if not given)")
-    parser.add_argument("--listen", default="127.0.0.1", help="host: address to listen on")
+    parser.add_argument(
+        "--listen",
+        help="host: address to listen on (default: 0.0.0.0 with --relay, else 127.0.0.1)",
+    )
     parser.add_argument("--port", type=int, default=DEFAULT_PORT, help="host: port (0 = any)")
     parser.add_argument("--address", help="join: host:port to connect to directly")
     parser.add_argument("--relay", help="host:port of a gin3d-relay")
+    parser.add_argument(
+        "--relay-only",
+        action="store_true",
+        help="with --relay: no direct try (the host publishes no address, the guest asks none)",
+    )
     parser.add_argument("--rules", default="classic", help="host: rules preset")
+    parser.add_argument("--target", type=int, help="host: the game target (default: the preset's)")
     parser.add_argument(
         "--public",
         action="store_true",
@@ -113,6 +135,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.public and (args.role != "host" or not args.relay or args.code):
         parser.error("--public is for host, needs --relay and makes its own (public) code")
+    if args.relay_only and not args.relay:
+        parser.error("--relay-only needs --relay")
     if args.role == "join" and not args.code:
         parser.error("join needs --code")
     if args.role == "join" and not (args.address or args.relay):

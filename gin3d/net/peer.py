@@ -18,7 +18,7 @@ from pathlib import Path
 
 from gin3d.engine import RuleSet
 
-from .candidates import format_candidate, log
+from .candidates import format_candidate, log, seen_ip
 from .constants import DIRECT_TIMEOUT, MAX_CANDIDATES
 from .directory import PUBLIC_PRESETS, encode_name
 from .limits import Budget, Slots, peer_address
@@ -262,8 +262,12 @@ class HostedMatch(_Base):
         our listening port (the node adds the address it sees) and our ``external`` ones."""
         return " ".join(["direct", str(self.port), *self.external[: MAX_CANDIDATES - 1]])
 
-    def _seen(self, ip: str) -> None:
-        self.public_ip = ip
+    def _seen(self, text: str) -> None:
+        """The node's ``SEEN``: our public address (checked), told when it is new."""
+        ip = seen_ip(text)
+        if ip and ip != self.public_ip:
+            self.public_ip = ip
+            self.options.callbacks.fire("on_public_address", ip, self.port)
 
     async def _incoming(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         """A stranger until the handshake holds: limited per address, in all and in time."""

@@ -100,6 +100,8 @@ class Callbacks:
     accept_rules: Callable[[RuleSet], Any] | None = None
     on_resumed: Callable[[Game | None], None] | None = None  # the saved game play goes on from
     on_save_error: Callable[[str], None] | None = None  # the autosave failed (disk full...)
+    # host, direct first: (ip, port) where the service saw us, when first known or changed
+    on_public_address: Callable[[str, int], None] | None = None
 
     def fire(self, name: str, *args: Any) -> None:
         fn = getattr(self, name)

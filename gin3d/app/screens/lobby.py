@@ -383,8 +383,8 @@ class LobbyScreens:
         )
         entry(p, "address", "", (-0.45, -0.08), width=10)
         p.text(
-            "The host's host:port. With the relay the code is enough; type the address "
-            "to connect directly."
+            "The host's host:port. With the service the code is enough: the host is tried "
+            "directly first, then through the relay."
             if relay
             else "The host's host:port, as shown on their screen (no relay is set up, so the "
             "code alone cannot find them).",
@@ -592,13 +592,21 @@ class LobbyScreens:
     def _online_host_lines(info, relay: str | None) -> list[str]:
         """What a host online is told about being reached: with an online service, the
         friend needs only the code (tried directly first, then relayed), so no port needs
-        forwarding; without one, the friend needs this machine's address and port."""
+        forwarding (the address the service sees us at is shown once it is known, not as
+        something to pass on); without one, the friend needs this machine's address and
+        port."""
         if relay:
             upnp = f"UPnP: {info.upnp}" if info.upnp != "not tried" else "UPnP not tried"
-            return [
+            lines = [
                 "Your friend types only the code: no address, no port to forward",
                 f"Direct first, else through the relay at {relay}   -   {upnp}",
             ]
+            if info.public_ip:  # the service said where it sees us (for the curious)
+                lines.append(
+                    f"Your address on the internet: {info.public_ip} (port {info.port}),"
+                    " as the service sees it"
+                )
+            return lines
         return [
             f"UPnP: {info.upnp}"
             if info.upnp != "not tried"
