@@ -32,6 +32,16 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def _resp_array(data: bytes) -> list[str] | None:
+    """A whole RESP array of bulk strings read from ``data``; None while it is incomplete."""
+    lines = data.split(b"\r\n")
+    if len(lines) < 2 or not lines[0].startswith(b"*"):
+        return None
+    count = int(lines[0][1:])
+    items = lines[2 : 2 * count + 1 : 2]
+    return [item.decode() for item in items] if len(lines) > 2 * count + 1 else None
+
+
 class RedisServer:
     """``redis-server`` on a free loopback port, saving nothing, in ``folder``."""
 
@@ -59,6 +69,18 @@ class RedisServer:
                 return s.recv(4096).decode().split("\r\n")[0]
         except OSError:
             return ""
+
+    def keys(self, pattern: str = "*") -> list[str]:
+        """Every key that matches ``pattern`` (KEYS: fine on a test's small Redis)."""
+        with socket.create_connection((LOOP, self.port), timeout=5) as s:
+            s.sendall(f"KEYS {pattern}\r\n".encode())
+            data = b""
+            while (found := _resp_array(data)) is None:
+                chunk = s.recv(65536)
+                if not chunk:
+                    raise ConnectionError("Redis closed the connection mid-answer")
+                data += chunk
+            return found
 
     def stop(self) -> None:
         if self.proc.poll() is None:

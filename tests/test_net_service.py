@@ -53,18 +53,28 @@ async def _finish(host: HostedMatch, guest: JoinedMatch, timeout: float = 60):
     return [e.reason for e in ended], heads, ok
 
 
-def test_a_host_on_one_node_and_a_guest_on_another_play_a_whole_match(nodes):
+def test_a_host_on_one_node_and_a_guest_on_another_play_a_whole_match(nodes, redis_server):
+    """...and once the pair has ended the service keeps nothing of it: only the nodes' own
+    entries stay in Redis (no room, booking, slot or address)."""
     a, b = nodes
+
+    def left_over() -> list[str]:
+        return [k for k in redis_server.keys("gin3d:*") if not k.startswith("gin3d:node:")]
 
     async def scenario():
         host = HostedMatch(GreedyPlayer(), SHORT, options=MatchOptions(relay=a.address))
         await host.start()
+        await until(left_over, 10)
+        waiting = left_over()  # the host's booking and room while it waits
         guest = JoinedMatch(GreedyPlayer(), host.code, options=MatchOptions(relay=b.address))
         await asyncio.wait_for(guest.start(), 30)
-        return guest.route, await _finish(host, guest)
+        result = await _finish(host, guest)
+        await until(lambda: not left_over(), 10)
+        return guest.route, waiting, result
 
-    route, (reasons, heads, ok) = asyncio.run(scenario())
+    route, waiting, (reasons, heads, ok) = asyncio.run(scenario())
     assert route == "relay"
+    assert waiting  # the check sees the pair's entries while they are there
     assert reasons == ["finished", "finished"] and heads[0] == heads[1] and ok
 
 
