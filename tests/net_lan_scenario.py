@@ -155,7 +155,9 @@ def lan_resume() -> dict:
     from gin3d.net.api import NetService
     from gin3d.net.discovery import TableBrowser
 
-    rules = RuleSet.preset("classic", game_target=60)
+    # far enough that the hands the computers play before Ann's leave arrives (more of them
+    # on a loaded machine) cannot end the match: at 60 it sometimes had nothing to resume
+    rules = RuleSet.preset("classic", game_target=150)
     tmp = Path(tempfile.mkdtemp(prefix="gin3d-lan-resume-"))
     services = []
 

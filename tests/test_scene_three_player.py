@@ -82,6 +82,9 @@ def play_game(app, hands: int) -> list[dict]:
 
 
 def start_three(app, target: int):
+    """A three-player game from the setup screen, with no saved game to ask about (an
+    earlier test in the same process may have left one)."""
+    delete_save()
     app.setup = GameSetup(level="simple", target=target)
     app.seed = 5
     app.screens.request("Menu")
