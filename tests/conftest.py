@@ -21,6 +21,16 @@ def pytest_configure(config):
     config.addinivalue_line("markers", "slow: takes a minute or more (still runs in CI)")
 
 
+@pytest.fixture(scope="module", autouse=True)
+def no_saved_game_from_another_file():
+    """Each test file starts with no saved game: on the README's two workers a file runs
+    after a different set of files than in one process, and a game one of them left saved
+    made Start ask to replace it."""
+    from gin3d.saves import delete_save
+
+    delete_save()
+
+
 # the player's-eye scenarios' fixtures (tests/player_harness.py holds the rest)
 @pytest.fixture(scope="module")
 def xserver():
