@@ -70,6 +70,21 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+def net_fields(net: dict | None, user) -> dict:
+    """The network settings the app starts with: the command line's (``--name``,
+    ``--relay``) over the player's settings (name, online service). A bad relay address
+    fails here, clearly."""
+    fields = dict(net or {})
+    fields["name"] = fields.get("name") or user.player_name
+    fields["relay"] = fields.get("relay") or user.online_service or None
+    if fields["relay"]:
+        from gin3d.net.constants import RELAY_PORT
+        from gin3d.net.transport import parse_relays
+
+        parse_relays(fields["relay"], RELAY_PORT)
+    return fields
+
+
 def launch(
     speed: float | None = None,
     seed: int | None = None,
@@ -101,15 +116,7 @@ def launch(
     from gin3d.app import GinApp
     from gin3d.scene.net_hub import NetConfig
 
-    net = dict(net or {})
-    net["name"] = net.get("name") or user.player_name  # --name, else the settings' name
-    net["relay"] = net.get("relay") or user.online_service or None  # --relay, else the settings'
-    config = NetConfig(**net)
-    if config.relay:
-        from gin3d.net.constants import RELAY_PORT
-        from gin3d.net.transport import parse_relays
-
-        parse_relays(config.relay, RELAY_PORT)  # a bad relay address fails here, clearly
+    config = NetConfig(**net_fields(net, user))
     app = GinApp(seed=seed, user_settings=user, notice=notice, net=config, detail=detail)
     install_exit_after_first_frame(app)
     return app

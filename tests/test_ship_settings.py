@@ -187,3 +187,18 @@ def test_gin3d_home_moves_every_file(tmp_path, monkeypatch):
     assert settings.load().settings.player_name == "Home"
     for f in (paths.settings_path, paths.save_path, paths.stats_path, paths.history_path):
         assert f().parent == tmp_path
+
+
+def test_the_relay_flag_wins_over_the_settings_service_and_the_name_likewise():
+    """``gin3d --relay H:P`` stays an override of Settings > Online service; without it the
+    settings' service is used, and with neither the game is LAN and direct only."""
+    from gin3d.__main__ import net_fields
+
+    user = Settings(online_service="127.0.0.1:47471", player_name="Ann")
+    given = net_fields({"relay": "127.0.0.1:5000", "name": "Bo"}, user)
+    assert (given["relay"], given["name"]) == ("127.0.0.1:5000", "Bo")
+    kept = net_fields({}, user)
+    assert (kept["relay"], kept["name"]) == ("127.0.0.1:47471", "Ann")
+    assert net_fields(None, Settings())["relay"] is None
+    with pytest.raises(ValueError, match="port number"):
+        net_fields({"relay": "127.0.0.1:99999"}, user)
