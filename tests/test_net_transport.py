@@ -18,6 +18,7 @@ from gin3d.net.transport import (
     make_code,
     normalize_code,
     parse_address,
+    parse_relays,
     room_id,
     tls_link,
 )
@@ -45,6 +46,12 @@ def test_codes():
     assert parse_address("lan-box", 47470) == ("lan-box", 47470)
     with pytest.raises(ValueError, match="port"):
         parse_address("h:99999", 1)
+    assert parse_address("gin3d.example.org.:9", 1) == ("gin3d.example.org.", 9)
+    for typed in ("my friend's pc", ":5000", "a:b:c", "box\x1b[2J", "-x.org", "a..b", "é.org"):
+        with pytest.raises(ValueError, match="not a host name or IP address"):
+            parse_address(typed, 1)
+    with pytest.raises(ValueError, match="not a host name"):
+        parse_relays("127.0.0.1:5000, bad host:5001", 1)
 
 
 def test_right_code_plays_a_game_over_tls():

@@ -25,7 +25,9 @@ import datetime
 import functools
 import hashlib
 import hmac
+import ipaddress
 import os
+import re
 import secrets
 import ssl
 import tempfile
@@ -452,11 +454,30 @@ def parse_address(text: str, default_port: int) -> tuple[str, int]:
         host, port_text = text.split(":")
     else:
         host, port_text = text, ""
+    _check_host(host)
     if not port_text:
         return host, default_port
     if not port_text.isdigit() or not 0 < int(port_text) < 65536:
-        raise ValueError(f"{port_text!r} is not a port number (1-65535)")
+        raise ValueError(f"{port_text[:12]!r} is not a port number (1-65535)")
     return host, int(port_text)
+
+
+_HOST_LABEL = re.compile(r"(?!-)[A-Za-z0-9_-]{1,63}(?<!-)")
+
+
+def _check_host(host: str) -> None:
+    """An IP address or a host name (letters, digits, hyphens between dots), else a
+    ValueError that says so: a typed sentence or a control character is no address."""
+    try:
+        ipaddress.ip_address(host)
+        return
+    except ValueError:
+        pass
+    labels = host[:-1].split(".") if host.endswith(".") else host.split(".")
+    if len(host) <= 253 and all(_HOST_LABEL.fullmatch(label) for label in labels):
+        return
+    shown = f"{host[:40]!r}" if host else "nothing"
+    raise ValueError(f"{shown} is not a host name or IP address (type one like {EXAMPLE_ADDRESS})")
 
 
 def parse_relays(text: str, default_port: int) -> tuple[str, int] | list[tuple[str, int]]:
