@@ -302,3 +302,31 @@ def test_badges_clear_of_a_knocks_spreads(app):
     app.taskMgr.step()
     assert not badges[1].body.isHidden()
     app.screens.request("Menu")
+
+
+def test_glyphs_keep_apart_at_the_smallest_texts_mipmap_level(app):
+    """The glyph pages are sampled through mipmaps: at the level a text is drawn at, the
+    margin between neighbouring glyphs is still a texel, so no neighbour bleeds into a small
+    label (Panda3D's 2 pixels gave a stray bar after the "A" of "5. A turn")."""
+    import math
+
+    resize(app, 1280, 720)
+    app.screens.request("Menu")
+    app.screens.request("Tutorial")
+    app.taskMgr.step()
+    checked = 0
+    for path in app.render2d.findAllMatches("**/+TextNode"):
+        node = path.node()
+        if path.isHidden() or not node.getText().strip():
+            continue
+        # font units to screen pixels: the node's own text scale times its place in render2d
+        pixels = path.getScale(app.render2d).z * node.getTransform().getRow3(2).length() * 360
+        shrink = node.getFont().getPixelsPerUnit() / pixels
+        if pixels < 1:  # a banner scaled to nothing draws nothing
+            continue
+        level = max(0, math.ceil(math.log2(shrink)))
+        margin = node.getFont().getTextureMargin() / 2**level
+        assert margin >= 1, (node.getText(), round(shrink, 1), margin)
+        checked += 1
+    assert checked >= 3
+    app.screens.request("Menu")

@@ -21,6 +21,7 @@ LICENCE_FILE = "LICENSE-DejaVu.txt"
 # of half the screen height) is about 75 px tall, so they are drawn down, never up, and stay
 # crisp; mipmaps keep small text smooth
 PIXELS_PER_UNIT = 80
+GLYPH_MARGIN = 8  # pixels around each glyph on its page (see _load)
 # Panda3D's own font puts lines 0.99 apart; the layouts were made for that spacing
 LINE_HEIGHT = 1.0
 
@@ -59,6 +60,11 @@ def _load(loader, face: str) -> TextFont:
         raise RuntimeError(f"the interface font could not be read: {path}")
     font.setLineHeight(LINE_HEIGHT)
     font.setPageSize(1024, 1024)  # few glyph pages: few textures to switch between
+    # Glyphs are drawn minified through mipmaps; each level halves the gap between
+    # neighbours on the page, and with Panda3D's 2 pixels the next glyph bled into small
+    # labels (a bar after the "A" of "5. A turn"). 8 keeps a texel apart down to the
+    # level of the smallest text at 1280x720 (about 7x smaller than the page's).
+    font.setTextureMargin(GLYPH_MARGIN)
     return font
 
 
