@@ -426,7 +426,7 @@ class TutorialView(MouseButtons):
             OnscreenText(
                 parent=app.a2dRightCenter,
                 text="",
-                pos=(x, 0.62),
+                pos=(x, -0.3),
                 scale=0.045,
                 fg=(1, 1, 0.9, 1),
                 align=align,
