@@ -1,0 +1,207 @@
+"""A small live view of a second table, in a corner of the window: your partner's hand in a
+partnership game, played and animated as the main table plays yours.
+
+``InsetView`` is a second ``TableScene`` (no room: the view is framed on the felt) under a
+scene graph of its own, drawn by its own camera into a ``DisplayRegion`` left of the table,
+below the scores and the Sort row and above your portrait: clear of your hand, your
+spread, the prompt, the buttons and the score lines at any 16:9 size (it is laid out in
+the top-left anchor's units, as the scores are). It has its own animation queue, so its
+moves never lock your input, and it learns each event redacted for its seat 0, as the
+main table does. A gold edge frames it and a line under it names the two players and
+whose turn it is, or how the hand ended.
+"""
+
+from __future__ import annotations
+
+import math
+
+from direct.gui.DirectGui import DirectFrame
+from direct.gui.OnscreenText import OnscreenText
+from panda3d.core import Camera, NodePath, PerspectiveLens, TextNode
+
+from ..engine import redact
+from .animation import AnimationQueue
+from .hud import FITTED
+from .room import DARKEST
+from .table import TableScene
+
+# the view, in the top-left anchor's units (a unit is half the window's height)
+LEFT, TOP, WIDTH, HEIGHT = 0.03, -0.5, 0.7, 0.6
+LABEL_H = 0.125  # the two lines under it
+EDGE = 0.008  # the gold edge's width
+GOLD = (0.85, 0.68, 0.3, 1)
+CAMERA_POS = (0.0, -44.0, 58.0)  # steeper than the main camera: the whole felt in a corner
+CAMERA_LOOK = (0.0, -9.0, 0.0)
+VFOV = 45.0
+SPREAD_SCALE = 0.74  # of the knock's rows' size on the main table
+SPREAD_NEARER = -7.0  # cm: both rows moved toward the near side
+
+
+class _Stage:
+    """What a ``TableScene`` reads of the app, pointed at the inset's own graph, camera
+    and 2D layer (its banners pop over the inset, not over your table)."""
+
+    def __init__(self, base, render: NodePath, camera: NodePath, overlay: NodePath) -> None:
+        self.loader = base.loader
+        self.taskMgr = base.taskMgr
+        self.win = base.win
+        self.render = render
+        self.camera = camera
+        self.camLens = camera.node().getLens()
+        self.aspect2d = overlay
+
+    def setBackgroundColor(self, *colour) -> None:  # noqa: N802 - ShowBase's name
+        """The inset's region clears to its own colour (see ``InsetView``)."""
+
+
+class InsetTable(TableScene):
+    """The inset's table: framed from above for a view the shape of the inset, the knock's
+    spread rows drawn smaller (their full size is for the main camera's wide view)."""
+
+    def __init__(self, *args, **kw) -> None:
+        super().__init__(*args, **kw)
+        self.frame_spreads()
+
+    def frame_spreads(self, shift: float = 0.0, scale: float = 1.0) -> None:
+        super().frame_spreads(shift, scale * SPREAD_SCALE)
+        for anchor in self.anchor_melds:  # nearer: the view shows the hands' place too
+            anchor.setY(anchor.getY() + SPREAD_NEARER)
+
+    def _label_deadwood(self, seat: int, last_x: float) -> None:
+        """No "Deadwood N" beside a spread: too small to read here (the line under the
+        inset tells how the hand ended)."""
+        self.deadwood_labels[seat].hide()
+
+    def place_camera(self) -> None:
+        self.base.camera.setPos(*CAMERA_POS)
+        self.base.camera.lookAt(*CAMERA_LOOK)
+        self.base.camLens.setNearFar(1.0, 1000.0)
+        self.fit_lens()
+
+    def fit_lens(self) -> None:
+        half_v = math.tan(math.radians(VFOV / 2))
+        hfov = math.degrees(2 * math.atan(half_v * WIDTH / HEIGHT))
+        self.base.camLens.setFov(hfov, VFOV)
+
+
+class InsetView:
+    """A second table shown small in the window's left part; ``show_events`` plays a
+    hand's events on it, ``rebuild`` shows another hand at once, ``set_label`` its line."""
+
+    def __init__(self, base, speed: float, back: str, style: str, detail: str) -> None:
+        self.base = base
+        self.queue = AnimationQueue(speed)
+        self.render = NodePath("inset-render")
+        lens = PerspectiveLens()
+        self.camera = self.render.attachNewNode(Camera("inset-camera", lens))
+        self.overlay = base.a2dTopLeft.attachNewNode("inset-overlay")
+        self.overlay.setPos(LEFT + WIDTH / 2, 0, TOP - HEIGHT / 2)
+        self.overlay.setScale(HEIGHT / 2)  # the banners' aspect2d units, over the inset
+        stage = _Stage(base, self.render, self.camera, self.overlay)
+        self.scene = InsetTable(stage, self.queue, None, back, style, detail, room=False)
+        self.region = base.win.makeDisplayRegion()
+        self.region.setSort(5)  # over the table, under the 2D layer (HUD, menus)
+        self.region.setClearColorActive(True)
+        self.region.setClearColor((*DARKEST, 1))
+        self.region.setClearDepthActive(True)
+        self.region.setCamera(self.camera)
+        self.frame = self._frame()
+        self.label = OnscreenText(
+            parent=self.frame,
+            text="",
+            pos=(LEFT + WIDTH / 2, TOP - HEIGHT - 0.05),
+            scale=0.034,
+            fg=(1, 1, 0.92, 1),
+            align=TextNode.ACenter,
+            mayChange=True,
+        )
+        FITTED.add(self)
+        self.fit()
+        self.set_shown(False)  # until the table's screen shows the HUD
+
+    def _frame(self) -> DirectFrame:
+        """The gold edge round the view and the dark band under it, for the label."""
+        x0, x1, y1, y0 = LEFT, LEFT + WIDTH, TOP, TOP - HEIGHT
+        root = DirectFrame(parent=self.base.a2dTopLeft, frameColor=(0, 0, 0, 0))
+        bars = (
+            (x0 - EDGE, x1 + EDGE, y1, y1 + EDGE),
+            (x0 - EDGE, x1 + EDGE, y0 - LABEL_H - EDGE, y0 - LABEL_H),
+            (x0 - EDGE, x0, y0 - LABEL_H, y1),
+            (x1, x1 + EDGE, y0 - LABEL_H, y1),
+        )
+        for frame in bars:
+            DirectFrame(parent=root, frameColor=GOLD, frameSize=frame)
+        DirectFrame(
+            parent=root, frameColor=(0.08, 0.06, 0.05, 1), frameSize=(x0, x1, y0 - LABEL_H, y0)
+        )
+        return root
+
+    # -- where it is ---------------------------------------------------------------------
+    def screen_box(self) -> tuple[float, float, float, float]:
+        """(x0, y0, x1, y1) of the view with its edge and label, on screen (-1..1)."""
+        aspect = self.base.getAspectRatio()
+        x0 = (-aspect + LEFT - EDGE) / aspect
+        x1 = (-aspect + LEFT + WIDTH + EDGE) / aspect
+        return x0, 1 + TOP - HEIGHT - LABEL_H - EDGE, x1, 1 + TOP + EDGE
+
+    def contains(self, mpos: tuple[float, float]) -> bool:
+        """Whether the pointer at ``mpos`` (-1..1) is over the inset (shown)."""
+        x0, y0, x1, y1 = self.screen_box()
+        return self.shown and x0 <= mpos[0] <= x1 and y0 <= mpos[1] <= y1
+
+    def fit(self) -> None:
+        """Keep the region under its frame for the window's shape."""
+        aspect = self.base.getAspectRatio()
+        left = (LEFT / aspect) / 2
+        right = ((LEFT + WIDTH) / aspect) / 2
+        self.region.setDimensions(left, right, 1 + (TOP - HEIGHT) / 2, 1 + TOP / 2)
+
+    # -- what it shows -------------------------------------------------------------------
+    @property
+    def shown(self) -> bool:
+        return self.region.isActive()
+
+    def set_shown(self, on: bool) -> None:
+        """Shown with the HUD; hidden under menus (and costs nothing then)."""
+        self.region.setActive(on)
+        for np in (self.frame, self.overlay):
+            if on:
+                np.show()
+            else:
+                np.hide()
+
+    def show_events(self, events, speed: float) -> None:
+        """Play events of the inset's hand, each redacted for its seat 0."""
+        self.queue.speed = speed
+        for e in events:
+            self.scene.show_event(redact(e, 0))
+
+    def rebuild(self, events) -> None:
+        """Show another hand at once, as its events have it so far."""
+        self.queue.clear()
+        speed, self.queue.speed = self.queue.speed, 0
+        try:
+            self.show_events(events, 0)
+            self.queue.finish_all()
+        finally:
+            self.queue.speed = speed
+        self.scene._sync_stacks()  # the resting stock and pile as drawn from now on
+
+    def set_label(self, text: str, turn: int | None) -> None:
+        """The line under the view, and the gold strip by the hand of the seat to move."""
+        if self.label.getText() != text:
+            self.label.setText(text)
+        if turn != self.scene.turn:
+            self.scene.mark_turn(turn)
+
+    def destroy(self) -> None:
+        FITTED.discard(self)
+        self.queue.clear()
+        self.queue.on_idle.clear()
+        self.scene.destroy()
+        self.base.win.removeDisplayRegion(self.region)
+        self.label.destroy()
+        self.frame.destroy()
+        self.overlay.removeNode()
+        self.camera.removeNode()
+        self.render.removeNode()
