@@ -37,17 +37,18 @@ def shows(scene, hand) -> SimpleNamespace:
     return SimpleNamespace(scene=scene, session=SimpleNamespace(game=SimpleNamespace(hand=hand)))
 
 
-def inset_regions(app) -> list:
-    return [
-        r
-        for r in app.win.getDisplayRegions()
-        if not r.getCamera().isEmpty() and r.getCamera().getName() == "inset-camera"
-    ]
+def inset_buffers(app) -> list:
+    engine = app.graphicsEngine
+    engine.openWindows()  # (one asked for or removed joins or leaves the list then)
+    outputs = [engine.getWindow(i) for i in range(engine.getNumWindows())]
+    return [w for w in outputs if w.getName() == "inset"]
 
 
-def hold_partner(ctl) -> None:
-    """Your partner's computers think on, so their hand is still going after yours."""
-    ctl.partner.pace = lambda seconds: 1e6
+def hold_partner(ctl, seconds: float = 1e6) -> None:
+    """Your partner's computers think on (``seconds``), so their hand is still going after
+    yours."""
+    ctl.partner.pace = lambda t: seconds
+    ctl.partner.restart_pause()
 
 
 def finish_your_hand(app, ctl) -> None:
@@ -60,17 +61,53 @@ def finish_your_hand(app, ctl) -> None:
 
 def test_the_inset_is_in_a_team_game_only(app):
     app.start_game([None, GreedyPlayer()], RuleSet.preset("classic"), seed=3)
-    assert inset_regions(app) == [] and not hasattr(app.session.controller, "inset")
+    assert inset_buffers(app) == [] and not hasattr(app.session.controller, "inset")
     app.setup = GameSetup(level="simple", players=3, second_level="simple")
     app.start_single_player()
-    assert inset_regions(app) == [] and not hasattr(app.session.controller, "inset")
+    assert inset_buffers(app) == [] and not hasattr(app.session.controller, "inset")
     session = start_teams(app)
-    (region,) = inset_regions(app)
-    assert region.isActive() and session.controller.inset.shown
-    app.request("Pause")  # hidden under a menu, back with the table
-    assert not region.isActive()
+    inset = session.controller.inset
+    (buffer,) = inset_buffers(app)
+    assert buffer.isActive() and inset.shown and not inset.picture.isHidden()
+    app.request("Pause")  # hidden under a menu (and not drawn), back with the table
+    assert not buffer.isActive() and inset.picture.isHidden()
     app.request("Table")
-    assert region.isActive()
+    assert buffer.isActive() and not inset.picture.isHidden()
+
+
+def test_the_inset_is_drawn_only_while_it_changes(app):
+    """Still, the picture is not drawn again; a move of your partner's draws it for the
+    frames it plays (and a few after), and the picture then shows the move's end."""
+    session = start_teams(app)
+    ctl = session.controller
+    inset = ctl.inset
+    hold_partner(ctl)
+    for _ in range(5):
+        app.taskMgr.step()
+    assert not inset.buffer.isActive()
+    before = screen_pixels(app, inset)
+    hold_partner(ctl, 0.0)
+    moves = len(ctl.game.partner.hand.actions)
+    app.taskMgr.step()  # your partner's table moves: drawn now
+    assert len(ctl.game.partner.hand.actions) > moves and inset.buffer.isActive()
+    hold_partner(ctl)
+    for _ in range(5):
+        app.taskMgr.step()
+    assert not inset.buffer.isActive()
+    assert screen_pixels(app, inset) != before
+
+
+def screen_pixels(app, inset) -> bytes:
+    """The window's pixels under the inset's picture, as last drawn."""
+    app.graphicsEngine.renderFrame()
+    shot = app.win.getScreenshot()
+    x0, y0, x1, y1 = inset.screen_box()
+    w, h = shot.getXSize(), shot.getYSize()
+    ram = shot.getRamImageAs("RGB")
+    data = bytes(ram)
+    rows = range(int((y0 + 1) / 2 * h) + 4, int((y1 + 1) / 2 * h) - 4)
+    cols = slice(3 * (int((x0 + 1) / 2 * w) + 4), 3 * (int((x1 + 1) / 2 * w) - 4))
+    return b"".join(data[3 * w * r :][cols] for r in rows)
 
 
 def test_the_inset_follows_your_partners_hand_move_by_move(app):
@@ -151,16 +188,10 @@ def widest_spreads(app) -> list:
     return out
 
 
-def region_box(app, region) -> tuple[float, float, float, float]:
-    left, right, bottom, top = region.getDimensions()
-    return 2 * left - 1, 2 * bottom - 1, 2 * right - 1, 2 * top - 1
-
-
 @pytest.mark.parametrize("size", [(1280, 720), (960, 540)])
 def test_the_inset_covers_none_of_your_cards_nor_the_hud(app, size):
     session = start_teams(app)
     ctl = session.controller
-    (region,) = inset_regions(app)
     driver = Driver(app)
     try:
         resize(app, *size)
@@ -172,7 +203,8 @@ def test_the_inset_covers_none_of_your_cards_nor_the_hud(app, size):
         finish = [None]
         for moment in ("mid-hand", "your hand over"):
             box = ctl.inset.screen_box()
-            drawn = region_box(app, region)  # the region drawn, inside its frame
+            lo, hi = ctl.inset.picture.getTightBounds(app.render2d)
+            drawn = (lo.x, lo.z, hi.x, hi.z)  # the picture, inside its frame
             assert all(abs(a - b) < 0.02 for a, b in zip(drawn[::2], box[::2])), (drawn, box)
             assert box[1] <= drawn[1] and drawn[3] <= box[3], (drawn, box)
             assert -1 <= box[0] and box[2] <= 1 and -1 <= box[1] and box[3] <= 1, box
@@ -246,16 +278,15 @@ def test_a_finished_hand_shows_its_result_line_in_the_inset(app):
 
 
 def test_the_inset_is_torn_down_with_the_game(app):
-    before = len(app.win.getDisplayRegions())
     stacks = len(app.taskMgr.getTasksNamed("table-stacks"))
     session = start_teams(app)
     inset = session.controller.inset
     Driver(app).play_turn()
-    nodes = [inset.render, inset.camera, inset.overlay, inset.frame, inset.label]
+    nodes = [inset.render, inset.camera, inset.overlay, inset.frame, inset.label, inset.picture]
     nodes.append(inset.scene.root)
     gone = [weakref.ref(inset), weakref.ref(inset.scene)]
     assert held_under("inset-render"), "the check finds the inset's nodes while it lives"
-    assert len(app.win.getDisplayRegions()) == before + 1
+    assert len(inset_buffers(app)) == 1
     gc.collect()
     gc.disable()  # only reference counting frees objects, as between full collections
     try:
@@ -265,7 +296,7 @@ def test_the_inset_is_torn_down_with_the_game(app):
         app.end_game()
         app.taskMgr.step()  # (a removed task lets go of its function at the next step)
         assert all(n.isEmpty() for n in nodes), [n for n in nodes if not n.isEmpty()]
-        assert len(app.win.getDisplayRegions()) == before
+        assert inset_buffers(app) == []
         assert len(app.taskMgr.getTasksNamed("table-stacks")) == stacks
         assert all(type(layer).__name__ != "InsetView" for layer in FITTED)
         assert [ref() for ref in gone] == [None, None], "the inset lives on in a cycle"

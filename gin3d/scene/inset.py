@@ -1,14 +1,16 @@
-"""A small live view of a second table, in a corner of the window: your partner's hand in a
-partnership game, played and animated as the main table plays yours.
+"""A small live view of a second table, in a corner of the window: your partner's hand in
+a partnership game, played and animated as the main table plays yours.
 
 ``InsetView`` is a second ``TableScene`` (no room: the view is framed on the felt) under a
-scene graph of its own, drawn by its own camera into a ``DisplayRegion`` left of the table,
-below the scores and the Sort row and above your portrait: clear of your hand, your
-spread, the prompt, the buttons and the score lines at any 16:9 size (it is laid out in
-the top-left anchor's units, as the scores are). It has its own animation queue, so its
-moves never lock your input, and it learns each event redacted for its seat 0, as the
-main table does. A gold edge frames it and a line under it names the two players and
-whose turn it is, or how the hand ended.
+scene graph of its own, drawn by its own camera into an offscreen picture that a card in
+the 2D layer shows left of the table, below the scores and the Sort row and above your
+portrait: clear of your hand, your spread, the prompt, the buttons and the score lines at
+any 16:9 size (it is laid out in the top-left anchor's units, as the scores are). The
+picture is drawn only while something on it moves (and a few frames after), so a still
+inset costs one textured card. It has its own animation queue, so its moves never lock
+your input, and it learns each event redacted for its seat 0, as the main table does. A
+gold edge frames it and a line under it names the two players and whose turn it is, or
+how the hand ended.
 """
 
 from __future__ import annotations
@@ -17,7 +19,15 @@ import math
 
 from direct.gui.DirectGui import DirectFrame
 from direct.gui.OnscreenText import OnscreenText
-from panda3d.core import Camera, NodePath, PerspectiveLens, TextNode
+from panda3d.core import (
+    Camera,
+    CardMaker,
+    NodePath,
+    PerspectiveLens,
+    TextNode,
+    Texture,
+    TextureStage,
+)
 
 from ..engine import redact
 from .animation import AnimationQueue
@@ -33,6 +43,7 @@ GOLD = (0.85, 0.68, 0.3, 1)
 CAMERA_POS = (0.0, -44.0, 58.0)  # steeper than the main camera: the whole felt in a corner
 CAMERA_LOOK = (0.0, -9.0, 0.0)
 VFOV = 45.0
+DRAW_AFTER = 3  # frames the picture is drawn after its last change (the last moves land)
 SPREAD_SCALE = 0.74  # of the knock's rows' size on the main table
 SPREAD_NEARER = -7.0  # cm: both rows moved toward the near side
 
@@ -51,7 +62,7 @@ class _Stage:
         self.aspect2d = overlay
 
     def setBackgroundColor(self, *colour) -> None:  # noqa: N802 - ShowBase's name
-        """The inset's region clears to its own colour (see ``InsetView``)."""
+        """The inset's picture clears to its own colour (see ``InsetView``)."""
 
 
 class InsetTable(TableScene):
@@ -99,13 +110,14 @@ class InsetView:
         self.overlay.setScale(HEIGHT / 2)  # the banners' aspect2d units, over the inset
         stage = _Stage(base, self.render, self.camera, self.overlay)
         self.scene = InsetTable(stage, self.queue, None, back, style, detail, room=False)
-        self.region = base.win.makeDisplayRegion()
-        self.region.setSort(5)  # over the table, under the 2D layer (HUD, menus)
-        self.region.setClearColorActive(True)
-        self.region.setClearColor((*DARKEST, 1))
-        self.region.setClearDepthActive(True)
-        self.region.setCamera(self.camera)
+        self.texture = Texture("inset")
+        self.buffer = self._buffer()
         self.frame = self._frame()
+        self.picture = self._picture()
+        self._fresh = DRAW_AFTER  # frames still to draw: the picture is not yet up to date
+        self._visible = True
+        self._uv = (0, 0, 0, 0)  # the texture's size and padding the picture is fitted to
+        self._task = base.taskMgr.add(self._draw_when_changed, "inset-draw", sort=48)
         self.label = OnscreenText(
             parent=self.frame,
             text="",
@@ -118,6 +130,61 @@ class InsetView:
         FITTED.add(self)
         self.fit()
         self.set_shown(False)  # until the table's screen shows the HUD
+
+    def _pixels(self) -> tuple[int, int]:
+        """The picture's size in the window's pixels, drawn 1:1."""
+        win = self.base.win
+        unit = max(1, win.getYSize()) / 2  # pixels per top-left-anchor unit
+        return max(16, round(WIDTH * unit)), max(16, round(HEIGHT * unit))
+
+    def _buffer(self):
+        """The offscreen picture the inset's camera draws into (before the window)."""
+        w, h = self._pixels()
+        buffer = self.base.win.makeTextureBuffer("inset", w, h, self.texture, False)
+        buffer.setSort(-10)
+        buffer.setClearColor((*DARKEST, 1))
+        region = buffer.makeDisplayRegion()
+        region.setCamera(self.camera)
+        return buffer
+
+    def _picture(self) -> NodePath:
+        """The card in the 2D layer that shows the buffer's picture, inside the frame."""
+        cm = CardMaker("inset-picture")
+        cm.setFrame(LEFT, LEFT + WIDTH, TOP - HEIGHT, TOP)
+        picture = self.frame.attachNewNode(cm.generate())
+        picture.setTexture(self.texture)
+        return picture
+
+    def _draw_when_changed(self, task):
+        """Each frame (after the intervals and the stacks moved things): draw the picture
+        only while something on the inset moves and a frame or two after (a still inset
+        costs the window one textured card, not a second table)."""
+        if self.queue.busy:
+            self._fresh = DRAW_AFTER
+        self._fit_uv()
+        drawing = self._visible and self._fresh > 0
+        if self.buffer.isActive() != drawing:
+            self.buffer.setActive(drawing)
+        if drawing:
+            self._fresh -= 1
+        return task.cont
+
+    def _fit_uv(self) -> None:
+        """Show only the drawn part of the texture: a renderer may give the picture a
+        power-of-two texture, the buffer's pixels in its lower left corner."""
+        tex = self.texture
+        size = (tex.getXSize(), tex.getYSize(), tex.getPadXSize(), tex.getPadYSize())
+        if size == self._uv or not size[0] or not size[1]:
+            return
+        self._uv = size
+        w, h, pad_x, pad_y = size
+        self.picture.setTexScale(TextureStage.getDefault(), (w - pad_x) / w, (h - pad_y) / h)
+
+    def changed(self) -> None:
+        """Something on the inset changed: draw it again (from the next frame drawn)."""
+        self._fresh = DRAW_AFTER
+        if self._visible:
+            self.buffer.setActive(True)
 
     def _frame(self) -> DirectFrame:
         """The gold edge round the view and the dark band under it, for the label."""
@@ -150,31 +217,36 @@ class InsetView:
         return self.shown and x0 <= mpos[0] <= x1 and y0 <= mpos[1] <= y1
 
     def fit(self) -> None:
-        """Keep the region under its frame for the window's shape."""
-        aspect = self.base.getAspectRatio()
-        left = (LEFT / aspect) / 2
-        right = ((LEFT + WIDTH) / aspect) / 2
-        self.region.setDimensions(left, right, 1 + (TOP - HEIGHT) / 2, 1 + TOP / 2)
+        """A picture of the window's new pixel size (kept 1:1), drawn again."""
+        w, h = self._pixels()
+        if (self.buffer.getXSize(), self.buffer.getYSize()) != (w, h):
+            self.buffer.setSize(w, h)
+        self.changed()
 
     # -- what it shows -------------------------------------------------------------------
     @property
     def shown(self) -> bool:
-        return self.region.isActive()
+        return self._visible
 
     def set_shown(self, on: bool) -> None:
         """Shown with the HUD; hidden under menus (and costs nothing then)."""
-        self.region.setActive(on)
+        self._visible = on
         for np in (self.frame, self.overlay):
             if on:
                 np.show()
             else:
                 np.hide()
+        if on:
+            self.changed()
+        else:
+            self.buffer.setActive(False)
 
     def show_events(self, events, speed: float) -> None:
         """Play events of the inset's hand, each redacted for its seat 0."""
         self.queue.speed = speed
         for e in events:
             self.scene.show_event(redact(e, 0))
+        self.changed()
 
     def rebuild(self, events) -> None:
         """Show another hand at once, as its events have it so far."""
@@ -193,14 +265,20 @@ class InsetView:
             self.label.setText(text)
         if turn != self.scene.turn:
             self.scene.mark_turn(turn)
+            self.changed()
 
     def destroy(self) -> None:
         FITTED.discard(self)
         self.queue.clear()
         self.queue.on_idle.clear()
+        self.base.taskMgr.remove(self._task)
+        self._task = None
         self.scene.destroy()
-        self.base.win.removeDisplayRegion(self.region)
+        self.buffer.clearRenderTextures()
+        self.base.graphicsEngine.removeWindow(self.buffer)
+        self.buffer = None
         self.label.destroy()
+        self.picture.removeNode()
         self.frame.destroy()
         self.overlay.removeNode()
         self.camera.removeNode()
