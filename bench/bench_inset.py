@@ -15,7 +15,6 @@ threads count).
 
 from __future__ import annotations
 
-import argparse
 import os
 import statistics
 import sys
@@ -25,34 +24,17 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.bench_scene import stats  # noqa: E402
+from bench.bench_scene import bench_parser, offscreen_app, stats  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--size", default="1280x720")
-    parser.add_argument("--frames", type=int, default=40, help="frames per block")
+    parser = bench_parser(__doc__, 40, "frames per block")
     parser.add_argument("--rounds", type=int, default=4, help="blocks of each kind")
-    from gin3d.scene.quality import add_detail_option
-
-    add_detail_option(parser)
     args = parser.parse_args(argv)
-    w, h = (int(v) for v in args.size.lower().split("x"))
-
-    from panda3d.core import loadPrcFileData
-
-    loadPrcFileData(
-        "bench",
-        f"window-type offscreen\naudio-library-name null\nwin-size {w} {h}"
-        "\nsync-video 0\nnotify-level-display error\n"
-        "notify-level-device fatal\n",
-    )
-    from gin3d.__main__ import launch
+    app, w, h = offscreen_app(args.size, args.detail)
     from gin3d.app.game_app import GameSetup
     from gin3d.scene.autoplay import InputDriver
-    from gin3d.settings import Settings
 
-    app = launch(speed=1.0, seed=245, user=Settings().but(resolution=(w, h)), detail=args.detail)
     app.setup = GameSetup(level="simple", players=4)
     app.set_speed(0.0)
     session = app.start_single_player()
