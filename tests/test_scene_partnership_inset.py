@@ -188,7 +188,7 @@ def widest_spreads(app) -> list:
     return out
 
 
-@pytest.mark.parametrize("size", [(1280, 720), (960, 540)])
+@pytest.mark.parametrize("size", [(1280, 720), (960, 540), (1024, 768)])
 def test_the_inset_covers_none_of_your_cards_nor_the_hud(app, size):
     session = start_teams(app)
     ctl = session.controller

@@ -40,6 +40,7 @@ LEFT, TOP, WIDTH, HEIGHT = 0.03, -0.5, 0.7, 0.6
 LABEL_H = 0.125  # the two lines under it
 EDGE = 0.008  # the gold edge's width
 GOLD = (0.85, 0.68, 0.3, 1)
+WIDE = 16 / 9
 CAMERA_POS = (0.0, -44.0, 58.0)  # steeper than the main camera: the whole felt in a corner
 CAMERA_LOOK = (0.0, -9.0, 0.0)
 VFOV = 45.0
@@ -105,7 +106,8 @@ class InsetView:
         self.render = NodePath("inset-render")
         lens = PerspectiveLens()
         self.camera = self.render.attachNewNode(Camera("inset-camera", lens))
-        self.overlay = base.a2dTopLeft.attachNewNode("inset-overlay")
+        self.root = base.a2dTopLeft.attachNewNode("inset")  # scaled down in narrow windows
+        self.overlay = self.root.attachNewNode("inset-overlay")
         self.overlay.setPos(LEFT + WIDTH / 2, 0, TOP - HEIGHT / 2)
         self.overlay.setScale(HEIGHT / 2)  # the banners' aspect2d units, over the inset
         stage = _Stage(base, self.render, self.camera, self.overlay)
@@ -134,8 +136,13 @@ class InsetView:
     def _pixels(self) -> tuple[int, int]:
         """The picture's size in the window's pixels, drawn 1:1."""
         win = self.base.win
-        unit = max(1, win.getYSize()) / 2  # pixels per top-left-anchor unit
+        unit = max(1, win.getYSize()) / 2 * self.scale()  # pixels per unit of the inset
         return max(16, round(WIDTH * unit)), max(16, round(HEIGHT * unit))
+
+    def scale(self) -> float:
+        """1 at 16:9 and wider; narrower, the inset shrinks with the width (the table keeps
+        its 16:9 width in view, so its cards come nearer the left edge)."""
+        return min(1.0, self.base.getAspectRatio() / WIDE)
 
     def _buffer(self):
         """The offscreen picture the inset's camera draws into (before the window)."""
@@ -189,7 +196,7 @@ class InsetView:
     def _frame(self) -> DirectFrame:
         """The gold edge round the view and the dark band under it, for the label."""
         x0, x1, y1, y0 = LEFT, LEFT + WIDTH, TOP, TOP - HEIGHT
-        root = DirectFrame(parent=self.base.a2dTopLeft, frameColor=(0, 0, 0, 0))
+        root = DirectFrame(parent=self.root, frameColor=(0, 0, 0, 0))
         bars = (
             (x0 - EDGE, x1 + EDGE, y1, y1 + EDGE),
             (x0 - EDGE, x1 + EDGE, y0 - LABEL_H - EDGE, y0 - LABEL_H),
@@ -206,10 +213,11 @@ class InsetView:
     # -- where it is ---------------------------------------------------------------------
     def screen_box(self) -> tuple[float, float, float, float]:
         """(x0, y0, x1, y1) of the view with its edge and label, on screen (-1..1)."""
-        aspect = self.base.getAspectRatio()
-        x0 = (-aspect + LEFT - EDGE) / aspect
-        x1 = (-aspect + LEFT + WIDTH + EDGE) / aspect
-        return x0, 1 + TOP - HEIGHT - LABEL_H - EDGE, x1, 1 + TOP + EDGE
+        aspect, k = self.base.getAspectRatio(), self.scale()
+        x0 = (-aspect + k * (LEFT - EDGE)) / aspect
+        x1 = (-aspect + k * (LEFT + WIDTH + EDGE)) / aspect
+        top = 1 + TOP * (1 - k)  # shrunk about its top edge (see ``fit``)
+        return x0, top + k * (TOP - HEIGHT - LABEL_H - EDGE), x1, top + k * (TOP + EDGE)
 
     def contains(self, mpos: tuple[float, float]) -> bool:
         """Whether the pointer at ``mpos`` (-1..1) is over the inset (shown)."""
@@ -217,7 +225,11 @@ class InsetView:
         return self.shown and x0 <= mpos[0] <= x1 and y0 <= mpos[1] <= y1
 
     def fit(self) -> None:
-        """A picture of the window's new pixel size (kept 1:1), drawn again."""
+        """The inset's size for the window's shape, a picture of its new pixel size (kept
+        1:1), drawn again."""
+        k = self.scale()
+        self.root.setScale(k)
+        self.root.setZ(TOP * (1 - k))  # its top edge stays below the Sort row
         w, h = self._pixels()
         if (self.buffer.getXSize(), self.buffer.getYSize()) != (w, h):
             self.buffer.setSize(w, h)
@@ -231,14 +243,11 @@ class InsetView:
     def set_shown(self, on: bool) -> None:
         """Shown with the HUD; hidden under menus (and costs nothing then)."""
         self._visible = on
-        for np in (self.frame, self.overlay):
-            if on:
-                np.show()
-            else:
-                np.hide()
         if on:
+            self.root.show()
             self.changed()
         else:
+            self.root.hide()
             self.buffer.setActive(False)
 
     def show_events(self, events, speed: float) -> None:
@@ -281,5 +290,6 @@ class InsetView:
         self.picture.removeNode()
         self.frame.destroy()
         self.overlay.removeNode()
+        self.root.removeNode()
         self.camera.removeNode()
         self.render.removeNode()
