@@ -51,7 +51,8 @@ class PartnershipController(PlayerNames, TableController):
             base, self.queue.speed, factory.back_name, factory.style, scene.detail
         )
         self.inset.queue.on_idle.append(self._label_inset)
-        self.inset.show_events(table.partner.hand.events, self.queue.speed)  # their deal
+        self._inset_hand = None  # the hand the inset shows (its events so far given it)
+        self._follow_partner()  # their deal
         self._changed()
 
     # -- names and what the HUD tells ---------------------------------------------------
@@ -139,7 +140,8 @@ class PartnershipController(PlayerNames, TableController):
             return False
         self.watching = not self.watching
         hand = self.game.partner.hand if self.watching else self.game.hand
-        self.inset.rebuild((self.game.hand if self.watching else self.game.partner.hand).events)
+        self._inset_hand = self.game.hand if self.watching else self.game.partner.hand
+        self.inset.rebuild(self._inset_hand.events)
         speed, self.queue.speed = self.queue.speed, 0  # rebuilt at once, not dealt again
         try:
             for e in hand.events:
@@ -172,8 +174,18 @@ class PartnershipController(PlayerNames, TableController):
         if self.watching:
             self.show_events(action, events)
         else:
-            self.inset.show_events(events, self.queue.speed)
+            self._follow_partner(events)
         self._label_inset()
+
+    def _follow_partner(self, events=()) -> None:
+        """Your partner's new events on the inset; a hand it does not show yet (a new
+        round's) from its deal on, whatever brought it first (their first move can come in
+        the deal's own pump)."""
+        hand = self.game.partner.hand
+        if hand is not self._inset_hand:
+            self._inset_hand = hand
+            events = hand.events
+        self.inset.show_events(events, self.queue.speed)
 
     def _label_inset(self) -> None:
         """The inset's line and its turn strip, for the hand it shows now; while a move
@@ -189,8 +201,9 @@ class PartnershipController(PlayerNames, TableController):
 
     # -- both tables ---------------------------------------------------------------------
     def advance(self) -> None:
-        """Your table as any table moves on, then your partner's (not animated: it is not
-        on the table): a move each time, and once your hand is over, all it can."""
+        """Your table as any table moves on, then your partner's, each move once the last
+        has played (on the inset, or on the table while you watch): a move each time, and
+        once your hand is over, all it can."""
         super().advance()
         partner = getattr(self, "partner", None)  # (the first advance comes from __init__)
         if partner is None or self.paused:
@@ -198,7 +211,8 @@ class PartnershipController(PlayerNames, TableController):
         steps = PARTNER_STEPS if self.game.hand.over else 1
         moved = False
         for _ in range(steps):
-            if self.inset is None or (self.queue if self.watching else self.inset.queue).busy:
+            inset = getattr(self, "inset", None)
+            if inset is None or (self.queue if self.watching else inset.queue).busy:
                 break  # each move animates first
             if partner.pump(self._now()) != MOVED:
                 break
@@ -216,7 +230,7 @@ class PartnershipController(PlayerNames, TableController):
         self.watching = False  # the next deal is yours, on your table
         if not super().next_hand():
             return False
-        self.inset.show_events(self.game.partner.hand.events, self.queue.speed)  # their deal
+        self._follow_partner()  # their deal, unless a move of theirs brought it already
         self._changed()
         return True
 
