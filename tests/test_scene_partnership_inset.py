@@ -110,6 +110,21 @@ def screen_pixels(app, inset) -> bytes:
     return b"".join(data[3 * w * r :][cols] for r in rows)
 
 
+def test_the_inset_takes_the_card_style_set_in_the_settings(app):
+    from gin3d.app.screens.settings import apply_settings
+
+    session = start_teams(app)
+    before = app.user_settings
+    scene = session.controller.inset.scene
+    assert scene.cards[0].np.getTexture().getName() == "cards_classic"
+    try:
+        apply_settings(app, before.but(card_style="four_colour"))
+        assert scene.factory.style == "four_colour"
+        assert scene.cards[0].np.getTexture().getName() == "cards_four_colour"
+    finally:
+        apply_settings(app, before)
+
+
 def test_the_inset_follows_your_partners_hand_move_by_move(app):
     session = start_teams(app)
     ctl = session.controller

@@ -268,6 +268,11 @@ class InsetView:
             self.queue.speed = speed
         self.scene._sync_stacks()  # the resting stock and pile as drawn from now on
 
+    def set_style(self, style: str) -> None:
+        """The cards in another style (the Settings screen's, as the table's)."""
+        if self.scene.set_style(style):
+            self.changed()
+
     def set_label(self, text: str, turn: int | None) -> None:
         """The line under the view, and the gold strip by the hand of the seat to move."""
         if self.label.getText() != text:
