@@ -58,16 +58,21 @@ def stats(times: list[float]) -> tuple[float, float]:
     return statistics.fmean(times) * 1000, p99 * 1000
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def bench_parser(doc: str, frames: int, frames_help: str) -> argparse.ArgumentParser:
+    """The scene benches' options: ``--size``, ``--frames`` and ``--detail``."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
     parser.add_argument("--size", default="1280x720")
-    parser.add_argument("--frames", type=int, default=240, help="most frames per phase")
+    parser.add_argument("--frames", type=int, default=frames, help=frames_help)
     from gin3d.scene.quality import add_detail_option
 
     add_detail_option(parser)
-    args = parser.parse_args(argv)
-    w, h = (int(v) for v in args.size.lower().split("x"))
+    return parser
 
+
+def offscreen_app(size: str, detail: str):
+    """The app made the way ``gin3d`` makes it (default player settings), offscreen at
+    ``size`` ("1280x720"); returns it with the width and height."""
+    w, h = (int(v) for v in size.lower().split("x"))
     from panda3d.core import loadPrcFileData
 
     loadPrcFileData(
@@ -77,12 +82,18 @@ def main(argv: list[str] | None = None) -> int:
         "notify-level-device fatal\n",
     )
     from gin3d.__main__ import launch
+    from gin3d.settings import Settings
+
+    app = launch(speed=1.0, seed=245, user=Settings().but(resolution=(w, h)), detail=detail)
+    return app, w, h
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = bench_parser(__doc__, 240, "most frames per phase").parse_args(argv)
+    app, w, h = offscreen_app(args.size, args.detail)
     from gin3d.engine import Knock, RuleSet
     from gin3d.players import GreedyPlayer
     from gin3d.scene.autoplay import InputDriver
-    from gin3d.settings import Settings
-
-    app = launch(speed=1.0, seed=245, user=Settings().but(resolution=(w, h)), detail=args.detail)
 
     cpu: dict[int, float] = {}  # id(times list) -> CPU seconds used by its frames
 

@@ -9,8 +9,10 @@ as it is laid out, each layoff, the Knock!/Gin! banner over the spread, each res
 seed 245's first hands hold a gin by you, a knock, your layoff and an undercut.
 
 With ``--teams``: instead, a partnership game (you and a computer partner against two):
-mid-hand, your hand over while your partner's goes on, your partner's hand watched on the
-table (W), the round result and game over.
+mid-hand with your partner's table in the inset, the inset mid-move (a card of theirs in
+flight), your hand over while your partner's goes on, your partner's hand watched on the
+table (W) with yours in the inset, the round result, game over, and in a second game your
+partner's hand over (its result line in the inset) while yours goes on.
 
 Renders offscreen (no display needed). The local seat is played by ``InputDriver`` through
 the real input path against the simple computer player.
@@ -134,6 +136,11 @@ def _team_moments(app, shot) -> None:
     for _ in range(4):
         driver.play_turn()
     shot("teams_1_mid_hand")
+    _inset_mid_move(app, ctl)
+    shot("teams_1b_inset_mid_move")
+    app.set_speed(0.0)
+    ctl.inset.queue.finish_all()
+    app.queue.finish_all()
     pace, ctl.partner.pace = ctl.partner.pace, lambda seconds: 1e6
     driver.play_hand()
     shot("teams_2_your_hand_over")
@@ -154,6 +161,37 @@ def _team_moments(app, shot) -> None:
                 break
             app.taskMgr.step()
     shot("teams_5_game_over")
+    app.seed = 7
+    session = app.start_single_player()  # you hold your turn; your partner's hand plays out
+    table = session.controller.game.partner
+    for _ in range(2000):
+        if table.hand.over:
+            break
+        app.taskMgr.step()
+    shot("teams_6_partner_hand_over")
+
+
+def _inset_mid_move(app, ctl) -> None:
+    """At animation speed 1, step frames until a discard at your partner's table is half
+    way to the pile in the inset (or a thousand frames have gone)."""
+    from panda3d.core import ClockObject
+
+    from gin3d.engine import Discarded
+
+    clock = ClockObject.getGlobalClock()
+    thrown: list[float] = []
+
+    def seen(action, events) -> None:
+        if not thrown and any(isinstance(e, Discarded) for e in events):
+            thrown.append(clock.getFrameTime())
+
+    ctl.partner.on_applied.append(seen)
+    app.set_speed(1.0)
+    for _ in range(1000):
+        app.taskMgr.step()
+        if thrown and clock.getFrameTime() - thrown[0] >= 0.2:
+            break
+    ctl.partner.on_applied.remove(seen)
 
 
 def _play_to_melds(ctl, driver) -> None:

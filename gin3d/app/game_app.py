@@ -137,6 +137,7 @@ class Session:
 
     def set_active(self, on: bool) -> None:
         self.input.enabled = on
+        self.controller.set_shown(on)
         if on:
             self.hud.show()
             self.input.refresh()

@@ -142,6 +142,9 @@ class TableController:
                 return
             self._changed()
 
+    def set_shown(self, on: bool) -> None:
+        """What the table shows besides the scene (a team game's inset) follows the HUD."""
+
     def set_paused(self, paused: bool) -> None:
         self.paused = paused
         if not paused:

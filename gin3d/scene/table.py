@@ -72,7 +72,9 @@ class TableScene:
         back: str = "back_blue",
         style: str = "classic",
         detail: str = "auto",
+        room: bool = True,
     ) -> None:
+        """``room=False``: the table alone (a view framed on the felt sees no room)."""
         self.base = base
         self.detail = choose_detail(base, detail)
         self.filtering = choose_filtering(base, self.detail)
@@ -80,7 +82,7 @@ class TableScene:
         self.sounds = sounds
         self.root = base.render.attachNewNode("table-scene")
         base.setBackgroundColor(*DARKEST, 1)
-        self.room = build_room(self.root)
+        self.room = build_room(self.root) if room else None
         self.table = build_table(base.loader, self.root, self.detail, self.filtering)
         self.lights = build_lights(base.render)
         self.factory = CardFactory(base.loader, back=back, style=style, filtering=self.filtering)
@@ -672,6 +674,9 @@ class TableScene:
         self.base.taskMgr.remove(self._stack_task)
         for body, _cards in self.stacks:
             body.destroy()
+        # the task and the stacks' lambdas point back at the scene: without them it is
+        # freed at once (a second table, a team game's inset, goes with its game)
+        self._stack_task, self.stacks = None, []
         for np in self.lights:
             self.base.render.clearLight(np)
             np.removeNode()

@@ -110,6 +110,9 @@ class TableInput(MouseButtons):
         """Mouse button down at ``mpos``."""
         if not self.enabled:
             return
+        if getattr(self.ctl, "click_inset", lambda pos: False)(mpos):  # a team game's inset
+            self.pressed = None
+            return
         node = self.picker.pick(mpos)
         self.pressed = node
         self.press_pos = mpos

@@ -290,6 +290,9 @@ def apply_settings(app, s: Settings) -> None:
     app.user_settings = s
     app.set_speed(s.animation_speed)
     app.scene.set_style(s.card_style)  # at once, on every card
+    inset = getattr(getattr(getattr(app, "session", None), "controller", None), "inset", None)
+    if inset is not None:  # a team game's small table too
+        inset.set_style(s.card_style)
     app.sounds.volume = s.effects_volume
     app.sounds.enabled = s.effects_volume > 0
     setup = app.setup
