@@ -60,7 +60,7 @@ def player(xserver, tmp_path):
         p.stop()
 
 
-LONGEST_FIRST = ("test_player_soak.py", "test_player_flows.py")
+LONGEST_FIRST = ("test_player_soak.py", "test_player_flows.py", "test_player_groups.py")
 
 
 def pytest_collection_modifyitems(items):

@@ -501,6 +501,8 @@ def my_move(snap: dict) -> bool:
         and bool(prompt)
         and "thinking" not in prompt
         and prompt != "Hand over"
+        # a three-player hand you sit out, a partner's hand you watch: nothing of yours
+        and not prompt.startswith(("You sit out", "Watching "))
     )
 
 

@@ -1,0 +1,69 @@
+"""Player's-eye: a whole three-player game and a whole partnership game, from the setup
+screen to game over, in a real window at normal speed with real clicks (the two-player
+soak's way of playing each hand, ``play_game``): every hand you play, every hand you sit out
+or your partner plays, each result's Next hand, and the game-over sheet."""
+
+from __future__ import annotations
+
+import pytest
+from player_harness import Player, on, play_game
+
+pytestmark = pytest.mark.slow
+
+
+def _set_up(p: Player, players: int, targets: tuple[str, ...]) -> dict:
+    """From the menu to the setup screen with ``players`` chosen, the target button clicked
+    through ``targets`` (its labels in turn, the last one the target wanted), then Deal."""
+    p.wait(on("Menu"), 60, "the main menu")
+    p.click_button("Play vs computer")
+    p.wait(on("Setup"), 20, "the setup screen")
+    for count in range(2, players):
+        p.click_button(str(count))  # the Players row: count -> count + 1
+        p.wait(p.has_button(str(count + 1)), 10, f"{count + 1} players chosen")
+    for shown, wanted in zip(targets, targets[1:]):
+        p.click_button(shown)
+        p.wait(p.has_button(wanted), 10, f"the target {wanted}")
+    snap = p.status()
+    p.screenshot(f"group-{players}-setup")
+    p.click_button("Deal")
+    p.wait(lambda s: s.get("screen") == "Table", 30, "the table")
+    return snap
+
+
+def _game_over_texts(p: Player) -> str:
+    """The game-over sheet's words once its totals have counted up: newer status lines
+    with the same texts (the count changes them every frame while it runs)."""
+    first: dict = {}
+
+    def settled(snap: dict) -> bool:
+        if snap.get("screen") != "GameOver" or snap.get("texts") != first.get("texts"):
+            first.update(snap)  # the texts changed: start again from this line
+            return False
+        return snap.get("seq", 0) >= first.get("seq", 0) + 2
+
+    return " ".join(p.wait(settled, 30, "the totals counted up").get("texts", []))
+
+
+def test_a_whole_three_player_game_to_50(player):
+    """Three players, the game to 50: hands played and sat out, to game over."""
+    p = player(args=("--seed", "31"))
+    _set_up(p, 3, ("100", "150", "200", "250", "50"))
+    play_game(p, 900)
+    text = _game_over_texts(p)
+    p.screenshot("group-3-game-over")
+    for name in ("You", "Walt", "Margo"):
+        assert name in text, text  # a column for each player
+    assert "hands played" in text, text
+    assert p.problems() == []
+
+
+def test_a_whole_partnership_game_to_100(player):
+    """Four players in two teams, the teams' game to 100: rounds of two hands at once (your
+    partner's in the inset), each round's result, to game over."""
+    p = player(args=("--seed", "32"))
+    _set_up(p, 4, ("125 (teams)", "150 (teams)", "200 (teams)", "250 (teams)", "100 (teams)"))
+    play_game(p, 900)
+    text = _game_over_texts(p)
+    p.screenshot("group-4-game-over")
+    assert "&" in text, text  # the teams' names: "You & Rosie", "Walt & Margo"
+    assert p.problems() == []
