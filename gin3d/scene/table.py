@@ -41,7 +41,7 @@ from .cards import Atlas, CardFactory, CardNode, ZonePad
 from .celebration import burst
 from .palette import BANNER_CARD, dress_banner
 from .quality import choose_detail, choose_filtering
-from .room import DARKEST, build_room
+from .room import DARKEST, Room
 from .spread_label import SpreadLabel
 from .stack import StackBody
 from .tablemodel import build_lights, build_table
@@ -80,7 +80,8 @@ class TableScene:
         self.sounds = sounds
         self.root = base.render.attachNewNode("table-scene")
         base.setBackgroundColor(*DARKEST, 1)
-        self.room = build_room(self.root)
+        self.room_mesh = Room(self.root)
+        self.room = self.room_mesh.np
         self.table = build_table(base.loader, self.root, self.detail, self.filtering)
         self.lights = build_lights(base.render)
         self.factory = CardFactory(base.loader, back=back, style=style, filtering=self.filtering)
@@ -121,6 +122,8 @@ class TableScene:
             (StackBody(self.anchor_pile, layout.pile_pose, tex), lambda: self.pile),
         ]
         self._stack_task = base.taskMgr.add(self._sync_stacks, "table-stacks", sort=45)
+        # after the camera moved (the menu's drift, the tutorial's close-ups), before drawing
+        self._room_task = base.taskMgr.add(self._fit_room, "table-room", sort=46)
         self.turn_marks = [self._turn_mark(seat) for seat in (0, 1)]
         self.turn: int | None = None
         self.place_camera()
@@ -139,6 +142,11 @@ class TableScene:
         and the pile are drawn as one mesh each (see ``stack.StackBody``)."""
         for body, cards in self.stacks:
             body.sync(cards())
+        return task.cont if task is not None else None
+
+    def _fit_room(self, task=None):
+        """Each frame: the room draws only what the table does not hide from the camera."""
+        self.room_mesh.follow(self.base.camera)
         return task.cont if task is not None else None
 
     def set_style(self, style: str) -> bool:
@@ -195,6 +203,7 @@ class TableScene:
         self.base.camera.lookAt(*layout.CAMERA_LOOK)
         self.base.camLens.setNearFar(1.0, 1000.0)
         self.fit_lens()
+        self._fit_room()
 
     def fit_lens(self) -> None:
         """Keep the table framed for any window shape (wide: fixed height; narrower than
@@ -670,6 +679,7 @@ class TableScene:
     def destroy(self) -> None:
         self.queue.clear()
         self.base.taskMgr.remove(self._stack_task)
+        self.base.taskMgr.remove(self._room_task)
         for body, _cards in self.stacks:
             body.destroy()
         for np in self.lights:
