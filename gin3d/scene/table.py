@@ -53,6 +53,9 @@ TURN_MARK = (1.0, 0.8, 0.3, 0.7)
 MELD_TINTS = ((1.0, 0.88, 0.6, 1), (0.72, 0.86, 1.0, 1))
 SORTS = ("melds", "rank", "suit", "custom")
 UNDERCUT = (0.36, 0.07, 0.06, 1)
+# a stock card under another shows only this edge (cm): the one above, at most 0.3 cm off
+# (layout.stock_pose), covers the rest of it, which is then not shaded for nothing
+STOCK_RING = 0.5
 
 
 def card_sort_key(mode: str):
@@ -118,7 +121,10 @@ class TableScene:
             node.np.setPosHpr(pos, hpr)
         tex = self.factory.atlas.texture
         self.stacks = [
-            (StackBody(self.anchor_stock, layout.stock_pose, tex), lambda: self.stock),
+            (
+                StackBody(self.anchor_stock, layout.stock_pose, tex, inset=STOCK_RING),
+                lambda: self.stock,
+            ),
             (StackBody(self.anchor_pile, layout.pile_pose, tex), lambda: self.pile),
         ]
         self._stack_task = base.taskMgr.add(self._sync_stacks, "table-stacks", sort=45)
