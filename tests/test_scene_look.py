@@ -88,17 +88,65 @@ def test_a_room_around_the_table(app):
         assert mean[0] >= mean[2], f"{name}: not a warm tone ({mean})"
 
 
-def test_the_room_leaves_out_only_what_the_table_hides_from_every_camera_pose():
-    """The room's mesh drops what the table hides from the box the camera stays in: every
-    pose the table and the tutorial use must lie in that box."""
-    from gin3d.scene import layout, room
-    from gin3d.scene.tutorial_view import CAMERA_POSES
+def _room_only(app) -> tuple[np.ndarray, np.ndarray]:
+    """The room alone over a magenta clear, and where it draws."""
+    scene = app.scene
+    others = [np_ for np_ in scene.root.getChildren() if np_ != scene.room and not np_.isHidden()]
+    clear = app.win.getClearColor()
+    for np_ in others:
+        np_.hide()
+    app.win.setClearColor((1, 0, 1, 1))
+    try:
+        frame = _frame_3d(app)
+    finally:
+        app.win.setClearColor(clear)
+        for np_ in others:
+            np_.show()
+    return frame, np.abs(frame - (255, 0, 255)).sum(axis=2) > 0
 
-    low, high = layout.CAMERA_RANGE
-    for name, (pos, _look) in CAMERA_POSES.items():
-        assert all(lo <= v <= hi for v, lo, hi in zip(pos, low, high)), (name, pos)
-    floor = np.array([[0.0, 30.0, room.FLOOR_Z], [0.0, 300.0, room.FLOOR_Z]])  # under, beyond
-    assert room.hidden_by_table(floor).tolist() == [True, False]
+
+# where the camera stands: the table's view, tutorial close-ups, the menu's drift at its widest
+ROOM_POSES = (
+    ((0.0, -58.0, 44.0), (0.0, -1.5, 0.0)),
+    ((0.0, -66.0, 40.0), (0.0, -13.0, 0.0)),
+    ((0.0, -34.0, 48.0), (0.0, 14.0, 0.0)),
+    ((18.0, -52.0, 40.0), (0.0, -1.5, 0.0)),
+    ((-18.0, -46.0, 48.0), (0.0, -1.5, 0.0)),
+)
+
+
+def test_the_room_leaves_out_only_what_the_table_hides_from_the_camera(app):
+    """The room draws only what the table does not hide from where the camera stands (fitted
+    each frame by the table's task): the picture is pixel for pixel the one with the whole
+    room drawn, from every pose, and from the table's view the table covers little of what
+    the room draws (it covered 45% of the screen when the room left out only what the table
+    hid from every pose at once)."""
+    scene = app.scene
+    cam = app.camera
+    start = cam.getPos(), cam.getQuat()
+    assert app.taskMgr.hasTaskNamed("table-room")
+    try:
+        for pos, look in ROOM_POSES:
+            cam.setPos(*pos)
+            cam.lookAt(*look)
+            scene._fit_room()  # what the task does before each frame
+            fitted = _frame_3d(app)
+            drawn = scene.room_mesh.drawn
+            scene.room_mesh.fit((0.0, 0.0, -1.0))  # from under the felt nothing is hidden
+            assert scene.room_mesh.drawn > drawn, pos
+            whole = _frame_3d(app)
+            assert np.array_equal(fitted, whole), f"from {pos} the picture changed"
+            scene.room_mesh.follow(cam)
+        cam.setPos(*ROOM_POSES[0][0])
+        cam.lookAt(*ROOM_POSES[0][1])
+        scene._fit_room()
+        room, drawn = _room_only(app)
+        covered = drawn & (np.abs(_frame_3d(app) - room).sum(axis=2) > 0)
+        assert covered.mean() < 0.25, f"the table covers {covered.mean():.0%} of the room drawn"
+    finally:
+        cam.setPos(start[0])
+        cam.setQuat(start[1])
+        scene._fit_room()
 
 
 def test_loading_the_models_again_leaves_the_table_s_sampling_alone(app):

@@ -47,6 +47,64 @@ def set_stacks(app, on: bool) -> None:
     app.taskMgr.step()
 
 
+def mesh_rows(body, cards: int) -> int:
+    """The rows a stack mesh of ``cards`` cards holds: 16 a card (two 8-vertex sides); with
+    an inset every card but the top one is a ring, twice that."""
+    return 16 * cards if not body.inset else 16 * (2 * cards - 1)
+
+
+def _area(mesh) -> float:
+    """The area of the triangles a stack mesh draws facing up (in its anchor's units)."""
+    geom = mesh.node().getGeom(0)
+    vdata = geom.getVertexData()
+    rows = np.frombuffer(vdata.getArray(0).getHandle().getData(), np.float32)
+    xyz = rows.reshape(vdata.getNumRows(), -1)[:, 0:3]
+    tris = np.frombuffer(geom.getPrimitive(0).getVertices().getHandle().getData(), np.uint32)
+    a, b, c = (xyz[tris.reshape(-1, 3)[:, k]] for k in range(3))
+    normal = np.cross(b - a, c - a)
+    return float(np.abs(normal[normal[:, 2] > 0, 2]).sum() / 2)
+
+
+def test_the_stock_below_its_top_is_drawn_as_rings(app):
+    """A stock card with another on it shows only its edge: the mesh draws a ring for it,
+    far less than a whole card (the picture stays the same: the next test), and the pile,
+    whose cards lie turned, draws whole cards."""
+    from gin3d.scene.cards import CARD_H, CARD_W
+
+    scene = app.scene
+    (stock, _), (pile, _) = scene.stacks
+    assert stock.inset > 0 and pile.inset == 0
+    lower = len(scene.stock) - stock.keep_top
+    ring = CARD_W * CARD_H - (CARD_W - 2 * stock.inset) * (CARD_H - 2 * stock.inset)
+    area = _area(stock.root.getChild(0))
+    whole = CARD_W * CARD_H * 0.98  # the cut corners
+    assert area < whole + (lower - 1) * ring * 1.05, area
+    assert area < 0.45 * lower * whole
+    assert _area(pile.root.getChild(0)) > 0.95 * (len(scene.pile) - pile.keep_top) * whole
+
+
+def test_a_ring_shows_the_side_s_own_texture_at_its_edge():
+    from gin3d.scene.stack import OUTLINE, ring_faces
+
+    with pytest.raises(ValueError):
+        ring_faces(np.zeros((7, 8), np.float32), np.zeros(15, np.uint32), 0.5)
+    x = np.array([-3, -2, 2, 3, 3, 2, -2, -3], np.float32)
+    y = np.array([-4, -5, -5, -4, 4, 5, 5, 4], np.float32)
+    rows = np.zeros((OUTLINE, 8), np.float32)
+    rows[:, 0], rows[:, 1], rows[:, 5] = x, y, 1
+    rows[:, 6], rows[:, 7] = 0.1 + x / 30, 0.5 + y / 40  # an affine mapping
+    fan = np.array([(0, i, i + 1) for i in range(1, 7)], np.uint32).reshape(-1)
+    out, tris = ring_faces(rows, fan, 0.5)
+    assert np.array_equal(out[:OUTLINE], rows)  # the outline itself is untouched
+    inner = out[OUTLINE:]
+    assert np.allclose(np.abs(inner[:, 0:2]), np.abs(rows[:, 0:2]) - 0.5)
+    assert np.allclose(inner[:, 6], 0.1 + inner[:, 0] / 30, atol=1e-6)
+    assert np.allclose(inner[:, 7], 0.5 + inner[:, 1] / 40, atol=1e-6)
+    a, b, c = (out[tris.reshape(-1, 3)[:, k], 0:2] for k in range(3))
+    cross = (b - a)[:, 0] * (c - a)[:, 1] - (b - a)[:, 1] * (c - a)[:, 0]
+    assert (cross > 0).all(), "the ring is wound as the side is (facing the same way)"
+
+
 def test_resting_stock_and_pile_are_one_mesh_each(app):
     scene = app.scene
     assert len(scene.pile) >= 3
@@ -58,7 +116,8 @@ def test_resting_stock_and_pile_are_one_mesh_each(app):
         assert meshes.getNumPaths() == 1
         geom = meshes[0].node().getGeom(0)
         per_card = lower[0].face_np.node().getGeom(0).getVertexData().getNumRows()
-        assert geom.getVertexData().getNumRows() == per_card * len(lower)
+        assert per_card == 16
+        assert geom.getVertexData().getNumRows() == mesh_rows(body, len(lower))
     # the zones and the parents the tests check are untouched
     assert {n.np.getParent().getName() for n in scene.stock} == {"anchor-stock"}
 
@@ -87,7 +146,8 @@ def test_a_card_that_moves_is_drawn_on_its_own(app):
         assert not node.np.isHidden()
         assert all(not n.np.isHidden() for n in scene.stock[5:])
         assert all(n.np.isHidden() for n in scene.stock[:5])
-        assert body.root.getChild(0).node().getGeom(0).getVertexData().getNumRows() == 5 * 16
+        rows = body.root.getChild(0).node().getGeom(0).getVertexData().getNumRows()
+        assert rows == mesh_rows(body, 5)
     finally:
         node.np.setPos(pos)
     app.taskMgr.step()

@@ -105,6 +105,7 @@ def main(argv: list[str] | None = None) -> int:
     shot("3b_pause")
     app.screens.panel.buttons["rules"]["command"]()
     shot("3c_rules")
+    app.request("Pause")  # the rules lead back to the pause menu only
     app.request("Table")
     _play_to_a_knock(app, ctl, driver)
     panel = app.screens.panel

@@ -34,9 +34,6 @@ DEADWOOD_GAP = 2.2  # extra space (card units) that sets the deadwood apart from
 CAMERA_POS = (0.0, -58.0, 44.0)
 CAMERA_LOOK = (0.0, -1.5, 0.0)
 CAMERA_VFOV = 48.5  # degrees, at 16:9 and wider
-# every place the camera stands (the table's view, the tutorial's close-ups) lies in this box,
-# corners (x, y, z) low and high: the room leaves out only what the table hides from all of it
-CAMERA_RANGE = ((-2.0, -66.0, 40.0), (2.0, -34.0, 48.0))
 # the HUD's action buttons take this much of the right edge (aspect2d units); the widest
 # hand (11 cards in three groups) reaches this far right (screen units, -1..1, at 16:9) plus
 # a margin: narrower windows widen the view so the two never meet

@@ -25,7 +25,6 @@ from panda3d.core import (
     NodePath,
 )
 
-from . import layout
 from .tablemodel import geom_node
 
 FLOOR_Z = -76.0  # the floor, 76 cm below the felt
@@ -70,8 +69,11 @@ def lamp_light(points: np.ndarray) -> np.ndarray:
     return np.where(on_floor, light * shade, light)
 
 
-def _hidden_from(eye: np.ndarray, points: np.ndarray) -> np.ndarray:
-    """Whether the table top hides each point (below it) from ``eye``."""
+def hidden_from(eye: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """Whether the table top hides each point (below it) from ``eye`` (nothing is hidden
+    from an eye at or below the felt)."""
+    if eye[2] <= 0.0:
+        return np.zeros(len(points), bool)
     t = eye[2] / np.maximum(eye[2] - points[:, 2], 1e-6)
     q = eye[:2] + (points[:, :2] - eye[:2]) * t[:, None]  # where the sight line meets z = 0
     (hx, hy), r = HIDING_HALF, HIDING_CORNER
@@ -81,33 +83,17 @@ def _hidden_from(eye: np.ndarray, points: np.ndarray) -> np.ndarray:
     return (points[:, 2] < -0.5) & inside
 
 
-def hidden_by_table(points: np.ndarray) -> np.ndarray:
-    """Whether the table top hides each point from wherever the camera may stand (the box
-    ``layout.CAMERA_RANGE``). The table's outline is convex (a rounded rectangle), so the
-    places it hides a point from form a convex set, and a point hidden from the box's eight
-    corners is hidden from all of the box; likewise a quad whose four corners are hidden is
-    hidden whole. Such quads are not drawn: the felt would only paint over them (a second
-    fill of much of the screen, the largest cost the room had)."""
-    low, high = layout.CAMERA_RANGE
-    hidden = np.ones(len(points), bool)
-    for x in (low[0], high[0]):
-        for y in (low[1], high[1]):
-            for z in (low[2], high[2]):
-                hidden &= _hidden_from(np.array([x, y, z], float), points)
-    return hidden
-
-
 class _Builder:
     """Grids of quads with baked vertex colours, gathered into one mesh."""
 
     def __init__(self) -> None:
         self.rows: list[np.ndarray] = []
-        self.tris: list[np.ndarray] = []
+        self.quads: list[np.ndarray] = []
         self.count = 0
 
     def grid(self, origin, u, v, nu: int, nv: int, colour) -> None:
         """A quad grid from ``origin`` spanning vectors ``u`` and ``v`` (``nu`` x ``nv``
-        cells); cells the table hides from the camera are left out."""
+        cells)."""
         i, j = np.meshgrid(np.arange(nu + 1) / nu, np.arange(nv + 1) / nv)
         pts = (
             np.asarray(origin, float)
@@ -119,12 +105,8 @@ class _Builder:
         row = nu + 1
         a = (np.arange(nv)[:, None] * row + np.arange(nu)[None, :]).reshape(-1)
         corners = np.stack([a, a + 1, a + row + 1, a + row], axis=1)
-        seen = ~hidden_by_table(pts)[corners].all(axis=1)
-        if not seen.any():
-            return
-        quads = corners[seen][:, [0, 1, 2, 0, 2, 3]]
         self.rows.append(np.hstack([pts, rgb, np.ones((len(pts), 1))]))
-        self.tris.append(quads.reshape(-1) + self.count)
+        self.quads.append(corners + self.count)
         self.count += len(pts)
 
     def rect(self, x0, y0, x1, y1, z, colour, step: float = 30.0) -> None:
@@ -134,16 +116,12 @@ class _Builder:
         self.grid((x0, y0, z), (x1 - x0, 0, 0), (0, y1 - y0, 0), nu, nv, colour)
 
     def node(self, name: str) -> GeomNode:
+        """The mesh's vertices, with no triangles yet (``Room.fit`` chooses them)."""
         vdata = GeomVertexData(name, _format(), Geom.UHStatic)
         vdata.uncleanSetNumRows(self.count)
         rows = np.concatenate(self.rows).astype(np.float32)
         vdata.modifyArray(0).modifyHandle().setData(rows.tobytes())
-        tris = GeomTriangles(Geom.UHStatic)
-        tris.setIndexType(Geom.NT_uint32)
-        tris.modifyVertices().modifyHandle().setData(
-            np.concatenate(self.tris).astype(np.uint32).tobytes()
-        )
-        return geom_node(name, vdata, tris)
+        return geom_node(name, vdata, GeomTriangles(Geom.UHStatic))
 
 
 def _floor(b: _Builder) -> None:
@@ -196,16 +174,46 @@ def _walls(b: _Builder) -> None:
             b.grid((ax, ay, z0), span, (0, 0, z1 - z0), cells, nv, colour)
 
 
-def build_room(parent: NodePath) -> NodePath:
-    """The room under ``parent`` (table units: cm, the felt at z = 0), drawn first."""
-    b = _Builder()
-    for part in (_floor, _rug, _walls):
-        part(b)
-    room = parent.attachNewNode(b.node("room"))
-    room.setBin("background", -10)
-    room.setDepthTest(False)
-    room.setDepthWrite(False)
-    room.setLightOff(1)
-    room.setTextureOff(1)
-    room.setTwoSided(True)
-    return room
+class Room:
+    """The room's one mesh, of which only the quads the table does not hide from the camera
+    are drawn: the felt would paint over the others (on a software renderer every pixel
+    drawn costs, and from the table's view the table hid 45% of the screen's room pixels).
+    ``fit(eye)`` chooses them for where the camera stands; the table calls it each frame
+    before drawing, which costs nothing while the camera stays put."""
+
+    def __init__(self, parent: NodePath) -> None:
+        b = _Builder()
+        for part in (_floor, _rug, _walls):
+            part(b)
+        self.points = np.concatenate(b.rows)[:, :3]
+        self.quads = np.concatenate(b.quads)  # each quad's four corners, in order
+        self.np = parent.attachNewNode(b.node("room"))
+        self.np.setBin("background", -10)
+        self.np.setDepthTest(False)
+        self.np.setDepthWrite(False)
+        self.np.setLightOff(1)
+        self.np.setTextureOff(1)
+        self.np.setTwoSided(True)
+        self.eye: np.ndarray | None = None
+        self.drawn = 0  # quads drawn from the last eye
+
+    def fit(self, eye) -> None:
+        """Draw only the quads the table does not hide from ``eye`` (in the room's
+        coordinates). The table's outline is convex, so a quad whose four corners it hides
+        is hidden whole."""
+        eye = np.asarray(eye, float)
+        if self.eye is not None and np.abs(eye - self.eye).max() < 1e-4:
+            return
+        self.eye = eye
+        seen = ~hidden_from(eye, self.points)[self.quads].all(axis=1)
+        tris = GeomTriangles(Geom.UHStatic)
+        tris.setIndexType(Geom.NT_uint32)
+        tris.modifyVertices().modifyHandle().setData(
+            self.quads[seen][:, [0, 1, 2, 0, 2, 3]].astype(np.uint32).tobytes()
+        )
+        self.np.node().modifyGeom(0).setPrimitive(0, tris)
+        self.drawn = int(seen.sum())
+
+    def follow(self, camera: NodePath) -> None:
+        """``fit`` for where ``camera`` stands now."""
+        self.fit(tuple(camera.getPos(self.np)))

@@ -41,7 +41,7 @@ from .cards import Atlas, CardFactory, CardNode, ZonePad
 from .celebration import burst
 from .palette import BANNER_CARD, dress_banner
 from .quality import choose_detail, choose_filtering
-from .room import DARKEST, build_room
+from .room import DARKEST, Room
 from .spread_label import SpreadLabel
 from .stack import StackBody
 from .tablemodel import build_lights, build_table
@@ -53,6 +53,9 @@ TURN_MARK = (1.0, 0.8, 0.3, 0.7)
 MELD_TINTS = ((1.0, 0.88, 0.6, 1), (0.72, 0.86, 1.0, 1))
 SORTS = ("melds", "rank", "suit", "custom")
 UNDERCUT = (0.36, 0.07, 0.06, 1)
+# a stock card under another shows only this edge (cm): the one above, at most 0.3 cm off
+# (layout.stock_pose), covers the rest of it, which is then not shaded for nothing
+STOCK_RING = 0.5
 
 
 def card_sort_key(mode: str):
@@ -82,7 +85,8 @@ class TableScene:
         self.sounds = sounds
         self.root = base.render.attachNewNode("table-scene")
         base.setBackgroundColor(*DARKEST, 1)
-        self.room = build_room(self.root) if room else None
+        self.room_mesh = Room(self.root) if room else None
+        self.room = self.room_mesh.np if self.room_mesh is not None else None
         self.table = build_table(base.loader, self.root, self.detail, self.filtering)
         self.lights = build_lights(base.render)
         self.factory = CardFactory(base.loader, back=back, style=style, filtering=self.filtering)
@@ -119,10 +123,15 @@ class TableScene:
             node.np.setPosHpr(pos, hpr)
         tex = self.factory.atlas.texture
         self.stacks = [
-            (StackBody(self.anchor_stock, layout.stock_pose, tex), lambda: self.stock),
+            (
+                StackBody(self.anchor_stock, layout.stock_pose, tex, inset=STOCK_RING),
+                lambda: self.stock,
+            ),
             (StackBody(self.anchor_pile, layout.pile_pose, tex), lambda: self.pile),
         ]
         self._stack_task = base.taskMgr.add(self._sync_stacks, "table-stacks", sort=45)
+        # after the camera moved (the menu's drift, the tutorial's close-ups), before drawing
+        self._room_task = base.taskMgr.add(self._fit_room, "table-room", sort=46)
         self.turn_marks = [self._turn_mark(seat) for seat in (0, 1)]
         self.turn: int | None = None
         self.place_camera()
@@ -141,6 +150,12 @@ class TableScene:
         and the pile are drawn as one mesh each (see ``stack.StackBody``)."""
         for body, cards in self.stacks:
             body.sync(cards())
+        return task.cont if task is not None else None
+
+    def _fit_room(self, task=None):
+        """Each frame: the room draws only what the table does not hide from the camera."""
+        if self.room_mesh is not None:
+            self.room_mesh.follow(self.base.camera)
         return task.cont if task is not None else None
 
     def set_style(self, style: str) -> bool:
@@ -197,6 +212,7 @@ class TableScene:
         self.base.camera.lookAt(*layout.CAMERA_LOOK)
         self.base.camLens.setNearFar(1.0, 1000.0)
         self.fit_lens()
+        self._fit_room()
 
     def fit_lens(self) -> None:
         """Keep the table framed for any window shape (wide: fixed height; narrower than
@@ -672,11 +688,12 @@ class TableScene:
     def destroy(self) -> None:
         self.queue.clear()
         self.base.taskMgr.remove(self._stack_task)
+        self.base.taskMgr.remove(self._room_task)
         for body, _cards in self.stacks:
             body.destroy()
         # the task and the stacks' lambdas point back at the scene: without them it is
         # freed at once (a second table, a team game's inset, goes with its game)
-        self._stack_task, self.stacks = None, []
+        self._stack_task, self._room_task, self.stacks = None, None, []
         for np in self.lights:
             self.base.render.clearLight(np)
             np.removeNode()
