@@ -209,6 +209,16 @@ def _role(v: Any) -> None:
 
 _SEQ = _int_in(1, 2**31)
 _HANDNO = _int_in(0, 10_000)
+_PLAYER = _int_in(0, 3)  # a table's player (three, or four in two teams)
+MAX_HAND_ACTIONS = 1000  # a hand's moves in a table record (a long hand has ~150)
+
+
+def _actions(v: Any) -> None:
+    if not isinstance(v, list) or len(v) > MAX_HAND_ACTIONS:
+        raise ProtocolError(f"expected a list of at most {MAX_HAND_ACTIONS} moves")
+    for a in v:
+        _text(40)(a)
+
 
 # type -> {field: checker}; "?" prefix = optional
 SCHEMAS: dict[str, dict[str, Callable[[Any], None]]] = {
@@ -254,6 +264,17 @@ SCHEMAS: dict[str, dict[str, Callable[[Any], None]]] = {
         "?hand": _hand_info,
     },
     "bye": {"seq": _SEQ, "reason": _text(300)},
+    # a table of three or four (gin3d.net.table; not sequence-numbered: one link per player
+    # to the table's host, which passes them on). "p" names the player the message is from
+    # (for "tpair" sent to the host: the player it is for)
+    "tseat": {"you": _int_in(1, 3), "players": _int_in(3, 4), "rules": _rules},
+    "tcommit": {"p": _PLAYER, "commit": _hex64},
+    "topen": {"p": _PLAYER, "nonce": _hex64},
+    # one frame of a hand's two-player match, as text (decoded and checked at its end)
+    "tpair": {"p": _PLAYER, "hand": _HANDNO, "m": _text(MAX_FRAME - 1024)},
+    "trecord": {"p": _PLAYER, "hand": _HANDNO, "deck": _perm, "actions": _actions},
+    "tnote": {"p": _PLAYER, "reason": _text(300)},
+    "tdone": {"p": _PLAYER, "head": _hex64},
 }
 SEQUENCED = frozenset(t for t, s in SCHEMAS.items() if "seq" in s)
 

@@ -1,0 +1,435 @@
+"""A table of three players, or four in two teams, over the network (docs/net.md, *Tables of
+three and four*).
+
+One player hosts the table (``TableHost``): the others join it with one join code
+(``TableGuest``), each over its own TLS link with the join-code handshake of a two-player
+match. The host passes every message on. Each hand is played between its two players as a
+two-player match of one hand (``tablehand.TableHandSession``: the same fair deal and checks),
+its frames passing through the host as opaque text (``tablelink.PairLink``); at its end both
+players send the table a record of it (deck and moves), and every player replays the agreed
+hands with the engine (``tablegame.TableGame``), so every score is computed, never told. At
+the end each player sends the head of its move log: the table finishes only when all agree.
+
+A message that breaks the schema, comes from the wrong player, or is a record of a hand its
+sender did not play, is refused (nothing changes, every player hears of it in a ``tnote``);
+two records of one hand that differ, a hand that does not replay, or a hand's match ending
+in a cheat verdict, stop the table for everyone, saying which player and hand.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from gin3d.engine import RuleSet
+
+from .channel import Link
+from .ended import MatchEnded
+from .protocol import FrameError, ProtocolError
+from .session import CHEATED, Callbacks, Player, Timing
+from .tablegame import Record, TableGame
+from .tablehand import TableHandSession, hand_match_id
+from .tablelink import AHEAD, PairInbox, PairLink
+from .transport import HandshakeError, Identity, connect_direct, handshake, make_code, tls_link
+
+MAX_TABLE_REFUSALS = 20  # refused messages from one player before the table stops
+LINK_ERRORS = (ConnectionError, OSError, asyncio.IncompleteReadError, EOFError)
+BROADCAST = frozenset({"tcommit", "topen", "trecord", "tnote", "tdone"})
+DISPUTED = "the table's hands are disputed"
+
+
+@dataclass
+class TablePeer:
+    """One player of a table: its links, the seed, the hands it plays, the agreed game."""
+
+    player: Player
+    timing: Timing = field(default_factory=Timing)
+    evidence_dir: str | None = None
+    on_note: Callable[[str], None] | None = None  # every refusal and note, in words
+
+    def __post_init__(self) -> None:
+        self.index = 0
+        self.players = 0
+        self.rules: RuleSet | None = None
+        self.links: dict[int, Link] = {}  # host: a link per guest; guest: {0: the host}
+        self.inbox = PairInbox()
+        self.commits: dict[int, str] = {}
+        self.opens: dict[int, bytes] = {}
+        self.records: dict[tuple[int, int], Record] = {}
+        self.heads: dict[int, str] = {}
+        self.refusals: list[str] = []
+        self.notes: list[tuple[int, str]] = []  # what other players told the table
+        self.refused_from: dict[int, int] = {}
+        self.table: TableGame | None = None
+        self.ended: MatchEnded | None = None
+        self.changed = asyncio.Condition()
+        self._tasks: set[asyncio.Task] = set()
+        self.sessions: list[TableHandSession] = []
+
+    # -- links ---------------------------------------------------------------------------
+    def _spawn(self, coro) -> None:
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _read(self, link: Link, sender: int) -> None:
+        """Every message from one link, until it ends; nothing a peer sends raises here."""
+        while self.ended is None:
+            try:
+                msg = await link.recv()
+            except FrameError as exc:
+                return await self._lost(sender, str(exc))
+            except ProtocolError as exc:
+                await self._refuse(sender, f"a bad message from player {sender}: {exc}")
+                continue
+            except LINK_ERRORS as exc:
+                return await self._lost(sender, str(exc) or type(exc).__name__)
+            await self._route(msg, sender)
+
+    async def _route(self, msg: dict, sender: int) -> None:
+        raise NotImplementedError  # host and guest route differently
+
+    async def _lost(self, sender: int, why: str) -> None:
+        await self._stop(MatchEnded("opponent left", f"player {sender} left the table ({why})"))
+
+    async def _send_to(self, to: int, msg: dict) -> None:
+        link = self.links.get(to)
+        if link is None:
+            return
+        try:
+            await link.send(msg)
+        except LINK_ERRORS as exc:
+            await self._lost(to, str(exc) or type(exc).__name__)
+
+    async def _send_all(self, msg: dict, but: int | None = None) -> None:
+        for to in list(self.links):
+            if to != but:
+                await self._send_to(to, msg)
+
+    async def _send_pair(self, other: int, hand: int, body: str) -> None:
+        raise NotImplementedError
+
+    # -- what comes in -------------------------------------------------------------------
+    async def _take(self, msg: dict) -> None:
+        """A table message from player ``msg["p"]`` (already checked to be from them)."""
+        p, kind = msg["p"], msg["t"]
+        if kind == "tnote":
+            self.notes.append((p, msg["reason"]))
+            self._say(f"player {p}: {msg['reason']}")
+        elif kind == "tcommit" and p not in self.commits:
+            self.commits[p] = msg["commit"]
+        elif kind == "topen" and p not in self.opens:
+            self.opens[p] = bytes.fromhex(msg["nonce"])
+        elif kind == "trecord":
+            await self._take_record(msg)
+        elif kind == "tdone" and p not in self.heads:
+            self.heads[p] = msg["head"]
+        else:
+            await self._refuse(p, f"player {p} sent {kind} out of turn")
+        async with self.changed:
+            self.changed.notify_all()
+
+    async def _take_record(self, msg: dict) -> None:
+        p, hand = msg["p"], msg["hand"]
+        if (
+            hand < self.inbox.oldest
+            or hand > self.inbox.oldest + AHEAD
+            or (hand, p) in self.records
+        ):
+            await self._refuse(p, f"player {p} sent a record of hand {hand + 1} out of turn")
+            return
+        now = {h: seats for h, seats, _ in self.table.next_hands()} if self.table else {}
+        if hand in now and p not in now[hand]:
+            await self._refuse(p, _not_played(p, hand))
+            return
+        self.records[(hand, p)] = (msg["deck"], msg["actions"])
+
+    def _deliver(self, hand: int, other: int, body: str) -> str | None:
+        return self.inbox.put(hand, other, body)
+
+    async def _refuse(self, p: int, reason: str) -> None:
+        """Refuse a message: nothing changes, the table hears of it; too many stop it."""
+        self.refusals.append(reason)
+        self._say(f"refused: {reason}")
+        self.refused_from[p] = self.refused_from.get(p, 0) + 1
+        await self._send_all({"t": "tnote", "p": self.index, "reason": f"refused: {reason}"[:300]})
+        if self.refused_from[p] >= MAX_TABLE_REFUSALS:
+            await self._stop(MatchEnded(CHEATED, f"player {p}: {MAX_TABLE_REFUSALS} refusals"))
+
+    def _say(self, text: str) -> None:
+        if self.on_note is not None:
+            self.on_note(text)
+
+    async def _stop(self, ended: MatchEnded) -> None:
+        if self.ended is None:
+            self.ended = ended
+            await self._send_all({"t": "tnote", "p": self.index, "reason": ended.detail[:300]})
+        async with self.changed:
+            self.changed.notify_all()
+
+    async def _until(self, ready: Callable[[], bool], what: str) -> None:
+        """Wait for the table (bounded by ``Timing.stall``); MatchEnded if it stops."""
+
+        def done() -> bool:
+            return self.ended is not None or ready()
+
+        try:
+            async with self.changed:
+                await asyncio.wait_for(self.changed.wait_for(done), self.timing.stall)
+        except asyncio.TimeoutError:
+            await self._stop(MatchEnded("claimed", f"the table stopped: no {what}"))
+        if self.ended is not None:
+            raise self.ended
+
+    # -- the game ------------------------------------------------------------------------
+    async def run(self) -> MatchEnded:
+        """Play the table's game to its end (the links are up); never raises for a peer."""
+        try:
+            seed = await self._fix_seed()
+            table_id = hashlib.sha256(b"gin3d-table|" + seed).hexdigest()
+            self.table = TableGame(self.rules, self.players, seed.hex(), table_id)
+            while not self.table.over:
+                await self._play_round(table_id)
+            await self._send_all({"t": "tdone", "p": self.index, "head": self.table.log.head})
+            self.heads[self.index] = self.table.log.head
+            await self._until(lambda: len(self.heads) == self.players, "final log heads")
+            if len(set(self.heads.values())) != 1:
+                raise MatchEnded("logs differ", f"the final move logs differ: {self.heads}")
+            self.ended = MatchEnded("finished")
+        except MatchEnded as ended:
+            await self._stop(ended)
+        return self.ended
+
+    async def _fix_seed(self) -> bytes:
+        """Commit-reveal among all players: the first dealer's cut that nobody chose."""
+        nonce = secrets.token_bytes(32)
+        self.commits[self.index] = hashlib.sha256(b"gin3d-table-commit|" + nonce).hexdigest()
+        await self._send_all({"t": "tcommit", "p": self.index, "commit": self.commits[self.index]})
+        await self._until(lambda: len(self.commits) == self.players, "commitments")
+        self.opens[self.index] = nonce
+        await self._send_all({"t": "topen", "p": self.index, "nonce": nonce.hex()})
+        await self._until(lambda: len(self.opens) == self.players, "opened nonces")
+        for p, opened in sorted(self.opens.items()):
+            if hashlib.sha256(b"gin3d-table-commit|" + opened).hexdigest() != self.commits[p]:
+                raise MatchEnded(CHEATED, f"player {p}'s nonce does not match its commitment")
+        return hashlib.sha256(
+            b"gin3d-table-seed|" + b"".join(self.opens[p] for p in range(self.players))
+        ).digest()
+
+    async def _play_round(self, table_id: str) -> None:
+        """The next hand (three players) or round of two hands at once (four): ours played,
+        then every hand's two records agreed and replayed."""
+        hands = self.table.next_hands()
+        for hand, seats, dealer in hands:
+            if self.index in seats:
+                await self._play_hand(table_id, hand, seats, dealer)
+        records = []
+        for hand, seats, _ in hands:
+            records.append(await self._agreed(hand, seats))
+        try:
+            self.table.add(records)
+        except ValueError as exc:
+            raise MatchEnded(CHEATED, f"{DISPUTED}: hand {hands[0][0] + 1} {exc}") from None
+        self.inbox.settle(hands[-1][0] + 1)
+        for key in [k for k in self.records if k[0] <= hands[-1][0]]:
+            del self.records[key]
+
+    async def _play_hand(self, table_id: str, hand: int, seats: tuple[int, int], dealer: int):
+        seat = seats.index(self.index)
+        other = seats[1 - seat]
+        session = TableHandSession(
+            seat,
+            self.player,
+            hand_match_id(table_id, hand, seats),
+            rules=self.rules,
+            callbacks=Callbacks(
+                on_refused=lambda r, by_peer: self._say(f"hand {hand + 1}: refused {r}")
+            ),
+            timing=self.timing,
+            evidence_dir=self.evidence_dir,
+            dealer=dealer,
+        )
+        self.sessions.append(session)
+        link = PairLink(hand, other, self._send_pair, self.inbox.queue(hand, other))
+        try:
+            await session.attach(link)
+        except (ProtocolError, asyncio.TimeoutError, *LINK_ERRORS) as exc:
+            raise MatchEnded("opponent left", f"hand {hand + 1}: player {other}: {exc}") from None
+        ended = await session.run()
+        await session.close()
+        if ended.reason != "finished":
+            raise MatchEnded(ended.reason, f"hand {hand + 1}, player {other}: {ended.detail}")
+        deck, actions = session.record()
+        self.records[(hand, self.index)] = (deck, actions)
+        await self._send_all(
+            {"t": "trecord", "p": self.index, "hand": hand, "deck": deck, "actions": actions}
+        )
+
+    async def _agreed(self, hand: int, seats: tuple[int, int]) -> Record:
+        """The hand's record once both its players sent the same one; records of it from
+        anyone else are refused."""
+        for key in [k for k in self.records if k[0] == hand and k[1] not in seats]:
+            del self.records[key]
+            await self._refuse(key[1], _not_played(key[1], hand))
+        await self._until(
+            lambda: all((hand, p) in self.records for p in seats), f"record of hand {hand + 1}"
+        )
+        a, b = (self.records[(hand, p)] for p in seats)
+        if a != b:
+            raise MatchEnded(
+                CHEATED,
+                f"{DISPUTED}: players {seats[0]} and {seats[1]} report different hands {hand + 1}",
+            )
+        return a
+
+
+def _not_played(p: int, hand: int) -> str:
+    return f"player {p} sent a record of hand {hand + 1}, which it did not play"
+
+
+class TableHost(TablePeer):
+    """Player 0: listens, seats the others as they join with the code, passes messages on."""
+
+    def __init__(
+        self,
+        player: Player,
+        rules: RuleSet,
+        players: int,
+        code: str | None = None,
+        listen: str = "127.0.0.1",
+        port: int = 0,
+        **options,
+    ) -> None:
+        super().__init__(player, **options)
+        if players not in (3, 4):
+            raise ValueError("a table has 3 or 4 players")
+        self.rules = rules
+        self.players = players
+        self.code = code or make_code()
+        self.listen = listen
+        self.port = port
+        self.identity = Identity.generate()
+        self.server: asyncio.AbstractServer | None = None
+        self.full = asyncio.Event()
+        self.failures: list[str] = []
+
+    async def start(self) -> None:
+        self.server = await asyncio.start_server(self._incoming, self.listen, self.port)
+        self.port = self.server.sockets[0].getsockname()[1]
+
+    async def _incoming(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        if self.full.is_set():
+            writer.close()
+            return
+        try:
+            link, _ = await tls_link(reader, writer, "host", self.identity)
+            await handshake(link, "host", self.identity, self.code)
+        except (HandshakeError, ProtocolError, OSError) as exc:
+            writer.close()
+            self.failures.append(str(exc))
+            return
+        if self.full.is_set():
+            link.close()
+            return
+        index = len(self.links) + 1
+        self.links[index] = link
+        self._say(f"seated player {index}")
+        if len(self.links) == self.players - 1:
+            self.full.set()
+            for to in sorted(self.links):
+                await self._send_to(
+                    to,
+                    {
+                        "t": "tseat",
+                        "you": to,
+                        "players": self.players,
+                        "rules": self.rules.to_dict(),
+                    },
+                )
+                self._spawn(self._read(self.links[to], to))
+
+    async def play(self) -> MatchEnded:
+        await self.full.wait()
+        if self.server is not None:
+            self.server.close()
+        return await self.run()
+
+    async def _route(self, msg: dict, sender: int) -> None:
+        kind = msg["t"]
+        if kind == "tpair":
+            to = msg["p"]
+            if to == sender or to >= self.players:
+                return await self._refuse(sender, f"player {sender} sent a frame to player {to}")
+            if to != self.index:
+                return await self._send_to(to, {**msg, "p": sender})
+            why = self._deliver(msg["hand"], sender, msg["m"])
+            if why is not None:
+                await self._refuse(sender, f"player {sender} sent {why}")
+        elif kind in BROADCAST and msg["p"] == sender:
+            await self._send_all(msg, but=sender)
+            await self._take(msg)
+        else:
+            await self._refuse(sender, f"player {sender} sent {kind} as player {msg.get('p')}")
+
+    async def _send_pair(self, other: int, hand: int, body: str) -> None:
+        await self._send_to(other, {"t": "tpair", "p": self.index, "hand": hand, "m": body})
+
+    async def close(self) -> None:
+        if self.server is not None:
+            self.server.close()
+        for task in list(self._tasks):
+            task.cancel()
+        for link in self.links.values():
+            link.close()
+
+
+class TableGuest(TablePeer):
+    """A player who joins a table by its code; player 1, 2 or 3 as the host seats it."""
+
+    def __init__(self, player: Player, code: str, address: tuple[str, int], **options) -> None:
+        super().__init__(player, **options)
+        self.code = code
+        self.address = address
+        self.identity = Identity.generate()
+        self.seated = asyncio.Event()
+
+    async def start(self) -> None:
+        peer = await connect_direct(*self.address, self.identity, self.code)
+        self.links[0] = peer.link
+        self._spawn(self._read(peer.link, 0))
+
+    async def play(self) -> MatchEnded:
+        try:
+            await asyncio.wait_for(self.seated.wait(), self.timing.stall)
+        except asyncio.TimeoutError:
+            return MatchEnded("opponent left", "the table never filled")
+        if self.ended is not None:
+            return self.ended
+        return await self.run()
+
+    async def _route(self, msg: dict, sender: int) -> None:
+        kind = msg["t"]
+        if kind == "tseat" and not self.seated.is_set():
+            self.index, self.players = msg["you"], msg["players"]
+            self.rules = RuleSet.from_dict(msg["rules"])
+            self.seated.set()
+        elif kind == "tpair" and self.seated.is_set():
+            why = self._deliver(msg["hand"], msg["p"], msg["m"])
+            if why is not None:
+                await self._refuse(msg["p"], f"player {msg['p']} sent {why}")
+        elif kind in BROADCAST and self.seated.is_set() and msg["p"] < self.players:
+            await self._take(msg)
+        else:
+            await self._refuse(sender, f"the table's host sent {kind} out of turn")
+
+    async def _send_pair(self, other: int, hand: int, body: str) -> None:
+        await self._send_to(0, {"t": "tpair", "p": other, "hand": hand, "m": body})
+
+    async def close(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+        for link in self.links.values():
+            link.close()
