@@ -131,6 +131,7 @@ async def _run_table(args) -> int:
         "log_ok": log.verify() if log else False,
         "refusals": table.refusals,
         "notes": table.notes,
+        "safety_code": table.safety_code,
     }
     return await _report(args, ended, result, table)
 

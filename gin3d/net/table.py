@@ -33,11 +33,12 @@ from .session import CHEATED, Callbacks, Player, Timing
 from .tablegame import Record, TableGame
 from .tablehand import TableHandSession, hand_match_id
 from .tablelink import AHEAD, PairInbox, PairLink
+from .tablesig import TableKeys
 from .transport import HandshakeError, Identity, connect_direct, handshake, make_code, tls_link
 
 MAX_TABLE_REFUSALS = 20  # refused messages from one player before the table stops
 LINK_ERRORS = (ConnectionError, OSError, asyncio.IncompleteReadError, EOFError)
-BROADCAST = frozenset({"tcommit", "topen", "trecord", "tnote", "tdone"})
+BROADCAST = frozenset({"tkey", "tcommit", "topen", "trecord", "tnote", "tdone"})
 DISPUTED = "the table's hands are disputed"
 
 
@@ -68,6 +69,8 @@ class TablePeer:
         self.changed = asyncio.Condition()
         self._tasks: set[asyncio.Task] = set()
         self.sessions: list[TableHandSession] = []
+        self.sig = TableKeys()
+        self.safety_code = ""
 
     # -- links ---------------------------------------------------------------------------
     def _spawn(self, coro) -> None:
@@ -112,11 +115,18 @@ class TablePeer:
     async def _send_pair(self, other: int, hand: int, body: str) -> None:
         raise NotImplementedError
 
+    async def _broadcast(self, msg: dict) -> None:
+        """A message of ours to every player, signed."""
+        await self._send_all(self.sig.sign(msg))
+
     # -- what comes in -------------------------------------------------------------------
     async def _take(self, msg: dict) -> None:
         """A table message from player ``msg["p"]`` (already checked to be from them)."""
         p, kind = msg["p"], msg["t"]
-        if kind == "tnote":
+        if kind == "tkey":
+            if not self.sig.learn(msg):
+                await self._refuse(p, f"player {p} announced a second key")
+        elif kind == "tnote":
             self.notes.append((p, msg["reason"]))
             self._say(f"player {p}: {msg['reason']}")
         elif kind == "tcommit" and p not in self.commits:
@@ -155,7 +165,7 @@ class TablePeer:
         self.refusals.append(reason)
         self._say(f"refused: {reason}")
         self.refused_from[p] = self.refused_from.get(p, 0) + 1
-        await self._send_all({"t": "tnote", "p": self.index, "reason": f"refused: {reason}"[:300]})
+        await self._broadcast({"t": "tnote", "p": self.index, "reason": f"refused: {reason}"[:300]})
         if self.refused_from[p] >= MAX_TABLE_REFUSALS:
             await self._stop(MatchEnded(CHEATED, f"player {p}: {MAX_TABLE_REFUSALS} refusals"))
 
@@ -164,9 +174,12 @@ class TablePeer:
             self.on_note(text)
 
     async def _stop(self, ended: MatchEnded) -> None:
+        """The table ends for us: the others hear why, a hand under way ends with it."""
         if self.ended is None:
             self.ended = ended
-            await self._send_all({"t": "tnote", "p": self.index, "reason": ended.detail[:300]})
+            for session in self.sessions:
+                session.stop(ended)
+            await self._broadcast({"t": "tnote", "p": self.index, "reason": ended.detail[:300]})
         async with self.changed:
             self.changed.notify_all()
 
@@ -188,12 +201,16 @@ class TablePeer:
     async def run(self) -> MatchEnded:
         """Play the table's game to its end (the links are up); never raises for a peer."""
         try:
+            await self._send_all(self.sig.key_message(self.index))
+            await self._until(lambda: len(self.sig.keys) == self.players, "keys")
+            self.safety_code = self.sig.safety_code(self.players)
+            self._say(f"table safety code {self.safety_code}")
             seed = await self._fix_seed()
             table_id = hashlib.sha256(b"gin3d-table|" + seed).hexdigest()
             self.table = TableGame(self.rules, self.players, seed.hex(), table_id)
             while not self.table.over:
                 await self._play_round(table_id)
-            await self._send_all({"t": "tdone", "p": self.index, "head": self.table.log.head})
+            await self._broadcast({"t": "tdone", "p": self.index, "head": self.table.log.head})
             self.heads[self.index] = self.table.log.head
             await self._until(lambda: len(self.heads) == self.players, "final log heads")
             if len(set(self.heads.values())) != 1:
@@ -207,10 +224,10 @@ class TablePeer:
         """Commit-reveal among all players: the first dealer's cut that nobody chose."""
         nonce = secrets.token_bytes(32)
         self.commits[self.index] = hashlib.sha256(b"gin3d-table-commit|" + nonce).hexdigest()
-        await self._send_all({"t": "tcommit", "p": self.index, "commit": self.commits[self.index]})
+        await self._broadcast({"t": "tcommit", "p": self.index, "commit": self.commits[self.index]})
         await self._until(lambda: len(self.commits) == self.players, "commitments")
         self.opens[self.index] = nonce
-        await self._send_all({"t": "topen", "p": self.index, "nonce": nonce.hex()})
+        await self._broadcast({"t": "topen", "p": self.index, "nonce": nonce.hex()})
         await self._until(lambda: len(self.opens) == self.players, "opened nonces")
         for p, opened in sorted(self.opens.items()):
             if hashlib.sha256(b"gin3d-table-commit|" + opened).hexdigest() != self.commits[p]:
@@ -264,7 +281,7 @@ class TablePeer:
             raise MatchEnded(ended.reason, f"hand {hand + 1}, player {other}: {ended.detail}")
         deck, actions = session.record()
         self.records[(hand, self.index)] = (deck, actions)
-        await self._send_all(
+        await self._broadcast(
             {"t": "trecord", "p": self.index, "hand": hand, "deck": deck, "actions": actions}
         )
 
@@ -284,6 +301,10 @@ class TablePeer:
                 f"{DISPUTED}: players {seats[0]} and {seats[1]} report different hands {hand + 1}",
             )
         return a
+
+
+def _unsigned(p: int, kind: str) -> str:
+    return f"player {p}'s {kind} is not signed by player {p}"
 
 
 def _not_played(p: int, hand: int) -> str:
@@ -363,19 +384,24 @@ class TableHost(TablePeer):
             to = msg["p"]
             if to == sender or to >= self.players:
                 return await self._refuse(sender, f"player {sender} sent a frame to player {to}")
+            if not self.sig.holds(msg, sender, to):
+                return await self._refuse(sender, _unsigned(sender, kind))
             if to != self.index:
                 return await self._send_to(to, {**msg, "p": sender})
             why = self._deliver(msg["hand"], sender, msg["m"])
             if why is not None:
                 await self._refuse(sender, f"player {sender} sent {why}")
         elif kind in BROADCAST and msg["p"] == sender:
+            if not self.sig.holds(msg, sender):
+                return await self._refuse(sender, _unsigned(sender, kind))
             await self._send_all(msg, but=sender)
             await self._take(msg)
         else:
             await self._refuse(sender, f"player {sender} sent {kind} as player {msg.get('p')}")
 
     async def _send_pair(self, other: int, hand: int, body: str) -> None:
-        await self._send_to(other, {"t": "tpair", "p": self.index, "hand": hand, "m": body})
+        msg = {"t": "tpair", "p": self.index, "hand": hand, "m": body}
+        await self._send_to(other, self.sig.sign(msg, other))
 
     async def close(self) -> None:
         if self.server is not None:
@@ -416,6 +442,10 @@ class TableGuest(TablePeer):
             self.index, self.players = msg["you"], msg["players"]
             self.rules = RuleSet.from_dict(msg["rules"])
             self.seated.set()
+        elif kind in BROADCAST | {"tpair"} and not self._signed(msg):
+            p = msg["p"]
+            detail = f"the table's host passed on a {kind} of player {p} that it did not sign"
+            await self._stop(MatchEnded(CHEATED, detail))
         elif kind == "tpair" and self.seated.is_set():
             why = self._deliver(msg["hand"], msg["p"], msg["m"])
             if why is not None:
@@ -425,8 +455,17 @@ class TableGuest(TablePeer):
         else:
             await self._refuse(sender, f"the table's host sent {kind} out of turn")
 
+    def _signed(self, msg: dict) -> bool:
+        """Whether a message the host passed on is signed by the player it names (a frame
+        of a hand: signed for us). Before we are seated nothing is taken anyway."""
+        if not self.seated.is_set() or msg["p"] >= self.players:
+            return True  # refused below as out of turn
+        for_us = self.index if msg["t"] == "tpair" else None
+        return self.sig.holds(msg, msg["p"], for_us)
+
     async def _send_pair(self, other: int, hand: int, body: str) -> None:
-        await self._send_to(0, {"t": "tpair", "p": other, "hand": hand, "m": body})
+        msg = {"t": "tpair", "p": other, "hand": hand, "m": body}
+        await self._send_to(0, self.sig.sign(msg))
 
     async def close(self) -> None:
         for task in list(self._tasks):

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from gin3d.engine import Hand
 
+from .ended import MatchEnded
 from .fairdeal import card_points
 from .session import MatchSession
 
@@ -43,6 +44,11 @@ class TableHandSession(MatchSession):
         self._game_out_start = len(self.outbox)
         self._prepare(points, 0)
         self.full: Hand = await self._play_hand(points, seed, self.dealer, 0, None)
+
+    def stop(self, ended: MatchEnded) -> None:
+        """The table stopped (a player left, a dispute): end this hand's match with it."""
+        if self.ended is None:
+            self._end(ended)
 
     def record(self) -> tuple[list[int], list[str]]:
         """The verified hand as the table hears it: its deck (slot order) and its moves."""
