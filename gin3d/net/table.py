@@ -28,13 +28,14 @@ from gin3d.engine import RuleSet
 
 from .channel import Link
 from .ended import MatchEnded
+from .peer import HostedMatch
 from .protocol import FrameError, ProtocolError
 from .session import CHEATED, Callbacks, Player, Timing
 from .tablegame import Record, TableGame
 from .tablehand import TableHandSession, hand_match_id
 from .tablelink import AHEAD, PairInbox, PairLink
 from .tablesig import TableKeys
-from .transport import HandshakeError, Identity, connect_direct, handshake, make_code, tls_link
+from .transport import Identity, Peer, connect_direct
 
 MAX_TABLE_REFUSALS = 20  # refused messages from one player before the table stops
 LINK_ERRORS = (ConnectionError, OSError, asyncio.IncompleteReadError, EOFError)
@@ -329,53 +330,38 @@ class TableHost(TablePeer):
             raise ValueError("a table has 3 or 4 players")
         self.rules = rules
         self.players = players
-        self.code = code or make_code()
-        self.listen = listen
+        self.door = TableDoor(self._seat_guest, code, listen, port)
+        self.code = self.door.code
         self.port = port
-        self.identity = Identity.generate()
-        self.server: asyncio.AbstractServer | None = None
         self.full = asyncio.Event()
-        self.failures: list[str] = []
+
+    @property
+    def failures(self) -> list[str]:
+        """Connections that did not authenticate (a wrong code, a stranger)."""
+        return self.door.failures
 
     async def start(self) -> None:
-        self.server = await asyncio.start_server(self._incoming, self.listen, self.port)
-        self.port = self.server.sockets[0].getsockname()[1]
+        await self.door.listen_directly()
+        self.port = self.door.port
 
-    async def _incoming(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    async def _seat_guest(self, peer: Peer) -> None:
+        """A guest who passed the door: the next free seat, until the table is full."""
         if self.full.is_set():
-            writer.close()
-            return
-        try:
-            link, _ = await tls_link(reader, writer, "host", self.identity)
-            await handshake(link, "host", self.identity, self.code)
-        except (HandshakeError, ProtocolError, OSError) as exc:
-            writer.close()
-            self.failures.append(str(exc))
-            return
-        if self.full.is_set():
-            link.close()
+            peer.link.close()
             return
         index = len(self.links) + 1
-        self.links[index] = link
+        self.links[index] = peer.link
         self._say(f"seated player {index}")
         if len(self.links) == self.players - 1:
             self.full.set()
             for to in sorted(self.links):
-                await self._send_to(
-                    to,
-                    {
-                        "t": "tseat",
-                        "you": to,
-                        "players": self.players,
-                        "rules": self.rules.to_dict(),
-                    },
-                )
+                seat = {"t": "tseat", "you": to, "players": self.players}
+                await self._send_to(to, {**seat, "rules": self.rules.to_dict()})
                 self._spawn(self._read(self.links[to], to))
 
     async def play(self) -> MatchEnded:
         await self.full.wait()
-        if self.server is not None:
-            self.server.close()
+        await self.door.close()  # no more guests
         return await self.run()
 
     async def _route(self, msg: dict, sender: int) -> None:
@@ -404,12 +390,24 @@ class TableHost(TablePeer):
         await self._send_to(other, self.sig.sign(msg, other))
 
     async def close(self) -> None:
-        if self.server is not None:
-            self.server.close()
+        await self.door.close()
         for task in list(self._tasks):
             task.cancel()
         for link in self.links.values():
             link.close()
+
+
+class TableDoor(HostedMatch):
+    """The table host's door: a two-player host's listening, limits on strangers (wrong-code
+    budgets, handshakes per address, timeouts) and join-code handshake; each guest who
+    passes is handed to ``seat`` instead of starting a match."""
+
+    def __init__(self, seat, code: str | None, listen: str, port: int) -> None:
+        super().__init__(None, code=code, listen=listen, port=port)
+        self._seat = seat
+
+    async def _use(self, peer: Peer) -> None:
+        await self._seat(peer)
 
 
 class TableGuest(TablePeer):
