@@ -133,3 +133,44 @@ def test_a_host_that_alters_a_record_it_passes_on_is_caught(tmp_path):
     other = results[3 - caught[0]["you"]]  # the other guest hears why, and stops too
     assert other["ended"] != "finished"
     assert any("did not sign" in note for _, note in other["notes"])
+
+
+def test_a_player_who_vanishes_ends_the_table_for_the_others_at_once(tmp_path):
+    """Player 2's process is killed once the game is under way: the host sees its link
+    close and stops the table, saying who left; player 1 hears why and stops too (a hand
+    it was starting or playing ends with the table: nobody waits for a stall)."""
+
+    async def scenario():
+        host = await _spawn(
+            *CLI, "table-host", "--players", "3", "--listen", LOOP, "--port", "0",
+            "--out", str(tmp_path / "p0.json"), *FAST,
+        )  # fmt: skip
+        port, code = (await asyncio.wait_for(_line(host, "LISTENING"), 30)).split()
+        guests = []
+        for i in (1, 2):
+            guests.append(
+                await _spawn(
+                    *CLI,
+                    "table-join",
+                    "--code",
+                    code,
+                    "--address",
+                    f"{LOOP}:{port}",
+                    "--out",
+                    str(tmp_path / f"join{i}.json"),
+                    *FAST,
+                )  # fmt: skip
+            )
+            await _seated(host, i)
+        await asyncio.wait_for(_line(host, "NOTE table safety code"), 30)
+        guests[1].kill()
+        await _finish(host, guests[0], timeout=30)
+        await guests[1].wait()
+
+    asyncio.run(scenario())
+    host = json.loads((tmp_path / "p0.json").read_text())
+    one = json.loads((tmp_path / "join1.json").read_text())
+    assert not (tmp_path / "join2.json").exists()
+    assert host["ended"] == "opponent left" and "player 2 left the table" in host["detail"]
+    assert one["ended"] == "opponent left"
+    assert any("player 2 left the table" in note for p, note in one["notes"] if p == 0)

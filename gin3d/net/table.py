@@ -22,7 +22,7 @@ import asyncio
 import hashlib
 import secrets
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from gin3d.engine import RuleSet
 
@@ -180,6 +180,7 @@ class TablePeer:
             self.ended = ended
             for session in self.sessions:
                 session.stop(ended)
+            self.inbox.close_all()
             await self._broadcast({"t": "tnote", "p": self.index, "reason": ended.detail[:300]})
         async with self.changed:
             self.changed.notify_all()
@@ -266,7 +267,9 @@ class TablePeer:
             callbacks=Callbacks(
                 on_refused=lambda r, by_peer: self._say(f"hand {hand + 1}: refused {r}")
             ),
-            timing=self.timing,
+            # the hand's link is the table's: its death is seen there (a closed link), so
+            # a slow host passing frames on late must not drop it (nothing would re-attach)
+            timing=replace(self.timing, dead_after=max(self.timing.dead_after, self.timing.stall)),
             evidence_dir=self.evidence_dir,
             dealer=dealer,
         )

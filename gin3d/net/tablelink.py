@@ -76,6 +76,11 @@ class PairInbox:
         q.put_nowait(body)
         return None
 
+    def close_all(self) -> None:
+        """The table stopped: every hand's link reads its end (a match still starting too)."""
+        for q in self.queues.values():
+            q.put_nowait(None)
+
     def settle(self, below: int) -> None:
         """Hands before ``below`` are over: forget their frames."""
         self.oldest = max(self.oldest, below)
