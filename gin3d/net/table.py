@@ -38,6 +38,7 @@ from .tablesig import TableKeys
 from .transport import Identity, Peer, connect_direct
 
 MAX_TABLE_REFUSALS = 20  # refused messages from one player before the table stops
+NOTES_KEPT = 100  # notes from the other players kept (a flood of them costs nothing)
 LINK_ERRORS = (ConnectionError, OSError, asyncio.IncompleteReadError, EOFError)
 BROADCAST = frozenset({"tkey", "tcommit", "topen", "trecord", "tnote", "tdone"})
 DISPUTED = "the table's hands are disputed"
@@ -129,6 +130,7 @@ class TablePeer:
                 await self._refuse(p, f"player {p} announced a second key")
         elif kind == "tnote":
             self.notes.append((p, msg["reason"]))
+            del self.notes[:-NOTES_KEPT]
             self._say(f"player {p}: {msg['reason']}")
         elif kind == "tcommit" and p not in self.commits:
             self.commits[p] = msg["commit"]
