@@ -277,6 +277,9 @@ SCHEMAS: dict[str, dict[str, Callable[[Any], None]]] = {
     # (for "tpair" sent to the host: the player it is for); "sig" is that player's Ed25519
     # signature of the message (``table.signed_text``), so the host cannot alter it
     "tseat": {"you": _int_in(1, 3), "players": _int_in(3, 4), "rules": _rules},
+    # the first message on a link that replaces a lost one: how many table messages
+    # (the signed kinds below, frames of hands aside) came from the other end so far
+    "tresume": {"got": _int_in(0, 2**31)},
     "tkey": {"p": _PLAYER, "key": _hex64, "sig": _sig},
     "tcommit": {"p": _PLAYER, "commit": _hex64, "sig": _sig},
     "topen": {"p": _PLAYER, "nonce": _hex64, "sig": _sig},
@@ -285,6 +288,8 @@ SCHEMAS: dict[str, dict[str, Callable[[Any], None]]] = {
     "trecord": {"p": _PLAYER, "hand": _HANDNO, "deck": _perm, "actions": _actions, "sig": _sig},
     "tnote": {"p": _PLAYER, "reason": _text(300), "sig": _sig},
     "tdone": {"p": _PLAYER, "head": _hex64, "sig": _sig},
+    # the table ends for that player (a dispute, a cheat verdict, a player gone): for all
+    "tend": {"p": _PLAYER, "reason": _text(60), "detail": _text(300), "sig": _sig},
 }
 SEQUENCED = frozenset(t for t, s in SCHEMAS.items() if "seq" in s)
 

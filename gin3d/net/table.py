@@ -10,10 +10,13 @@ players send the table a record of it (deck and moves), and every player replays
 hands with the engine (``tablegame.TableGame``), so every score is computed, never told. At
 the end each player sends the head of its move log: the table finishes only when all agree.
 
-A message that breaks the schema, comes from the wrong player, or is a record of a hand its
-sender did not play, is refused (nothing changes, every player hears of it in a ``tnote``);
-two records of one hand that differ, a hand that does not replay, or a hand's match ending
-in a cheat verdict, stop the table for everyone, saying which player and hand.
+Every message is signed by its player (``tablesig``), so the host cannot alter what it
+passes on. A message that breaks the schema, comes from the wrong player, or is a record of
+a hand its sender did not play, is refused (nothing changes, every player hears of it in a
+``tnote``); two records of one hand that differ, a hand that does not replay, or a hand's
+match ending in a cheat verdict, stop the table for everyone (``tend``), saying which player
+and hand. A guest whose link is lost dials the host again within the grace time; both ends
+then send what the other missed, and the hands under way resume.
 """
 
 from __future__ import annotations
@@ -33,14 +36,15 @@ from .protocol import FrameError, ProtocolError
 from .session import CHEATED, Callbacks, Player, Timing
 from .tablegame import Record, TableGame
 from .tablehand import TableHandSession, hand_match_id
-from .tablelink import AHEAD, PairInbox, PairLink
+from .tablelink import AHEAD, PairInbox, PairLink, is_resume
 from .tablesig import TableKeys
 from .transport import Identity, Peer, connect_direct
 
 MAX_TABLE_REFUSALS = 20  # refused messages from one player before the table stops
 NOTES_KEPT = 100  # notes from the other players kept (a flood of them costs nothing)
 LINK_ERRORS = (ConnectionError, OSError, asyncio.IncompleteReadError, EOFError)
-BROADCAST = frozenset({"tkey", "tcommit", "topen", "trecord", "tnote", "tdone"})
+BROADCAST = frozenset({"tkey", "tcommit", "topen", "trecord", "tnote", "tdone", "tend"})
+REDIAL_EVERY = 0.5  # seconds between a guest's tries to reach the host again
 DISPUTED = "the table's hands are disputed"
 
 
@@ -73,6 +77,13 @@ class TablePeer:
         self.sessions: list[TableHandSession] = []
         self.sig = TableKeys()
         self.safety_code = ""
+        # after a reconnect the table messages the other end missed are sent again: what
+        # each link carried (signed kinds only; a hand's match resends its own frames)
+        self.out_b: dict[int, list[dict]] = {}
+        self.got_b: dict[int, int] = {}
+        self.pairs: dict[tuple[int, int], TableHandSession] = {}  # hands under way
+        self.attaching: set[tuple[int, int]] = set()
+        self.awaiting_resume: set[tuple[int, int]] = set()  # we came back: until theirs
 
     # -- links ---------------------------------------------------------------------------
     def _spawn(self, coro) -> None:
@@ -86,28 +97,86 @@ class TablePeer:
             try:
                 msg = await link.recv()
             except FrameError as exc:
-                return await self._lost(sender, str(exc))
+                return await self._lost(sender, str(exc), link)
             except ProtocolError as exc:
                 await self._refuse(sender, f"a bad message from player {sender}: {exc}")
                 continue
             except LINK_ERRORS as exc:
-                return await self._lost(sender, str(exc) or type(exc).__name__)
-            await self._route(msg, sender)
+                return await self._lost(sender, str(exc) or type(exc).__name__, link)
+            if msg["t"] in BROADCAST:
+                self.got_b[sender] = self.got_b.get(sender, 0) + 1
+            if msg["t"] != "tresume":  # a stray one: nothing to do
+                await self._route(msg, sender)
 
     async def _route(self, msg: dict, sender: int) -> None:
         raise NotImplementedError  # host and guest route differently
 
-    async def _lost(self, sender: int, why: str) -> None:
-        await self._stop(MatchEnded("opponent left", f"player {sender} left the table ({why})"))
+    async def _lost(self, sender: int, why: str, link: Link | None) -> None:
+        """The link to ``sender`` died: the host waits for that player to come back, a
+        guest dials the host again (``Timing.grace`` both)."""
+        raise NotImplementedError
+
+    def _gone(self, sender: int, link: Link | None) -> bool:
+        """Forget a dead link; False if it was already replaced (or the table is over)."""
+        if link is not None and self.links.get(sender) is not link:
+            return False
+        gone = self.links.pop(sender, None)
+        if gone is not None:
+            gone.close()
+        return gone is not None and self.ended is None
 
     async def _send_to(self, to: int, msg: dict) -> None:
+        if msg["t"] in BROADCAST:
+            self.out_b.setdefault(to, []).append(msg)  # sent again after a reconnect
         link = self.links.get(to)
         if link is None:
             return
         try:
             await link.send(msg)
         except LINK_ERRORS as exc:
-            await self._lost(to, str(exc) or type(exc).__name__)
+            await self._lost(to, str(exc) or type(exc).__name__, link)
+
+    async def _reattach(self, peer: int, link: Link) -> None:
+        """A new link to ``peer`` after a lost one: each end says what it got, sends again
+        what the other missed, and every hand under way on it resumes (``_resume_hands``)."""
+        await link.send({"t": "tresume", "got": self.got_b.get(peer, 0)})
+        first = await asyncio.wait_for(link.recv(), self.timing.dead_after)
+        if first["t"] != "tresume":
+            link.close()
+            raise ProtocolError("the other end did not resume the table")
+        out = self.out_b.get(peer, [])
+        i = first["got"]
+        while i < len(out):
+            await link.send(out[i])
+            i += 1
+        self.links[peer] = link  # no await since the last check: nothing is skipped
+        self._spawn(self._read(link, peer))
+
+    def _resume_hand(self, hand: int, other: int, first: str | None) -> None:
+        """Give a hand under way a new link (its match resends what was lost): when we
+        came back (``first`` None: we send our resume first), or when its other player did
+        (``first``: that player's resume, already here)."""
+        key = (hand, other)
+        session = self.pairs.get(key)
+        if session is None or key in self.attaching:
+            return
+        self.attaching.add(key)
+        self._say(f"hand {hand + 1}: resuming with player {other}")
+        if first is None:
+            self.awaiting_resume.add(key)
+        link = PairLink(hand, other, self._send_pair, self.inbox.fresh(hand, other, first))
+
+        async def attach() -> None:
+            try:
+                await session.attach(link)
+            except (ProtocolError, asyncio.TimeoutError, *LINK_ERRORS) as exc:
+                detail = f"hand {hand + 1}: player {other} did not resume: {exc}"
+                await self._stop(MatchEnded("opponent left", detail))
+            finally:
+                self.attaching.discard(key)
+                self.awaiting_resume.discard(key)
+
+        self._spawn(attach())
 
     async def _send_all(self, msg: dict, but: int | None = None) -> None:
         for to in list(self.links):
@@ -128,6 +197,9 @@ class TablePeer:
         if kind == "tkey":
             if not self.sig.learn(msg):
                 await self._refuse(p, f"player {p} announced a second key")
+        elif kind == "tend":
+            self.notes.append((p, msg["detail"]))
+            await self._stop(MatchEnded(msg["reason"], f"player {p}: {msg['detail']}"))
         elif kind == "tnote":
             self.notes.append((p, msg["reason"]))
             del self.notes[:-NOTES_KEPT]
@@ -161,6 +233,14 @@ class TablePeer:
         self.records[(hand, p)] = (msg["deck"], msg["actions"])
 
     def _deliver(self, hand: int, other: int, body: str) -> str | None:
+        key = (hand, other)
+        if key in self.pairs and key not in self.attaching and is_resume(body):
+            self._resume_hand(hand, other, body)  # its other player came back
+            return None
+        if key in self.awaiting_resume:
+            if not is_resume(body):
+                return None  # sent on its old link: the match sends it again after the resume
+            self.awaiting_resume.discard(key)
         return self.inbox.put(hand, other, body)
 
     async def _refuse(self, p: int, reason: str) -> None:
@@ -183,7 +263,8 @@ class TablePeer:
             for session in self.sessions:
                 session.stop(ended)
             self.inbox.close_all()
-            await self._broadcast({"t": "tnote", "p": self.index, "reason": ended.detail[:300]})
+            end = {"t": "tend", "p": self.index, "reason": ended.reason[:60]}
+            await self._broadcast({**end, "detail": ended.detail[:300]})
         async with self.changed:
             self.changed.notify_all()
 
@@ -276,12 +357,20 @@ class TablePeer:
             dealer=dealer,
         )
         self.sessions.append(session)
+        key = (hand, other)
         link = PairLink(hand, other, self._send_pair, self.inbox.queue(hand, other))
+        self.pairs[key] = session
+        self.attaching.add(key)
         try:
             await session.attach(link)
         except (ProtocolError, asyncio.TimeoutError, *LINK_ERRORS) as exc:
             raise MatchEnded("opponent left", f"hand {hand + 1}: player {other}: {exc}") from None
-        ended = await session.run()
+        finally:
+            self.attaching.discard(key)
+        try:
+            ended = await session.run()
+        finally:
+            del self.pairs[key]
         await session.close()
         if ended.reason != "finished":
             raise MatchEnded(ended.reason, f"hand {hand + 1}, player {other}: {ended.detail}")
@@ -339,6 +428,8 @@ class TableHost(TablePeer):
         self.code = self.door.code
         self.port = port
         self.full = asyncio.Event()
+        self.fingerprints: dict[int, str] = {}  # who sits where: a player coming back
+        self.waiting: dict[int, asyncio.TimerHandle] = {}  # players gone: their grace time
 
     @property
     def failures(self) -> list[str]:
@@ -350,12 +441,14 @@ class TableHost(TablePeer):
         self.port = self.door.port
 
     async def _seat_guest(self, peer: Peer) -> None:
-        """A guest who passed the door: the next free seat, until the table is full."""
+        """A guest who passed the door: the next free seat, until the table is full; then
+        only a seated player whose link was lost, coming back."""
         if self.full.is_set():
-            peer.link.close()
+            await self._welcome_back(peer)
             return
         index = len(self.links) + 1
         self.links[index] = peer.link
+        self.fingerprints[index] = peer.peer_fingerprint
         self._say(f"seated player {index}")
         if len(self.links) == self.players - 1:
             self.full.set()
@@ -364,9 +457,41 @@ class TableHost(TablePeer):
                 await self._send_to(to, {**seat, "rules": self.rules.to_dict()})
                 self._spawn(self._read(self.links[to], to))
 
+    async def _welcome_back(self, peer: Peer) -> None:
+        back = next(
+            (
+                p
+                for p, fp in self.fingerprints.items()
+                if fp == peer.peer_fingerprint and p in self.waiting
+            ),
+            None,
+        )
+        if back is None or self.ended is not None:
+            peer.link.close()
+            return
+        try:
+            await self._reattach(back, peer.link)
+        except (ProtocolError, asyncio.TimeoutError, *LINK_ERRORS) as exc:
+            peer.link.close()
+            self.failures.append(f"player {back} could not resume: {exc}")
+            return
+        self.waiting.pop(back).cancel()
+        self._say(f"player {back} is back")
+
+    async def _lost(self, sender: int, why: str, link: Link | None) -> None:
+        if not self._gone(sender, link):
+            return
+        grace = self.timing.grace
+        self._say(f"player {sender}'s link was lost ({why}): waiting {grace:.0f} s")
+        loop = asyncio.get_running_loop()
+        self.waiting[sender] = loop.call_later(grace, lambda: self._spawn(self._not_back(sender)))
+
+    async def _not_back(self, p: int) -> None:
+        if self.waiting.pop(p, None) is not None:
+            await self._stop(MatchEnded("opponent left", f"player {p} left the table"))
+
     async def play(self) -> MatchEnded:
         await self.full.wait()
-        await self.door.close()  # no more guests
         return await self.run()
 
     async def _route(self, msg: dict, sender: int) -> None:
@@ -396,6 +521,8 @@ class TableHost(TablePeer):
 
     async def close(self) -> None:
         await self.door.close()
+        for timer in self.waiting.values():
+            timer.cancel()
         for task in list(self._tasks):
             task.cancel()
         for link in self.links.values():
@@ -424,11 +551,39 @@ class TableGuest(TablePeer):
         self.address = address
         self.identity = Identity.generate()
         self.seated = asyncio.Event()
+        self.host_fingerprint = ""
 
     async def start(self) -> None:
         peer = await connect_direct(*self.address, self.identity, self.code)
+        self.host_fingerprint = peer.peer_fingerprint
         self.links[0] = peer.link
         self._spawn(self._read(peer.link, 0))
+
+    async def _lost(self, sender: int, why: str, link: Link | None) -> None:
+        if self._gone(sender, link):
+            self._say(f"lost the table's host ({why}): trying again")
+            self._spawn(self._redial())
+
+    async def _redial(self) -> None:
+        """Reach the host again (the same identity, so it knows our seat) within the grace
+        time; the table messages and every hand under way then resume."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.timing.grace
+        while self.ended is None and loop.time() < deadline:
+            try:
+                peer = await connect_direct(
+                    *self.address, self.identity, self.code, expect_peer=self.host_fingerprint
+                )
+                await self._reattach(0, peer.link)
+            except (ProtocolError, asyncio.TimeoutError, *LINK_ERRORS) as exc:
+                self._say(f"the host did not answer ({exc})")
+                await asyncio.sleep(REDIAL_EVERY)
+                continue
+            self._say("back at the table")
+            for hand, other in list(self.pairs):
+                self._resume_hand(hand, other, None)
+            return
+        await self._stop(MatchEnded("opponent left", "the table's host is gone"))
 
     async def play(self) -> MatchEnded:
         try:

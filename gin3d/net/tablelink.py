@@ -21,7 +21,8 @@ AHEAD = 3  # frames are taken for the hands from the oldest unsettled one to thi
 
 
 class PairLink:
-    """One end of a hand's two-player match, over the table (see ``transport.Link``)."""
+    """One end of a hand's two-player match, over the table (see ``transport.Link``). Each
+    link reads its own queue: a link that replaces it (after a reconnect) gets a new one."""
 
     def __init__(
         self,
@@ -54,6 +55,12 @@ class PairLink:
             self.inbox.put_nowait(None)
 
 
+def is_resume(body: str) -> bool:
+    """Whether a hand's frame is a ``resume`` (the first frame on every new link of a match;
+    encoded with sorted keys: ``{"got":…,"match":…,"t":"resume"}``)."""
+    return body.startswith('{"got":') and body.endswith(',"t":"resume"}')
+
+
 class PairInbox:
     """The frames waiting for each hand's match, by (hand, the player they are from)."""
 
@@ -63,6 +70,15 @@ class PairInbox:
 
     def queue(self, hand: int, other: int) -> asyncio.Queue:
         return self.queues.setdefault((hand, other), asyncio.Queue())
+
+    def fresh(self, hand: int, other: int, first: str | None = None) -> asyncio.Queue:
+        """A new queue for a link that replaces the hand's current one (frames still in
+        the old one are resent by the match after its resume), ``first`` already in it."""
+        q: asyncio.Queue = asyncio.Queue()
+        if first is not None:
+            q.put_nowait(first)
+        self.queues[(hand, other)] = q
+        return q
 
     def put(self, hand: int, other: int, body: str) -> str | None:
         """Keep a frame for its hand's match; returns why it is refused, None if kept."""
