@@ -32,6 +32,7 @@ from gin3d.net.constants import DEFAULT_PORT, RELAY_PORT
 from gin3d.net.peer import HostedMatch, JoinedMatch, MatchOptions
 from gin3d.net.service_client import open_table
 from gin3d.net.session import Callbacks, Timing
+from gin3d.net.table import TableGuest, TableHost
 from gin3d.net.transport import parse_address, parse_relays
 from gin3d.paths import write_atomic
 from gin3d.players import GreedyPlayer
@@ -98,8 +99,6 @@ def _table_rules(args) -> RuleSet:
 
 
 async def _run_table(args) -> int:
-    from gin3d.net.table import TableGuest, TableHost
-
     options = {
         "timing": Timing(args.heartbeat, args.dead_after, args.grace),
         "evidence_dir": args.evidence,
