@@ -54,7 +54,8 @@ class FaultyProxy:
 
     A fault is (kind, after_bytes): ``cut`` closes both sides mid-stream, ``stall`` stops
     forwarding but keeps the sockets open (only heartbeats can notice), ``corrupt`` drops a
-    chunk (TLS then fails). Every chunk is also delayed a little.
+    chunk (TLS then fails), ``refuse`` closes the connection at once. Every chunk is also
+    delayed a little.
     """
 
     def __init__(self, target_port: int, faults: list[tuple[str, int]], delay: float) -> None:
@@ -73,6 +74,9 @@ class FaultyProxy:
         n = self.connections
         self.connections += 1
         fault = self.faults[n] if n < len(self.faults) else ("none", 0)
+        if fault[0] == "refuse":  # as if the network were gone
+            writer.close()
+            return
         up_reader, up_writer = await asyncio.open_connection(LOOP, self.target_port)
         self.writers += [writer, up_writer]
         moved = [0]

@@ -103,6 +103,7 @@ async def _run_table(args) -> int:
         "timing": Timing(args.heartbeat, args.dead_after, args.grace),
         "evidence_dir": args.evidence,
         "on_note": lambda text: print(f"NOTE {text}", flush=True),
+        "stand_in": GreedyPlayer(),  # for a player gone past the grace time, when we run it
     }
     player = GreedyPlayer()
     if args.role == "table-host":

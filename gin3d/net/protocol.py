@@ -288,6 +288,9 @@ SCHEMAS: dict[str, dict[str, Callable[[Any], None]]] = {
     "trecord": {"p": _PLAYER, "hand": _HANDNO, "deck": _perm, "actions": _actions, "sig": _sig},
     "tnote": {"p": _PLAYER, "reason": _text(300), "sig": _sig},
     "tdone": {"p": _PLAYER, "head": _hex64, "sig": _sig},
+    # the host: the player gone past the grace time is played by a computer player (run by
+    # a player not at its hands) from that hand on; a hand of it under way is dealt again
+    "taway": {"p": _PLAYER, "player": _PLAYER, "hand": _HANDNO, "sig": _sig},
     # the table ends for that player (a dispute, a cheat verdict, a player gone): for all
     "tend": {"p": _PLAYER, "reason": _text(60), "detail": _text(300), "sig": _sig},
 }

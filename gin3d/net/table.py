@@ -16,7 +16,8 @@ a hand its sender did not play, is refused (nothing changes, every player hears 
 ``tnote``); two records of one hand that differ, a hand that does not replay, or a hand's
 match ending in a cheat verdict, stop the table for everyone (``tend``), saying which player
 and hand. A guest whose link is lost dials the host again within the grace time; both ends
-then send what the other missed, and the hands under way resume.
+then send what the other missed, and the hands under way resume. Past the grace time a
+computer player takes the seat, run by a player not at its hands (``taway``).
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from .ended import MatchEnded
 from .peer import HostedMatch
 from .protocol import FrameError, ProtocolError
 from .session import CHEATED, Callbacks, Player, Timing
-from .tablegame import Record, TableGame
+from .tablegame import Record, TableGame, stand_in
 from .tablehand import TableHandSession, hand_match_id
 from .tablelink import AHEAD, PairInbox, PairLink, is_resume
 from .tablesig import TableKeys
@@ -43,7 +44,8 @@ from .transport import Identity, Peer, connect_direct
 MAX_TABLE_REFUSALS = 20  # refused messages from one player before the table stops
 NOTES_KEPT = 100  # notes from the other players kept (a flood of them costs nothing)
 LINK_ERRORS = (ConnectionError, OSError, asyncio.IncompleteReadError, EOFError)
-BROADCAST = frozenset({"tkey", "tcommit", "topen", "trecord", "tnote", "tdone", "tend"})
+BROADCAST = frozenset({"tkey", "tcommit", "topen", "trecord", "tnote", "tdone", "tend", "taway"})
+VOID = "dealt again"  # a hand whose player was replaced under way
 REDIAL_EVERY = 0.5  # seconds between a guest's tries to reach the host again
 DISPUTED = "the table's hands are disputed"
 
@@ -56,6 +58,7 @@ class TablePeer:
     timing: Timing = field(default_factory=Timing)
     evidence_dir: str | None = None
     on_note: Callable[[str], None] | None = None  # every refusal and note, in words
+    stand_in: Player | None = None  # plays a gone player's hands when we run its seat
 
     def __post_init__(self) -> None:
         self.index = 0
@@ -84,6 +87,8 @@ class TablePeer:
         self.pairs: dict[tuple[int, int], TableHandSession] = {}  # hands under way
         self.attaching: set[tuple[int, int]] = set()
         self.awaiting_resume: set[tuple[int, int]] = set()  # we came back: until theirs
+        self.away: dict[int, int] = {}  # player gone -> the hand from which it is replaced
+        self.pair_links: dict[tuple[int, int], PairLink] = {}  # each hand's current link
 
     # -- links ---------------------------------------------------------------------------
     def _spawn(self, coro) -> None:
@@ -165,6 +170,7 @@ class TablePeer:
         if first is None:
             self.awaiting_resume.add(key)
         link = PairLink(hand, other, self._send_pair, self.inbox.fresh(hand, other, first))
+        self.pair_links[key] = link
 
         async def attach() -> None:
             try:
@@ -197,6 +203,8 @@ class TablePeer:
         if kind == "tkey":
             if not self.sig.learn(msg):
                 await self._refuse(p, f"player {p} announced a second key")
+        elif kind == "taway" and p == 0 and msg["player"] not in self.away:
+            self._set_away(msg["player"], msg["hand"])
         elif kind == "tend":
             self.notes.append((p, msg["detail"]))
             await self._stop(MatchEnded(msg["reason"], f"player {p}: {msg['detail']}"))
@@ -227,7 +235,7 @@ class TablePeer:
             await self._refuse(p, f"player {p} sent a record of hand {hand + 1} out of turn")
             return
         now = {h: seats for h, seats, _ in self.table.next_hands()} if self.table else {}
-        if hand in now and p not in now[hand]:
+        if hand in now and p not in self._played_by(hand, now[hand]):
             await self._refuse(p, _not_played(p, hand))
             return
         self.records[(hand, p)] = (msg["deck"], msg["actions"])
@@ -297,13 +305,17 @@ class TablePeer:
                 await self._play_round(table_id)
             await self._broadcast({"t": "tdone", "p": self.index, "head": self.table.log.head})
             self.heads[self.index] = self.table.log.head
-            await self._until(lambda: len(self.heads) == self.players, "final log heads")
+            await self._until(self._all_heads, "final log heads")
             if len(set(self.heads.values())) != 1:
                 raise MatchEnded("logs differ", f"the final move logs differ: {self.heads}")
             self.ended = MatchEnded("finished")
         except MatchEnded as ended:
             await self._stop(ended)
         return self.ended
+
+    def _all_heads(self) -> bool:
+        """Every player's final log head is here (a player gone sends none)."""
+        return all(p in self.heads for p in range(self.players) if p not in self.away)
 
     async def _fix_seed(self) -> bytes:
         """Commit-reveal among all players: the first dealer's cut that nobody chose."""
@@ -325,12 +337,12 @@ class TablePeer:
         """The next hand (three players) or round of two hands at once (four): ours played,
         then every hand's two records agreed and replayed."""
         hands = self.table.next_hands()
-        for hand, seats, dealer in hands:
-            if self.index in seats:
-                await self._play_hand(table_id, hand, seats, dealer)
-        records = []
-        for hand, seats, _ in hands:
-            records.append(await self._agreed(hand, seats))
+        tasks = [asyncio.ensure_future(self._settle(table_id, *h)) for h in hands]
+        try:
+            records = await asyncio.gather(*tasks)
+        finally:
+            for task in tasks:
+                task.cancel()
         try:
             self.table.add(records)
         except ValueError as exc:
@@ -339,13 +351,60 @@ class TablePeer:
         for key in [k for k in self.records if k[0] <= hands[-1][0]]:
             del self.records[key]
 
-    async def _play_hand(self, table_id: str, hand: int, seats: tuple[int, int], dealer: int):
-        seat = seats.index(self.index)
-        other = seats[1 - seat]
+    async def _settle(self, table_id: str, hand: int, seats: tuple[int, int], dealer: int):
+        """One hand of the round, to its agreed record: played if we are at it (or run the
+        computer player of a gone player at it), dealt again if its player was replaced."""
+        self._say(f"hand {hand + 1}: players {seats[0]} and {seats[1]}")
+        while True:
+            by = self._played_by(hand, seats)
+            if self.index in by and (hand, self.index) not in self.records:
+                await self._play_hand(table_id, hand, seats, dealer, by)
+                continue
+            record = await self._agreed(hand, seats)
+            if record is not None:
+                return record
+
+    def _played_by(self, hand: int, seats: tuple[int, int]) -> tuple[int, int]:
+        """Who plays each seat of ``hand``: the player, or for a player gone before it the
+        computer player that ``stand_in`` runs; MatchEnded when that one is gone too."""
+        by = []
+        for p in seats:
+            if p in self.away and hand >= self.away[p]:
+                runner = stand_in(self.players, seats, p)
+                if runner in self.away:
+                    raise MatchEnded("opponent left", f"players {p} and {runner} are gone")
+                p = runner
+            by.append(p)
+        return by[0], by[1]
+
+    def _set_away(self, gone: int, hand: int) -> None:
+        """From ``hand`` on ``gone`` is played by the computer: its hands under way are
+        dealt again (their records so far void)."""
+        self.away[gone] = hand
+        self._say(f"player {gone} is played by the computer from hand {hand + 1}")
+        if self.table is None:
+            return
+        for h, seats, _ in self.table.next_hands():
+            if h >= hand and gone in seats:
+                for key in [k for k in self.records if k[0] == h]:
+                    del self.records[key]
+                for key, session in list(self.pairs.items()):
+                    if key[0] == h:
+                        session.stop(MatchEnded(VOID, f"player {gone} is gone"))
+                        self.pair_links[key].close()  # also a match still starting
+
+    async def _play_hand(self, table_id, hand: int, seats, dealer: int, by) -> None:
+        """Our hand (``by``: who plays each seat), its record sent; a hand dealt again
+        returns with none."""
+        seat = by.index(self.index)
+        other = by[1 - seat]
+        player = self.player if seats[seat] == self.index else self.stand_in
+        if player is None:
+            raise MatchEnded("opponent left", f"no computer player for player {seats[seat]}")
         session = TableHandSession(
             seat,
-            self.player,
-            hand_match_id(table_id, hand, seats),
+            player,
+            hand_match_id(table_id, hand, by),
             rules=self.rules,
             callbacks=Callbacks(
                 on_refused=lambda r, by_peer: self._say(f"hand {hand + 1}: refused {r}")
@@ -360,18 +419,16 @@ class TablePeer:
         key = (hand, other)
         link = PairLink(hand, other, self._send_pair, self.inbox.queue(hand, other))
         self.pairs[key] = session
-        self.attaching.add(key)
+        self.pair_links[key] = link
         try:
-            await session.attach(link)
-        except (ProtocolError, asyncio.TimeoutError, *LINK_ERRORS) as exc:
-            raise MatchEnded("opponent left", f"hand {hand + 1}: player {other}: {exc}") from None
-        finally:
-            self.attaching.discard(key)
-        try:
-            ended = await session.run()
+            ended = await self._run_hand(session, link, key)
         finally:
             del self.pairs[key]
+            self.pair_links.pop(key, None)
         await session.close()
+        if ended.reason == VOID:
+            self._say(f"hand {hand + 1} is dealt again: {ended.detail}")
+            return
         if ended.reason != "finished":
             raise MatchEnded(ended.reason, f"hand {hand + 1}, player {other}: {ended.detail}")
         deck, actions = session.record()
@@ -380,16 +437,40 @@ class TablePeer:
             {"t": "trecord", "p": self.index, "hand": hand, "deck": deck, "actions": actions}
         )
 
-    async def _agreed(self, hand: int, seats: tuple[int, int]) -> Record:
-        """The hand's record once both its players sent the same one; records of it from
-        anyone else are refused."""
-        for key in [k for k in self.records if k[0] == hand and k[1] not in seats]:
+    async def _run_hand(self, session: TableHandSession, link: PairLink, key) -> MatchEnded:
+        """Attach a hand's match to its link and play it; how it ended."""
+        self.attaching.add(key)
+        try:
+            await session.attach(link)
+        except (ProtocolError, asyncio.TimeoutError, *LINK_ERRORS) as exc:
+            if session.ended is not None:  # stopped while waiting: dealt again, table over
+                return session.ended
+            return MatchEnded("opponent left", f"it did not start: {exc}")
+        finally:
+            self.attaching.discard(key)
+        return await session.run()
+
+    async def _agreed(self, hand: int, seats: tuple[int, int]) -> Record | None:
+        """The hand's record once both who play it sent the same one (records of it from
+        anyone else are refused); None when we are now to play it (a gone player's)."""
+        by = self._played_by(hand, seats)
+        for key in [k for k in self.records if k[0] == hand and k[1] not in by]:
             del self.records[key]
             await self._refuse(key[1], _not_played(key[1], hand))
-        await self._until(
-            lambda: all((hand, p) in self.records for p in seats), f"record of hand {hand + 1}"
-        )
-        a, b = (self.records[(hand, p)] for p in seats)
+
+        def ours() -> bool:
+            return (
+                self.index in self._played_by(hand, seats)
+                and (hand, self.index) not in self.records
+            )
+
+        def ready() -> bool:
+            return ours() or all((hand, p) in self.records for p in self._played_by(hand, seats))
+
+        await self._until(ready, f"record of hand {hand + 1}")
+        if ours():
+            return None
+        a, b = (self.records[(hand, p)] for p in self._played_by(hand, seats))
         if a != b:
             raise MatchEnded(
                 CHEATED,
@@ -487,8 +568,28 @@ class TableHost(TablePeer):
         self.waiting[sender] = loop.call_later(grace, lambda: self._spawn(self._not_back(sender)))
 
     async def _not_back(self, p: int) -> None:
-        if self.waiting.pop(p, None) is not None:
+        """Past the grace time: a computer player takes the seat (from the first hand not
+        complete here: every record any player holds came through us, so no player has
+        settled it), or, before the game began, the table ends."""
+        if self.waiting.pop(p, None) is None or self.ended is not None:
+            return
+        if self.table is None or self.stand_in is None:
             await self._stop(MatchEnded("opponent left", f"player {p} left the table"))
+            return
+        try:
+            hands = self.table.next_hands()
+            open_ = [h for h, seats, _ in hands if not self._complete(h, seats)]
+            hand = open_[0] if open_ else hands[-1][0] + 1
+            self._set_away(p, hand)
+        except MatchEnded as ended:
+            await self._stop(ended)
+            return
+        await self._broadcast({"t": "taway", "p": self.index, "player": p, "hand": hand})
+        async with self.changed:
+            self.changed.notify_all()
+
+    def _complete(self, hand: int, seats: tuple[int, int]) -> bool:
+        return all((hand, p) in self.records for p in self._played_by(hand, seats))
 
     async def play(self) -> MatchEnded:
         await self.full.wait()

@@ -24,6 +24,15 @@ from .movelog import MoveLog
 Record = tuple[list[int], list[str]]  # a hand's deck (slot order) and its moves
 
 
+def stand_in(players: int, seats: tuple[int, int], gone: int) -> int:
+    """Who runs the computer player for ``gone`` at a hand between ``seats``: a player not
+    at that hand (who must not see the computer's cards while playing against it): at
+    three, the one sitting the hand out; at four, ``gone``'s partner (at the other table)."""
+    if players == 3:
+        return next(p for p in range(3) if p not in seats)
+    return (gone + 2) % 4
+
+
 class TableGame:
     """The engine's game of a table of ``players`` (3, or 4 in two teams)."""
 
