@@ -193,21 +193,23 @@ def test_a_player_who_vanishes_is_replaced_by_the_computer_after_the_grace_time(
     assert all(len(seats) == 2 for seats in _players_by_hand(host).values())
 
 
-def _cut_game(tmp: Path) -> tuple[int, list[str]]:
-    """A table of three to 30 where player 2 reaches the host through a proxy that cuts
-    its first connection 20 kB in; returns the proxy's connections and every output."""
+def _cut_game(tmp: Path, refused: int = 0, *extra: str) -> tuple[int, list[str]]:
+    """A table of three where player 2 reaches the host through a proxy that cuts its
+    first connection 20 kB in and refuses the ``refused`` next ones; returns the proxy's
+    connections and every output."""
 
     proxies = []
 
     async def via_proxy(i: int, port: str) -> str:
         if i != 2:
             return port
-        proxies.append(FaultyProxy(int(port), [("cut", 20_000)], delay=0))
+        faults = [("cut", 20_000)] + [("refuse", 0)] * refused
+        proxies.append(FaultyProxy(int(port), faults, delay=0))
         await proxies[0].start()
         return str(proxies[0].port)
 
     async def scenario():
-        host, guests = await _open_table(tmp, 3, "--target", "30", address=via_proxy)
+        host, guests = await _open_table(tmp, 3, *(extra or ("--target", "30")), address=via_proxy)
         proxy = proxies[0]
         try:
             outs = await _finish(host, *guests, timeout=60)
@@ -237,3 +239,22 @@ def test_a_player_whose_link_is_cut_comes_back_and_the_game_finishes(tmp_path):
     resumed = [line for line in outs[2].splitlines() if "resuming with player" in line][0]
     hand, other = resumed.split()[2].rstrip(":"), int(resumed.split()[-1])
     assert f"NOTE hand {hand}: resuming with player 2" in outs[other]
+
+
+def test_a_player_replaced_by_the_computer_takes_its_seat_back(tmp_path):
+    """Player 2's link is cut and the network stays away longer than the grace time (2 s):
+    the computer takes its seat; when it gets through again it is given its seat back from
+    a hand nobody has begun, learns what it missed, and all three finish with one log."""
+    for attempt in range(5):  # the game may end before it is back: then it is played again
+        connections, outs = _cut_game(tmp_path / str(attempt), 8, "--target", "80", "--grace", "2")
+        if "plays again from hand" in outs[0] and "played by the computer" in outs[0]:
+            break
+    _same_table(_results(tmp_path / str(attempt), 3), 3)
+    lines = outs[0].splitlines()
+    away = next(i for i, line in enumerate(lines) if "is played by the computer" in line)
+    back = next(i for i, line in enumerate(lines) if "player 2 plays again from hand" in line)
+    assert away < back
+    from_hand, again = (int(lines[i].split()[-1]) for i in (away, back))
+    assert again > from_hand
+    assert f"NOTE player 2 plays again from hand {again}" in outs[1]
+    assert f"NOTE player 2 plays again from hand {again}" in outs[2]

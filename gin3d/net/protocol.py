@@ -291,6 +291,8 @@ SCHEMAS: dict[str, dict[str, Callable[[Any], None]]] = {
     # the host: the player gone past the grace time is played by a computer player (run by
     # a player not at its hands) from that hand on; a hand of it under way is dealt again
     "taway": {"p": _PLAYER, "player": _PLAYER, "hand": _HANDNO, "sig": _sig},
+    # the host: that player came back and plays its seat again from that hand on
+    "tback": {"p": _PLAYER, "player": _PLAYER, "hand": _HANDNO, "sig": _sig},
     # the table ends for that player (a dispute, a cheat verdict, a player gone): for all
     "tend": {"p": _PLAYER, "reason": _text(60), "detail": _text(300), "sig": _sig},
 }

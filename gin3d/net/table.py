@@ -17,7 +17,8 @@ a hand its sender did not play, is refused (nothing changes, every player hears 
 match ending in a cheat verdict, stop the table for everyone (``tend``), saying which player
 and hand. A guest whose link is lost dials the host again within the grace time; both ends
 then send what the other missed, and the hands under way resume. Past the grace time a
-computer player takes the seat, run by a player not at its hands (``taway``).
+computer player takes the seat, run by a player not at its hands (``taway``), until the
+player gets through again and takes it back (``tback``).
 """
 
 from __future__ import annotations
@@ -44,7 +45,9 @@ from .transport import Identity, Peer, connect_direct
 MAX_TABLE_REFUSALS = 20  # refused messages from one player before the table stops
 NOTES_KEPT = 100  # notes from the other players kept (a flood of them costs nothing)
 LINK_ERRORS = (ConnectionError, OSError, asyncio.IncompleteReadError, EOFError)
-BROADCAST = frozenset({"tkey", "tcommit", "topen", "trecord", "tnote", "tdone", "tend", "taway"})
+BROADCAST = frozenset(
+    {"tkey", "tcommit", "topen", "trecord", "tnote", "tdone", "tend", "taway", "tback"}
+)
 VOID = "dealt again"  # a hand whose player was replaced under way
 REDIAL_EVERY = 0.5  # seconds between a guest's tries to reach the host again
 DISPUTED = "the table's hands are disputed"
@@ -88,6 +91,7 @@ class TablePeer:
         self.attaching: set[tuple[int, int]] = set()
         self.awaiting_resume: set[tuple[int, int]] = set()  # we came back: until theirs
         self.away: dict[int, int] = {}  # player gone -> the hand from which it is replaced
+        self.back: dict[int, int] = {}  # player come back -> the hand from which it plays
         self.pair_links: dict[tuple[int, int], PairLink] = {}  # each hand's current link
 
     # -- links ---------------------------------------------------------------------------
@@ -163,7 +167,7 @@ class TablePeer:
         (``first``: that player's resume, already here)."""
         key = (hand, other)
         session = self.pairs.get(key)
-        if session is None or key in self.attaching:
+        if session is None or key in self.attaching or session.ended is not None:
             return
         self.attaching.add(key)
         self._say(f"hand {hand + 1}: resuming with player {other}")
@@ -176,6 +180,8 @@ class TablePeer:
             try:
                 await session.attach(link)
             except (ProtocolError, asyncio.TimeoutError, *LINK_ERRORS) as exc:
+                if session.ended is not None:
+                    return  # dealt again (we were replaced meanwhile), or the table ended
                 detail = f"hand {hand + 1}: player {other} did not resume: {exc}"
                 await self._stop(MatchEnded("opponent left", detail))
             finally:
@@ -185,9 +191,13 @@ class TablePeer:
         self._spawn(attach())
 
     async def _send_all(self, msg: dict, but: int | None = None) -> None:
-        for to in list(self.links):
+        """To every link's other end, also one whose link is down now (kept for it)."""
+        for to in self._ends():
             if to != but:
                 await self._send_to(to, msg)
+
+    def _ends(self) -> list[int]:
+        return list(self.links)
 
     async def _send_pair(self, other: int, hand: int, body: str) -> None:
         raise NotImplementedError
@@ -205,6 +215,8 @@ class TablePeer:
                 await self._refuse(p, f"player {p} announced a second key")
         elif kind == "taway" and p == 0 and msg["player"] not in self.away:
             self._set_away(msg["player"], msg["hand"])
+        elif kind == "tback" and p == 0 and msg["player"] in self.away.keys() - self.back:
+            self._set_back(msg["player"], msg["hand"])
         elif kind == "tend":
             self.notes.append((p, msg["detail"]))
             await self._stop(MatchEnded(msg["reason"], f"player {p}: {msg['detail']}"))
@@ -315,7 +327,8 @@ class TablePeer:
 
     def _all_heads(self) -> bool:
         """Every player's final log head is here (a player gone sends none)."""
-        return all(p in self.heads for p in range(self.players) if p not in self.away)
+        last = self.table.next_hands()[-1][0] if self.table is not None else 0
+        return all(p in self.heads for p in range(self.players) if not self._replaced(p, last))
 
     async def _fix_seed(self) -> bytes:
         """Commit-reveal among all players: the first dealer's cut that nobody chose."""
@@ -369,13 +382,21 @@ class TablePeer:
         computer player that ``stand_in`` runs; MatchEnded when that one is gone too."""
         by = []
         for p in seats:
-            if p in self.away and hand >= self.away[p]:
+            if self._replaced(p, hand):
                 runner = stand_in(self.players, seats, p)
-                if runner in self.away:
+                if self._replaced(runner, hand):
                     raise MatchEnded("opponent left", f"players {p} and {runner} are gone")
                 p = runner
             by.append(p)
         return by[0], by[1]
+
+    def _replaced(self, p: int, hand: int) -> bool:
+        """Whether player ``p``'s seat is played by the computer at ``hand``."""
+        return self.away.get(p, hand + 1) <= hand < self.back.get(p, hand + 1)
+
+    def _set_back(self, p: int, hand: int) -> None:
+        self.back[p] = hand
+        self._say(f"player {p} plays again from hand {hand + 1}")
 
     def _set_away(self, gone: int, hand: int) -> None:
         """From ``hand`` on ``gone`` is played by the computer: its hands under way are
@@ -538,12 +559,19 @@ class TableHost(TablePeer):
                 await self._send_to(to, {**seat, "rules": self.rules.to_dict()})
                 self._spawn(self._read(self.links[to], to))
 
+    def _ends(self) -> list[int]:
+        return sorted(self.fingerprints)  # every seated guest
+
     async def _welcome_back(self, peer: Peer) -> None:
+        """A seated player coming back: within its grace time it simply goes on; once
+        replaced by the computer it plays its seat again from a hand nobody has begun."""
         back = next(
             (
                 p
                 for p, fp in self.fingerprints.items()
-                if fp == peer.peer_fingerprint and p in self.waiting
+                if fp == peer.peer_fingerprint
+                and p not in self.links
+                and (p in self.waiting or p in self.away.keys() - self.back)
             ),
             None,
         )
@@ -556,8 +584,19 @@ class TableHost(TablePeer):
             peer.link.close()
             self.failures.append(f"player {back} could not resume: {exc}")
             return
-        self.waiting.pop(back).cancel()
         self._say(f"player {back} is back")
+        if back in self.waiting:
+            self.waiting.pop(back).cancel()
+            return
+        # no player is past our round (its records all come through us); when all of it
+        # is here, the others may have begun the next one: the player then waits one more
+        hands = self.table.next_hands()
+        ahead = all(self._complete(h, seats) for h, seats, _ in hands)
+        hand = hands[-1][0] + 1 + (len(hands) if ahead else 0)
+        self._set_back(back, hand)
+        await self._broadcast({"t": "tback", "p": self.index, "player": back, "hand": hand})
+        async with self.changed:
+            self.changed.notify_all()
 
     async def _lost(self, sender: int, why: str, link: Link | None) -> None:
         if not self._gone(sender, link):
@@ -573,7 +612,7 @@ class TableHost(TablePeer):
         settled it), or, before the game began, the table ends."""
         if self.waiting.pop(p, None) is None or self.ended is not None:
             return
-        if self.table is None or self.stand_in is None:
+        if self.table is None or self.stand_in is None or p in self.away:
             await self._stop(MatchEnded("opponent left", f"player {p} left the table"))
             return
         try:
@@ -666,10 +705,11 @@ class TableGuest(TablePeer):
             self._spawn(self._redial())
 
     async def _redial(self) -> None:
-        """Reach the host again (the same identity, so it knows our seat) within the grace
-        time; the table messages and every hand under way then resume."""
+        """Reach the host again (the same identity, so it knows our seat); the table
+        messages and every hand under way then resume. Past the grace time the computer
+        plays our seat meanwhile: we keep trying (up to ``Timing.stall``) to take it back."""
         loop = asyncio.get_running_loop()
-        deadline = loop.time() + self.timing.grace
+        deadline = loop.time() + max(self.timing.grace, self.timing.stall)
         while self.ended is None and loop.time() < deadline:
             try:
                 peer = await connect_direct(
