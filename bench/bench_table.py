@@ -15,7 +15,8 @@ import statistics
 import time
 
 from gin3d.engine import RuleSet
-from gin3d.net.table import TableGuest, TableHost
+from gin3d.net.tableguest import TableGuest
+from gin3d.net.tablehost import TableHost
 from gin3d.players import GreedyPlayer
 
 from .bench_net import pct

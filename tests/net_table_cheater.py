@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sys
 
-from gin3d.net import cli, table, tablehand
+from gin3d.net import cli, table, tablehand, tablehost
 
 CHEAT = sys.argv.pop(1)
 honest_round = table.TablePeer._play_round
@@ -35,7 +35,7 @@ def lying_record(self) -> tuple[list[int], list[str]]:
     return deck, actions[:-1]
 
 
-honest_route = table.TableHost._route
+honest_route = tablehost.TableHost._route
 
 
 async def altering_route(self, msg: dict, sender: int) -> None:
@@ -53,7 +53,7 @@ if CHEAT == "forge":
 elif CHEAT == "lie":
     tablehand.TableHandSession.record = lying_record
 elif CHEAT == "alter":
-    table.TableHost._route = altering_route
+    tablehost.TableHost._route = altering_route
 else:
     raise SystemExit(f"unknown cheat {CHEAT!r}")
 sys.exit(cli.main())

@@ -14,7 +14,8 @@ import pytest
 from gin3d.engine import RuleSet
 from gin3d.net.protocol import HEADER
 from gin3d.net.session import Timing
-from gin3d.net.table import TableGuest, TableHost
+from gin3d.net.tableguest import TableGuest
+from gin3d.net.tablehost import TableHost
 from gin3d.net.transport import HandshakeError, Identity, connect_direct, make_code
 from gin3d.players import GreedyPlayer
 

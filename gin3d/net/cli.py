@@ -32,7 +32,8 @@ from gin3d.net.constants import DEFAULT_PORT, RELAY_PORT
 from gin3d.net.peer import HostedMatch, JoinedMatch, MatchOptions
 from gin3d.net.service_client import open_table
 from gin3d.net.session import Callbacks, Timing
-from gin3d.net.table import TableGuest, TableHost
+from gin3d.net.tableguest import TableGuest
+from gin3d.net.tablehost import TableHost
 from gin3d.net.transport import parse_address, parse_relays
 from gin3d.paths import write_atomic
 from gin3d.players import GreedyPlayer

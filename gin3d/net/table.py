@@ -1,8 +1,8 @@
 """A table of three players, or four in two teams, over the network (docs/net.md, *Tables of
 three and four*).
 
-One player hosts the table (``TableHost``): the others join it with one join code
-(``TableGuest``), each over its own TLS link with the join-code handshake of a two-player
+One player hosts the table (``tablehost.TableHost``): the others join it with one join code
+(``tableguest.TableGuest``), each over its own TLS link with the join-code handshake of a two-player
 match. The host passes every message on. Each hand is played between its two players as a
 two-player match of one hand (``tablehand.TableHandSession``: the same fair deal and checks),
 its frames passing through the host as opaque text (``tablelink.PairLink``); at its end both
@@ -33,14 +33,12 @@ from gin3d.engine import RuleSet
 
 from .channel import Link
 from .ended import MatchEnded
-from .peer import HostedMatch
 from .protocol import FrameError, ProtocolError
 from .session import CHEATED, Callbacks, Player, Timing
 from .tablegame import Record, TableGame, stand_in
 from .tablehand import TableHandSession, hand_match_id
 from .tablelink import AHEAD, PairInbox, PairLink, is_resume
 from .tablesig import TableKeys
-from .transport import Identity, Peer, connect_direct
 
 MAX_TABLE_REFUSALS = 20  # refused messages from one player before the table stops
 NOTES_KEPT = 100  # notes from the other players kept (a flood of them costs nothing)
@@ -49,7 +47,6 @@ BROADCAST = frozenset(
     {"tkey", "tcommit", "topen", "trecord", "tnote", "tdone", "tend", "taway", "tback"}
 )
 VOID = "dealt again"  # a hand whose player was replaced under way
-REDIAL_EVERY = 0.5  # seconds between a guest's tries to reach the host again
 DISPUTED = "the table's hands are disputed"
 
 
@@ -500,274 +497,5 @@ class TablePeer:
         return a
 
 
-def _unsigned(p: int, kind: str) -> str:
-    return f"player {p}'s {kind} is not signed by player {p}"
-
-
 def _not_played(p: int, hand: int) -> str:
     return f"player {p} sent a record of hand {hand + 1}, which it did not play"
-
-
-class TableHost(TablePeer):
-    """Player 0: listens, seats the others as they join with the code, passes messages on."""
-
-    def __init__(
-        self,
-        player: Player,
-        rules: RuleSet,
-        players: int,
-        code: str | None = None,
-        listen: str = "127.0.0.1",
-        port: int = 0,
-        **options,
-    ) -> None:
-        super().__init__(player, **options)
-        if players not in (3, 4):
-            raise ValueError("a table has 3 or 4 players")
-        self.rules = rules
-        self.players = players
-        self.door = TableDoor(self._seat_guest, code, listen, port)
-        self.code = self.door.code
-        self.port = port
-        self.full = asyncio.Event()
-        self.fingerprints: dict[int, str] = {}  # who sits where: a player coming back
-        self.waiting: dict[int, asyncio.TimerHandle] = {}  # players gone: their grace time
-
-    @property
-    def failures(self) -> list[str]:
-        """Connections that did not authenticate (a wrong code, a stranger)."""
-        return self.door.failures
-
-    async def start(self) -> None:
-        await self.door.listen_directly()
-        self.port = self.door.port
-
-    async def _seat_guest(self, peer: Peer) -> None:
-        """A guest who passed the door: the next free seat, until the table is full; then
-        only a seated player whose link was lost, coming back."""
-        if self.full.is_set():
-            await self._welcome_back(peer)
-            return
-        index = len(self.links) + 1
-        self.links[index] = peer.link
-        self.fingerprints[index] = peer.peer_fingerprint
-        self._say(f"seated player {index}")
-        if len(self.links) == self.players - 1:
-            self.full.set()
-            for to in sorted(self.links):
-                seat = {"t": "tseat", "you": to, "players": self.players}
-                await self._send_to(to, {**seat, "rules": self.rules.to_dict()})
-                self._spawn(self._read(self.links[to], to))
-
-    def _ends(self) -> list[int]:
-        return sorted(self.fingerprints)  # every seated guest
-
-    async def _welcome_back(self, peer: Peer) -> None:
-        """A seated player coming back: within its grace time it simply goes on; once
-        replaced by the computer it plays its seat again from a hand nobody has begun."""
-        back = next(
-            (
-                p
-                for p, fp in self.fingerprints.items()
-                if fp == peer.peer_fingerprint
-                and p not in self.links
-                and (p in self.waiting or p in self.away.keys() - self.back)
-            ),
-            None,
-        )
-        if back is None or self.ended is not None:
-            peer.link.close()
-            return
-        try:
-            await self._reattach(back, peer.link)
-        except (ProtocolError, asyncio.TimeoutError, *LINK_ERRORS) as exc:
-            peer.link.close()
-            self.failures.append(f"player {back} could not resume: {exc}")
-            return
-        self._say(f"player {back} is back")
-        if back in self.waiting:
-            self.waiting.pop(back).cancel()
-            return
-        # no player is past our round (its records all come through us); when all of it
-        # is here, the others may have begun the next one: the player then waits one more
-        hands = self.table.next_hands()
-        ahead = all(self._complete(h, seats) for h, seats, _ in hands)
-        hand = hands[-1][0] + 1 + (len(hands) if ahead else 0)
-        self._set_back(back, hand)
-        await self._broadcast({"t": "tback", "p": self.index, "player": back, "hand": hand})
-        async with self.changed:
-            self.changed.notify_all()
-
-    async def _lost(self, sender: int, why: str, link: Link | None) -> None:
-        if not self._gone(sender, link):
-            return
-        grace = self.timing.grace
-        self._say(f"player {sender}'s link was lost ({why}): waiting {grace:.0f} s")
-        loop = asyncio.get_running_loop()
-        self.waiting[sender] = loop.call_later(grace, lambda: self._spawn(self._not_back(sender)))
-
-    async def _not_back(self, p: int) -> None:
-        """Past the grace time: a computer player takes the seat (from the first hand not
-        complete here: every record any player holds came through us, so no player has
-        settled it), or, before the game began, the table ends."""
-        if self.waiting.pop(p, None) is None or self.ended is not None:
-            return
-        if self.table is None or self.stand_in is None or p in self.away:
-            await self._stop(MatchEnded("opponent left", f"player {p} left the table"))
-            return
-        try:
-            hands = self.table.next_hands()
-            open_ = [h for h, seats, _ in hands if not self._complete(h, seats)]
-            hand = open_[0] if open_ else hands[-1][0] + 1
-            self._set_away(p, hand)
-        except MatchEnded as ended:
-            await self._stop(ended)
-            return
-        await self._broadcast({"t": "taway", "p": self.index, "player": p, "hand": hand})
-        async with self.changed:
-            self.changed.notify_all()
-
-    def _complete(self, hand: int, seats: tuple[int, int]) -> bool:
-        return all((hand, p) in self.records for p in self._played_by(hand, seats))
-
-    async def play(self) -> MatchEnded:
-        await self.full.wait()
-        return await self.run()
-
-    async def _route(self, msg: dict, sender: int) -> None:
-        kind = msg["t"]
-        if kind == "tpair":
-            to = msg["p"]
-            if to == sender or to >= self.players:
-                return await self._refuse(sender, f"player {sender} sent a frame to player {to}")
-            if not self.sig.holds(msg, sender, to):
-                return await self._refuse(sender, _unsigned(sender, kind))
-            if to != self.index:
-                return await self._send_to(to, {**msg, "p": sender})
-            why = self._deliver(msg["hand"], sender, msg["m"])
-            if why is not None:
-                await self._refuse(sender, f"player {sender} sent {why}")
-        elif kind in BROADCAST and msg["p"] == sender:
-            if not self.sig.holds(msg, sender):
-                return await self._refuse(sender, _unsigned(sender, kind))
-            await self._send_all(msg, but=sender)
-            await self._take(msg)
-        else:
-            await self._refuse(sender, f"player {sender} sent {kind} as player {msg.get('p')}")
-
-    async def _send_pair(self, other: int, hand: int, body: str) -> None:
-        msg = {"t": "tpair", "p": self.index, "hand": hand, "m": body}
-        await self._send_to(other, self.sig.sign(msg, other))
-
-    async def close(self) -> None:
-        await self.door.close()
-        for timer in self.waiting.values():
-            timer.cancel()
-        for task in list(self._tasks):
-            task.cancel()
-        for link in self.links.values():
-            link.close()
-
-
-class TableDoor(HostedMatch):
-    """The table host's door: a two-player host's listening, limits on strangers (wrong-code
-    budgets, handshakes per address, timeouts) and join-code handshake; each guest who
-    passes is handed to ``seat`` instead of starting a match."""
-
-    def __init__(self, seat, code: str | None, listen: str, port: int) -> None:
-        super().__init__(None, code=code, listen=listen, port=port)
-        self._seat = seat
-
-    async def _use(self, peer: Peer) -> None:
-        await self._seat(peer)
-
-
-class TableGuest(TablePeer):
-    """A player who joins a table by its code; player 1, 2 or 3 as the host seats it."""
-
-    def __init__(self, player: Player, code: str, address: tuple[str, int], **options) -> None:
-        super().__init__(player, **options)
-        self.code = code
-        self.address = address
-        self.identity = Identity.generate()
-        self.seated = asyncio.Event()
-        self.host_fingerprint = ""
-
-    async def start(self) -> None:
-        peer = await connect_direct(*self.address, self.identity, self.code)
-        self.host_fingerprint = peer.peer_fingerprint
-        self.links[0] = peer.link
-        self._spawn(self._read(peer.link, 0))
-
-    async def _lost(self, sender: int, why: str, link: Link | None) -> None:
-        if self._gone(sender, link):
-            self._say(f"lost the table's host ({why}): trying again")
-            self._spawn(self._redial())
-
-    async def _redial(self) -> None:
-        """Reach the host again (the same identity, so it knows our seat); the table
-        messages and every hand under way then resume. Past the grace time the computer
-        plays our seat meanwhile: we keep trying (up to ``Timing.stall``) to take it back."""
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + max(self.timing.grace, self.timing.stall)
-        while self.ended is None and loop.time() < deadline:
-            try:
-                peer = await connect_direct(
-                    *self.address, self.identity, self.code, expect_peer=self.host_fingerprint
-                )
-                await self._reattach(0, peer.link)
-            except (ProtocolError, asyncio.TimeoutError, *LINK_ERRORS) as exc:
-                self._say(f"the host did not answer ({exc})")
-                await asyncio.sleep(REDIAL_EVERY)
-                continue
-            self._say("back at the table")
-            for hand, other in list(self.pairs):
-                self._resume_hand(hand, other, None)
-            return
-        await self._stop(MatchEnded("opponent left", "the table's host is gone"))
-
-    async def play(self) -> MatchEnded:
-        try:
-            await asyncio.wait_for(self.seated.wait(), self.timing.stall)
-        except asyncio.TimeoutError:
-            return MatchEnded("opponent left", "the table never filled")
-        if self.ended is not None:
-            return self.ended
-        return await self.run()
-
-    async def _route(self, msg: dict, sender: int) -> None:
-        kind = msg["t"]
-        if kind == "tseat" and not self.seated.is_set():
-            self.index, self.players = msg["you"], msg["players"]
-            self.rules = RuleSet.from_dict(msg["rules"])
-            self.seated.set()
-        elif kind in BROADCAST | {"tpair"} and not self._signed(msg):
-            p = msg["p"]
-            detail = f"the table's host passed on a {kind} of player {p} that it did not sign"
-            await self._stop(MatchEnded(CHEATED, detail))
-        elif kind == "tpair" and self.seated.is_set():
-            why = self._deliver(msg["hand"], msg["p"], msg["m"])
-            if why is not None:
-                await self._refuse(msg["p"], f"player {msg['p']} sent {why}")
-        elif kind in BROADCAST and self.seated.is_set() and msg["p"] < self.players:
-            await self._take(msg)
-        else:
-            await self._refuse(sender, f"the table's host sent {kind} out of turn")
-
-    def _signed(self, msg: dict) -> bool:
-        """Whether a message the host passed on is signed by the player it names (a frame
-        of a hand: signed for us). Before we are seated nothing is taken anyway."""
-        if not self.seated.is_set() or msg["p"] >= self.players:
-            return True  # refused below as out of turn
-        for_us = self.index if msg["t"] == "tpair" else None
-        return self.sig.holds(msg, msg["p"], for_us)
-
-    async def _send_pair(self, other: int, hand: int, body: str) -> None:
-        msg = {"t": "tpair", "p": other, "hand": hand, "m": body}
-        await self._send_to(0, self.sig.sign(msg))
-
-    async def close(self) -> None:
-        for task in list(self._tasks):
-            task.cancel()
-        for link in self.links.values():
-            link.close()
