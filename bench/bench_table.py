@@ -49,10 +49,12 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=2)
     parser.add_argument("--target", type=int, default=0, help="instead of 100 / 125")
     args = parser.parse_args()
-    for players, name in ((3, "three players to 100"), (4, "partnership to 125")):
+    for players in (3, 4):
         rules = RuleSet()
         if args.target:
             rules = rules.but(game_target=args.target, partnership_target=args.target)
+        target = rules.game_target if players == 3 else rules.partnership_target
+        name = f"{'three players' if players == 3 else 'partnership'} to {target}"
         walls, hands, deals = [], [], []
         for _ in range(args.games):
             wall, n, d = asyncio.run(play_table(players, rules))
