@@ -226,3 +226,58 @@ def test_a_three_player_log_that_does_not_fit_is_refused():
     with pytest.raises(LogError) as err:
         ThreePlayerGame.from_log(whole.rules, 5, actions, first_dealer=3)
     assert err.value.part == "setup"
+
+
+def _random_moves(rng, hand, apply) -> None:
+    """Random legal moves, made with ``apply`` (the game's), until ``hand`` is over."""
+    while not hand.over:
+        apply(rng.choice(hand.legal_actions()))
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_explicit_decks_replay_a_three_player_game_hand_by_hand(seed):
+    """A network table knows each hand's deck only once it is played (``add_deck`` before
+    ``NextHand``) and who plays next before that deck exists (``next_dealer``)."""
+    rng = random.Random(seed)
+    played = ThreePlayerGame(seed=seed)
+    copy = None
+    while True:
+        _random_moves(rng, played.hand, played.apply)
+        deck = [int(c) for c in played.hand.deck]
+        if copy is None:
+            copy = ThreePlayerGame(seed="other", first_dealer=played.first_dealer, decks=[deck])
+        else:
+            assert copy.next_dealer == played.dealer  # the players known before the deck
+            copy.add_deck(deck)
+            with pytest.raises(ValueError):
+                copy.add_deck(deck)  # one deck ahead at most: nothing changes
+            copy.apply(NextHand())
+        for action in played.hand.actions:
+            copy.apply(action)
+        assert copy.playing == played.playing and copy.totals() == played.totals()
+        if played.over:
+            break
+        played.apply(NextHand())
+    assert copy.over and copy.decks is not None and len(copy.decks) == len(played.hands)
+    with pytest.raises(ValueError):
+        ThreePlayerGame(seed=1).add_deck(deck)  # a game shuffled from its seed takes none
+
+
+def test_explicit_decks_deal_a_partnership_round_two_at_a_time():
+    rng = random.Random(5)
+    played = PartnershipGame(seed=5)
+    decks = [[int(c) for c in h.deck] for h in played.tables]
+    copy = PartnershipGame(seed="x", first_dealer_team=played.first_dealer_team, decks=decks)
+    for t in (0, 1):
+        _random_moves(rng, played.tables[t], lambda a, t=t: played.apply(t, a))
+        for action in played.tables[t].actions:
+            copy.apply(t, action)
+    assert copy.round_over and copy.totals() == played.totals()
+    played.apply(None, NextHand())
+    for h in played.tables:
+        copy.add_deck([int(c) for c in h.deck])
+    with pytest.raises(ValueError):
+        copy.add_deck(decks[0])
+    copy.apply(None, NextHand())
+    assert [h.deck for h in copy.tables] == [h.deck for h in played.tables]
+    assert [h.hands for h in copy.tables] == [h.hands for h in played.tables]

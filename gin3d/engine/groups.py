@@ -20,7 +20,7 @@ between two players:
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from .actions import Action, NextHand
 from .cards import CARDS
@@ -83,6 +83,37 @@ def pairings(round_number: int) -> tuple[tuple[int, int], tuple[int, int]]:
     return (0, 3), (2, 1)
 
 
+def partnership_dealer_seat(first_dealer_team: int, round_number: int) -> int:
+    """The hand seat that deals at both tables in a round (hand seat 0 is the team-0 player):
+    the teams deal in turn, ``first_dealer_team`` first."""
+    return (first_dealer_team + round_number) % 2
+
+
+class ExplicitDecks:
+    """The deck orders a game was given (a network table's fair deals, known only once each
+    hand is played); without them every hand is shuffled from the seed."""
+
+    def __init__(self, decks: Sequence[Sequence[int]] | None) -> None:
+        self._decks = None if decks is None else [list(d) for d in decks]
+
+    def get(self, n: int, seed: str) -> list:
+        if self._decks is not None and n < len(self._decks):
+            return self._decks[n]
+        return shuffled_deck(seed)
+
+    def add(self, deck: Sequence[int], most: int) -> None:
+        """Append a deck; at most ``most`` decks may be known now. ValueError (nothing
+        changes) for a game without explicit decks or a deck too far ahead."""
+        if self._decks is None or len(self._decks) >= most:
+            raise ValueError("a deck can be added only for the next hand of a game with decks")
+        self._decks.append(list(deck))
+
+    def orders(self) -> tuple[tuple[int, ...], ...] | None:
+        if self._decks is None:
+            return None
+        return tuple(tuple(int(c) for c in d) for d in self._decks)
+
+
 class PointsToTarget:
     """Hand (or round) results, ``(winner or None, points)``, tallied per player or team
     until one reaches the target: what both ways of playing share."""
@@ -125,10 +156,15 @@ class ThreePlayerGame(PointsToTarget):
     players = sides = 3
 
     def __init__(
-        self, rules: RuleSet | None = None, seed: int | str = 0, first_dealer: int | None = None
+        self,
+        rules: RuleSet | None = None,
+        seed: int | str = 0,
+        first_dealer: int | None = None,
+        decks: Sequence[Sequence[int]] | None = None,
     ) -> None:
         self.rules = rules or RuleSet()
         self.seed = seed
+        self._decks = ExplicitDecks(decks)
         self.dealer_cut = first_dealer is None  # chosen by the cut for the seed
         if first_dealer is None:
             first_dealer = cut_among(seed, 3)
@@ -164,7 +200,8 @@ class ThreePlayerGame(PointsToTarget):
 
     def _deal(self) -> None:
         n = len(self.hands)
-        self.hand = Hand(self.rules, 1, shuffled_deck(f"{self.seed}:3p:{n}"), hand_number=n)
+        deck = self._decks.get(n, f"{self.seed}:3p:{n}")
+        self.hand = Hand(self.rules, 1, deck, hand_number=n)
         self.hands.append(self.hand)
         self.seats.append(three_player_seats(self.dealer))
 
@@ -179,9 +216,22 @@ class ThreePlayerGame(PointsToTarget):
         return self.dealer
 
     @property
-    def decks(self) -> None:
-        """Every hand is shuffled from the seed (no explicit decks, as ``Game.decks``)."""
-        return None
+    def decks(self) -> tuple[tuple[int, ...], ...] | None:
+        """The explicit deck orders (a network table's fair deals), or None: every hand is
+        shuffled from the seed (as ``Game.decks``)."""
+        return self._decks.orders()
+
+    def add_deck(self, deck: Sequence[int]) -> None:
+        """The next hand's deck, before its ``NextHand`` (see ``Game.add_deck``)."""
+        self._decks.add(deck, len(self.hands) + 1)
+
+    @property
+    def next_dealer(self) -> int:
+        """Who deals the hand after this one, once it is over (the loser; the same dealer
+        after a drawn hand): a network table knows its players before the deck exists."""
+        if not self.hand.over:
+            raise ValueError("the hand is not over")
+        return three_player_next_dealer(self.dealer, self.playing, self.results[-1][0])
 
     @property
     def turn(self) -> int:
@@ -251,9 +301,11 @@ class PartnershipGame(PointsToTarget):
         rules: RuleSet | None = None,
         seed: int | str = 0,
         first_dealer_team: int | None = None,
+        decks: Sequence[Sequence[int]] | None = None,
     ) -> None:
         self.rules = rules or RuleSet()
         self.seed = seed
+        self._decks = ExplicitDecks(decks)  # round r, table t: deck 2r + t
         if first_dealer_team is None:
             first_dealer_team = team_of(cut_among(seed, 4))
         if first_dealer_team not in (0, 1):
@@ -267,11 +319,28 @@ class PartnershipGame(PointsToTarget):
     def _deal(self) -> None:
         """A new round: one hand per table; the same team deals at both tables, in turn."""
         r = len(self.results)
-        dealer_seat = (self.first_dealer_team + r) % 2  # hand seat 0 is the team-0 player
+        dealer_seat = self.dealer_seat(r)
         self.tables = [
-            Hand(self.rules, dealer_seat, shuffled_deck(f"{self.seed}:4p:{r}:{t}"), hand_number=r)
+            Hand(
+                self.rules,
+                dealer_seat,
+                self._decks.get(2 * r + t, f"{self.seed}:4p:{r}:{t}"),
+                hand_number=r,
+            )
             for t in (0, 1)
         ]
+
+    def dealer_seat(self, round_number: int) -> int:
+        return partnership_dealer_seat(self.first_dealer_team, round_number)
+
+    @property
+    def decks(self) -> tuple[tuple[int, ...], ...] | None:
+        """The explicit deck orders, two a round (table 0, then table 1), or None."""
+        return self._decks.orders()
+
+    def add_deck(self, deck: Sequence[int]) -> None:
+        """A deck of the next round (table 0's, then table 1's), before its ``NextHand``."""
+        self._decks.add(deck, 2 * len(self.results) + 2)
 
     # -- queries ------------------------------------------------------------------------
     @property

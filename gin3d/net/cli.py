@@ -3,6 +3,8 @@
 ``python -m gin3d.net.cli host [--port P] [--code C] [--relay H:P] [--out result.json]``
 ``python -m gin3d.net.cli host --public --relay H:P [--rules R] [--name N]``
 ``python -m gin3d.net.cli join --code C [--address H:P] [--relay H:P] [--out result.json]``
+``python -m gin3d.net.cli table-host --players 3|4 [--port P] [--code C] [--target N]``
+``python -m gin3d.net.cli table-join --code C --address H:P``
 
 The host prints ``LISTENING <port> <code>`` once it accepts connections; with ``--public`` it
 opens a listed table at the online service (``service_client.open_table``: anyone may join
@@ -18,6 +20,12 @@ Each side writes its result (how the match ended, totals, the move log and its h
 route: ``direct`` or ``relay``) to ``--out``. Used by the two-process tests and handy to
 watch two machines play; the packaged Linux build carries it as ``gin3d-match``
 (setup_build.py), which its build test uses to play a LAN match.
+
+A table (three players, or four in two teams: ``gin3d.net.table``) is hosted by one player
+and joined by the others with its code (``table-host --players 3|4``, ``table-join --code C
+--address H:P``); every player writes the whole table's log and its hash. ``--target``
+plays the game to that many points (``game_target`` for two or three players,
+``partnership_target`` for four), for short test games.
 """
 
 from __future__ import annotations
@@ -34,6 +42,8 @@ from gin3d.net.constants import DEFAULT_PORT, RELAY_PORT
 from gin3d.net.peer import HostedMatch, JoinedMatch, MatchOptions
 from gin3d.net.service_client import open_table
 from gin3d.net.session import Callbacks, Timing
+from gin3d.net.tableguest import TableGuest
+from gin3d.net.tablehost import TableHost
 from gin3d.net.transport import parse_address, parse_relays
 from gin3d.paths import write_atomic
 from gin3d.players import GreedyPlayer
@@ -95,16 +105,85 @@ async def _run(args) -> int:
         "route": match.route,
         "chat": s.chat,
     }
+    return await _report(args, ended, result, match)
+
+
+def _table_rules(args) -> RuleSet:
+    rules = RuleSet.preset(args.rules)
+    if args.target is not None:
+        rules = rules.but(game_target=args.target, partnership_target=args.target)
+    return rules
+
+
+async def _run_table(args) -> int:
+    options = {
+        "timing": Timing(args.heartbeat, args.dead_after, args.grace),
+        "evidence_dir": args.evidence,
+        "on_note": lambda text: print(f"NOTE {text}", flush=True),
+        "stand_in": GreedyPlayer(),  # for a player gone past the grace time, when we run it
+    }
+    player = GreedyPlayer()
+    if args.role == "table-host":
+        table = TableHost(
+            player,
+            _table_rules(args),
+            args.players,
+            args.code,
+            args.listen or "127.0.0.1",
+            args.port,
+            **options,
+        )
+        await table.start()
+        print(f"LISTENING {table.port} {table.code}", flush=True)
+    else:
+        address = parse_address(args.address, DEFAULT_PORT)
+        table = TableGuest(player, args.code, address, **options)
+        await table.start()
+    ended = await table.play()
+    game = table.table
+    log = game.log if game is not None else None
+    result = {
+        "ended": ended.reason,
+        "detail": ended.detail,
+        "you": table.index,
+        "players": table.players,
+        "totals": game.totals() if game is not None else [],
+        "hands": len(game.game.results) if game is not None and game.game is not None else 0,
+        "log_head": log.head if log else "",
+        "moves": log.lines() if log else [],
+        "log_ok": log.verify() if log else False,
+        "refusals": table.refusals,
+        "notes": table.notes,
+        "safety_code": table.safety_code,
+    }
+    return await _report(args, ended, result, table)
+
+
+async def _report(args, ended, result: dict, closing) -> int:
+    """Write the result, say how it ended, close; the exit status is 0 only when finished."""
     if args.out:
         write_atomic(args.out, json.dumps(result, indent=1))
     print(f"ENDED {ended.reason} {result['totals']}", flush=True)
-    await match.close()
+    await closing.close()
     return 0 if ended.reason == "finished" else 2
+
+
+def _check(parser, args) -> None:
+    if args.public and (args.role != "host" or not args.relay or args.code):
+        parser.error("--public is for host, needs --relay and makes its own (public) code")
+    if args.relay_only and not args.relay:
+        parser.error("--relay-only needs --relay")
+    if args.role in ("join", "table-join") and not args.code:
+        parser.error(f"{args.role} needs --code")
+    if args.role == "join" and not (args.address or args.relay):
+        parser.error("join needs --address or --relay")
+    if args.role == "table-join" and not args.address:
+        parser.error("table-join needs --address")
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m gin3d.net.cli")
-    parser.add_argument("role", choices=("host", "join"))
+    parser.add_argument("role", choices=("host", "join", "table-host", "table-join"))
     parser.add_argument("--code", help="join code (the host makes one if not given)")
     parser.add_argument(
         "--listen",
@@ -119,12 +198,15 @@ def main(argv: list[str] | None = None) -> int:
         help="with --relay: no direct try (the host publishes no address, the guest asks none)",
     )
     parser.add_argument("--rules", default="classic", help="host: rules preset")
-    parser.add_argument("--target", type=int, help="host: the game target (default: the preset's)")
+    parser.add_argument(
+        "--target", type=int, help="host, table-host: the game target (default: the preset's)"
+    )
     parser.add_argument(
         "--public",
         action="store_true",
         help="host: list the table at the online service (--relay) for anyone to join",
     )
+    parser.add_argument("--players", type=int, choices=(3, 4), default=3, help="table-host")
     parser.add_argument("--out", help="write the result as JSON here")
     parser.add_argument("--evidence", help="folder for cheating evidence files")
     parser.add_argument("--name", default="", help="player name shown to the opponent")
@@ -133,16 +215,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--grace", type=float, default=60.0)
     parser.add_argument("--retry", type=float, default=0.5)
     args = parser.parse_args(argv)
-    if args.public and (args.role != "host" or not args.relay or args.code):
-        parser.error("--public is for host, needs --relay and makes its own (public) code")
-    if args.relay_only and not args.relay:
-        parser.error("--relay-only needs --relay")
-    if args.role == "join" and not args.code:
-        parser.error("join needs --code")
-    if args.role == "join" and not (args.address or args.relay):
-        parser.error("join needs --address or --relay")
+    _check(parser, args)
+    run = _run_table if args.role.startswith("table") else _run
     try:
-        return asyncio.run(_run(args))
+        return asyncio.run(run(args))
     except (ConnectionError, ValueError) as exc:
         print(f"ERROR {exc}", flush=True)
         return 1

@@ -209,6 +209,24 @@ def _role(v: Any) -> None:
 
 _SEQ = _int_in(1, 2**31)
 _HANDNO = _int_in(0, 10_000)
+_PLAYER = _int_in(0, 3)  # a table's player (three, or four in two teams)
+MAX_HAND_ACTIONS = 1000  # a hand's moves in a table record (a long hand has ~150)
+
+
+_HEX128 = re.compile(r"[0-9a-f]{128}\Z")
+
+
+def _sig(v: Any) -> None:
+    if not isinstance(v, str) or not _HEX128.match(v):
+        raise ProtocolError("expected a signature: 128 lowercase hex digits")
+
+
+def _actions(v: Any) -> None:
+    if not isinstance(v, list) or len(v) > MAX_HAND_ACTIONS:
+        raise ProtocolError(f"expected a list of at most {MAX_HAND_ACTIONS} moves")
+    for a in v:
+        _text(40)(a)
+
 
 # type -> {field: checker}; "?" prefix = optional
 SCHEMAS: dict[str, dict[str, Callable[[Any], None]]] = {
@@ -254,6 +272,29 @@ SCHEMAS: dict[str, dict[str, Callable[[Any], None]]] = {
         "?hand": _hand_info,
     },
     "bye": {"seq": _SEQ, "reason": _text(300)},
+    # a table of three or four (gin3d.net.table; not sequence-numbered: one link per player
+    # to the table's host, which passes them on). "p" names the player the message is from
+    # (for "tpair" sent to the host: the player it is for); "sig" is that player's Ed25519
+    # signature of the message (``table.signed_text``), so the host cannot alter it
+    "tseat": {"you": _int_in(1, 3), "players": _int_in(3, 4), "rules": _rules},
+    # the first message on a link that replaces a lost one: how many table messages
+    # (the signed kinds below, frames of hands aside) came from the other end so far
+    "tresume": {"got": _int_in(0, 2**31)},
+    "tkey": {"p": _PLAYER, "key": _hex64, "sig": _sig},
+    "tcommit": {"p": _PLAYER, "commit": _hex64, "sig": _sig},
+    "topen": {"p": _PLAYER, "nonce": _hex64, "sig": _sig},
+    # one frame of a hand's two-player match, as text (decoded and checked at its end)
+    "tpair": {"p": _PLAYER, "hand": _HANDNO, "m": _text(MAX_FRAME - 1024), "sig": _sig},
+    "trecord": {"p": _PLAYER, "hand": _HANDNO, "deck": _perm, "actions": _actions, "sig": _sig},
+    "tnote": {"p": _PLAYER, "reason": _text(300), "sig": _sig},
+    "tdone": {"p": _PLAYER, "head": _hex64, "sig": _sig},
+    # the host: the player gone past the grace time is played by a computer player (run by
+    # a player not at its hands) from that hand on; a hand of it under way is dealt again
+    "taway": {"p": _PLAYER, "player": _PLAYER, "hand": _HANDNO, "sig": _sig},
+    # the host: that player came back and plays its seat again from that hand on
+    "tback": {"p": _PLAYER, "player": _PLAYER, "hand": _HANDNO, "sig": _sig},
+    # the table ends for that player (a dispute, a cheat verdict, a player gone): for all
+    "tend": {"p": _PLAYER, "reason": _text(60), "detail": _text(300), "sig": _sig},
 }
 SEQUENCED = frozenset(t for t, s in SCHEMAS.items() if "seq" in s)
 

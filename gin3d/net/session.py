@@ -131,6 +131,7 @@ class MatchSession(Channel, DealProtocol, Verifier):
     max_illegal_moves: int = 3  # an honest client never sends one: probes end as cheating
     autosave: str | None = None  # rewrite this resume file after every verified hand
     expect_rules: RuleSet | None = None  # guest: the rules the host offered (LAN list)
+    deal_ahead: bool = True  # host: send the next hand's step 1 during this hand
 
     def __post_init__(self) -> None:
         if self.seat not in (0, 1):
@@ -549,41 +550,50 @@ class MatchSession(Channel, DealProtocol, Verifier):
         if replay is None:
             self._prepare(points, hand_no)
         while True:
-            self.tracker = HandTracker(self.rules, dealer, hand_no, self.seat)
-            self._tracker_game = self._game_no
-            self._opened_by_me = set()
-            if replay is not None:
-                await self._start_replay(replay, dealer)
-                replay = None
-            started = time.perf_counter()
-            self.deal = await self._shuffle(points, hand_no)
-            await self._deal_keys(hand_no)
-            self.deal_times.append(time.perf_counter() - started)
-            self._prepare(points, hand_no + 1, early=True)
-            dealt = [redact(e, self.seat) for e in self.tracker.hand.events]
-            self.callbacks.fire("on_event", dealt, self._view())
-            while not self.tracker.over:
-                if self.tracker.turn == self.seat:
-                    await self._my_turn(hand_no)
-                else:
-                    await self._their_turn(hand_no)
-            deck = await self._reveal(hand_no)
-            full = self._verify_hand(deck, seed, dealer)
-            if self._replay is not None:
-                left, self._replay = self._replay["out"], None
-                if left:
-                    await self._saves_differ(
-                        f"our saved hand {hand_no + 1} holds messages the hand never came to"
-                    )
-            if self.autosave:
-                self._autosave()
-            self.callbacks.fire("on_hand_over", full, tuple(self.game.totals()))
+            full = await self._play_hand(points, seed, dealer, hand_no, replay)
+            replay = None
             if self.game.over:
                 self.games.append(self.game)
                 self.callbacks.fire("on_game_over", self.game)
                 return
             dealer = next_dealer(self.rules, dealer, full.winner)
             hand_no += 1
+
+    async def _play_hand(
+        self, points: list[bytes], seed: bytes, dealer: int, hand_no: int, replay: dict | None
+    ) -> Hand:
+        """One hand: the fair deal, the moves, the reveal and the check with every card open;
+        returns the verified full hand (also the last hand of ``self.game``)."""
+        self.tracker = HandTracker(self.rules, dealer, hand_no, self.seat)
+        self._tracker_game = self._game_no
+        self._opened_by_me = set()
+        if replay is not None:
+            await self._start_replay(replay, dealer)
+        started = time.perf_counter()
+        self.deal = await self._shuffle(points, hand_no)
+        await self._deal_keys(hand_no)
+        self.deal_times.append(time.perf_counter() - started)
+        if self.deal_ahead:
+            self._prepare(points, hand_no + 1, early=True)
+        dealt = [redact(e, self.seat) for e in self.tracker.hand.events]
+        self.callbacks.fire("on_event", dealt, self._view())
+        while not self.tracker.over:
+            if self.tracker.turn == self.seat:
+                await self._my_turn(hand_no)
+            else:
+                await self._their_turn(hand_no)
+        deck = await self._reveal(hand_no)
+        full = self._verify_hand(deck, seed, dealer)
+        if self._replay is not None:
+            left, self._replay = self._replay["out"], None
+            if left:
+                await self._saves_differ(
+                    f"our saved hand {hand_no + 1} holds messages the hand never came to"
+                )
+        if self.autosave:
+            self._autosave()
+        self.callbacks.fire("on_hand_over", full, tuple(self.game.totals()))
+        return full
 
     async def _start_replay(self, replay: dict, dealer: int) -> None:
         """A resumed hand in progress: send the peer every message we had sent in it (it

@@ -1,0 +1,109 @@
+"""A player who joins a table by its code (player 1, 2 or 3 as the host seats it), and
+dials the host again when its link is lost. The rest is ``table.TablePeer``'s.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from gin3d.engine import RuleSet
+
+from .channel import Link
+from .ended import MatchEnded
+from .protocol import ProtocolError
+from .session import CHEATED, Player
+from .table import BROADCAST, LINK_ERRORS, TablePeer
+from .transport import Identity, connect_direct
+
+REDIAL_EVERY = 0.5  # seconds between tries to reach the host again
+
+
+class TableGuest(TablePeer):
+    """A player who joins a table by its code; player 1, 2 or 3 as the host seats it."""
+
+    def __init__(self, player: Player, code: str, address: tuple[str, int], **options) -> None:
+        super().__init__(player, **options)
+        self.code = code
+        self.address = address
+        self.identity = Identity.generate()
+        self.seated = asyncio.Event()
+        self.host_fingerprint = ""
+
+    async def start(self) -> None:
+        peer = await connect_direct(*self.address, self.identity, self.code)
+        self.host_fingerprint = peer.peer_fingerprint
+        self.links[0] = peer.link
+        self._spawn(self._read(peer.link, 0))
+
+    async def _lost(self, sender: int, why: str, link: Link | None) -> None:
+        if self._gone(sender, link):
+            self._say(f"lost the table's host ({why}): trying again")
+            self._spawn(self._redial())
+
+    async def _redial(self) -> None:
+        """Reach the host again (the same identity, so it knows our seat); the table
+        messages and every hand under way then resume. Past the grace time the computer
+        plays our seat meanwhile: we keep trying (up to ``Timing.stall``) to take it back."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + max(self.timing.grace, self.timing.stall)
+        while self.ended is None and loop.time() < deadline:
+            try:
+                peer = await connect_direct(
+                    *self.address, self.identity, self.code, expect_peer=self.host_fingerprint
+                )
+                await self._reattach(0, peer.link)
+            except (ProtocolError, asyncio.TimeoutError, *LINK_ERRORS) as exc:
+                self._say(f"the host did not answer ({exc})")
+                await asyncio.sleep(REDIAL_EVERY)
+                continue
+            self._say("back at the table")
+            for hand, other in list(self.pairs):
+                self._resume_hand(hand, other, None)
+            return
+        await self._stop(MatchEnded("opponent left", "the table's host is gone"))
+
+    async def play(self) -> MatchEnded:
+        try:
+            await asyncio.wait_for(self.seated.wait(), self.timing.stall)
+        except asyncio.TimeoutError:
+            return MatchEnded("opponent left", "the table never filled")
+        if self.ended is not None:
+            return self.ended
+        return await self.run()
+
+    async def _route(self, msg: dict, sender: int) -> None:
+        kind = msg["t"]
+        if kind == "tseat" and not self.seated.is_set():
+            self.index, self.players = msg["you"], msg["players"]
+            self.rules = RuleSet.from_dict(msg["rules"])
+            self.seated.set()
+        elif kind in BROADCAST | {"tpair"} and not self._signed(msg):
+            p = msg["p"]
+            detail = f"the table's host passed on a {kind} of player {p} that it did not sign"
+            await self._stop(MatchEnded(CHEATED, detail))
+        elif kind == "tpair" and self.seated.is_set():
+            why = self._deliver(msg["hand"], msg["p"], msg["m"])
+            if why is not None:
+                await self._refuse(msg["p"], f"player {msg['p']} sent {why}")
+        elif kind in BROADCAST and self.seated.is_set() and msg["p"] < self.players:
+            await self._take(msg)
+        else:
+            await self._refuse(sender, f"the table's host sent {kind} out of turn")
+
+    def _signed(self, msg: dict) -> bool:
+        """Whether a message the host passed on is signed by the player it names (a frame
+        of a hand: signed for us). Before we are seated nothing is taken anyway."""
+        if not self.seated.is_set() or msg["p"] >= self.players:
+            return True  # refused below as out of turn
+        for_us = self.index if msg["t"] == "tpair" else None
+        return self.sig.holds(msg, msg["p"], for_us)
+
+    async def _send_pair(self, other: int, hand: int, body: str) -> None:
+        msg = {"t": "tpair", "p": other, "hand": hand, "m": body}
+        await self._send_to(0, self.sig.sign(msg))
+
+    async def close(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+        for link in self.links.values():
+            link.close()

@@ -1,0 +1,196 @@
+"""The table's host (player 0): its door, seating, passing every message on, a player lost
+and coming back, and the computer player taking a seat past the grace time. The rest of
+what a player does is ``table.TablePeer``'s (docs/net.md, *Tables of three and four*).
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from gin3d.engine import RuleSet
+
+from .channel import Link
+from .ended import MatchEnded
+from .peer import HostedMatch
+from .protocol import ProtocolError
+from .session import Player
+from .table import BROADCAST, LINK_ERRORS, TablePeer
+from .transport import Peer
+
+
+class TableHost(TablePeer):
+    """Player 0: listens, seats the others as they join with the code, passes messages on."""
+
+    def __init__(
+        self,
+        player: Player,
+        rules: RuleSet,
+        players: int,
+        code: str | None = None,
+        listen: str = "127.0.0.1",
+        port: int = 0,
+        **options,
+    ) -> None:
+        super().__init__(player, **options)
+        if players not in (3, 4):
+            raise ValueError("a table has 3 or 4 players")
+        self.rules = rules
+        self.players = players
+        self.door = TableDoor(self._seat_guest, code, listen, port)
+        self.code = self.door.code
+        self.port = port
+        self.full = asyncio.Event()
+        self.fingerprints: dict[int, str] = {}  # who sits where: a player coming back
+        self.waiting: dict[int, asyncio.TimerHandle] = {}  # players gone: their grace time
+
+    @property
+    def failures(self) -> list[str]:
+        """Connections that did not authenticate (a wrong code, a stranger)."""
+        return self.door.failures
+
+    async def start(self) -> None:
+        await self.door.listen_directly()
+        self.port = self.door.port
+
+    async def _seat_guest(self, peer: Peer) -> None:
+        """A guest who passed the door: the next free seat, until the table is full; then
+        only a seated player whose link was lost, coming back."""
+        if self.full.is_set():
+            await self._welcome_back(peer)
+            return
+        index = len(self.links) + 1
+        self.links[index] = peer.link
+        self.fingerprints[index] = peer.peer_fingerprint
+        self._say(f"seated player {index}")
+        if len(self.links) == self.players - 1:
+            self.full.set()
+            for to in sorted(self.links):
+                seat = {"t": "tseat", "you": to, "players": self.players}
+                await self._send_to(to, {**seat, "rules": self.rules.to_dict()})
+                self._spawn(self._read(self.links[to], to))
+
+    def _ends(self) -> list[int]:
+        return sorted(self.fingerprints)  # every seated guest
+
+    async def _welcome_back(self, peer: Peer) -> None:
+        """A seated player coming back: within its grace time it simply goes on; once
+        replaced by the computer it plays its seat again from a hand nobody has begun."""
+        back = next(
+            (
+                p
+                for p, fp in self.fingerprints.items()
+                if fp == peer.peer_fingerprint
+                and p not in self.links
+                and (p in self.waiting or p in self.away.keys() - self.back)
+            ),
+            None,
+        )
+        if back is None or self.ended is not None:
+            peer.link.close()
+            return
+        try:
+            await self._reattach(back, peer.link)
+        except (ProtocolError, asyncio.TimeoutError, *LINK_ERRORS) as exc:
+            peer.link.close()
+            self.failures.append(f"player {back} could not resume: {exc}")
+            return
+        self._say(f"player {back} is back")
+        if back in self.waiting:
+            self.waiting.pop(back).cancel()
+            return
+        # no player is past our round (its records all come through us); when all of it
+        # is here, the others may have begun the next one: the player then waits one more
+        hands = self.table.next_hands()
+        ahead = all(self._complete(h, seats) for h, seats, _ in hands)
+        hand = hands[-1][0] + 1 + (len(hands) if ahead else 0)
+        self._set_back(back, hand)
+        await self._broadcast({"t": "tback", "p": self.index, "player": back, "hand": hand})
+        async with self.changed:
+            self.changed.notify_all()
+
+    async def _lost(self, sender: int, why: str, link: Link | None) -> None:
+        if not self._gone(sender, link):
+            return
+        grace = self.timing.grace
+        self._say(f"player {sender}'s link was lost ({why}): waiting {grace:.0f} s")
+        loop = asyncio.get_running_loop()
+        self.waiting[sender] = loop.call_later(grace, lambda: self._spawn(self._not_back(sender)))
+
+    async def _not_back(self, p: int) -> None:
+        """Past the grace time: a computer player takes the seat (from the first hand not
+        complete here: every record any player holds came through us, so no player has
+        settled it), or, before the game began, the table ends."""
+        if self.waiting.pop(p, None) is None or self.ended is not None:
+            return
+        if self.table is None or self.stand_in is None or p in self.away:
+            await self._stop(MatchEnded("opponent left", f"player {p} left the table"))
+            return
+        try:
+            hands = self.table.next_hands()
+            open_ = [h for h, seats, _ in hands if not self._complete(h, seats)]
+            hand = open_[0] if open_ else hands[-1][0] + 1
+            self._set_away(p, hand)
+        except MatchEnded as ended:
+            await self._stop(ended)
+            return
+        await self._broadcast({"t": "taway", "p": self.index, "player": p, "hand": hand})
+        async with self.changed:
+            self.changed.notify_all()
+
+    def _complete(self, hand: int, seats: tuple[int, int]) -> bool:
+        return all((hand, p) in self.records for p in self._played_by(hand, seats))
+
+    async def play(self) -> MatchEnded:
+        await self.full.wait()
+        return await self.run()
+
+    async def _route(self, msg: dict, sender: int) -> None:
+        kind = msg["t"]
+        if kind == "tpair":
+            to = msg["p"]
+            if to == sender or to >= self.players:
+                return await self._refuse(sender, f"player {sender} sent a frame to player {to}")
+            if not self.sig.holds(msg, sender, to):
+                return await self._refuse(sender, _unsigned(sender, kind))
+            if to != self.index:
+                return await self._send_to(to, {**msg, "p": sender})
+            why = self._deliver(msg["hand"], sender, msg["m"])
+            if why is not None:
+                await self._refuse(sender, f"player {sender} sent {why}")
+        elif kind in BROADCAST and msg["p"] == sender:
+            if not self.sig.holds(msg, sender):
+                return await self._refuse(sender, _unsigned(sender, kind))
+            await self._send_all(msg, but=sender)
+            await self._take(msg)
+        else:
+            await self._refuse(sender, f"player {sender} sent {kind} as player {msg.get('p')}")
+
+    async def _send_pair(self, other: int, hand: int, body: str) -> None:
+        msg = {"t": "tpair", "p": self.index, "hand": hand, "m": body}
+        await self._send_to(other, self.sig.sign(msg, other))
+
+    async def close(self) -> None:
+        await self.door.close()
+        for timer in self.waiting.values():
+            timer.cancel()
+        for task in list(self._tasks):
+            task.cancel()
+        for link in self.links.values():
+            link.close()
+
+
+class TableDoor(HostedMatch):
+    """The table host's door: a two-player host's listening, limits on strangers (wrong-code
+    budgets, handshakes per address, timeouts) and join-code handshake; each guest who
+    passes is handed to ``seat`` instead of starting a match."""
+
+    def __init__(self, seat, code: str | None, listen: str, port: int) -> None:
+        super().__init__(None, code=code, listen=listen, port=port)
+        self._seat = seat
+
+    async def _use(self, peer: Peer) -> None:
+        await self._seat(peer)
+
+
+def _unsigned(p: int, kind: str) -> str:
+    return f"player {p}'s {kind} is not signed by player {p}"
