@@ -1,4 +1,4 @@
-"""Keeps a single-player game's files (a three-player game's save) up to date while it is played.
+"""Keeps a single-player game's files (two or three players) up to date while it is played.
 
 ``GameKeeper.update()`` is called after every action (the table controller's change hook):
 it rewrites the save atomically, and when a hand ends it counts the hand in the statistics
@@ -46,11 +46,38 @@ def count_results(
     return counted
 
 
+THREE_PLAYERS = "three"  # the statistics' pseudo-level of three-player games
+
+
+def count_three_player_results(
+    stats: stats_mod.Stats,
+    game: ThreePlayerGame,
+    player: int,
+    game_id: str,
+    names: tuple[str, ...],
+    history_file: Path,
+) -> bool:
+    """``count_results`` for a three-player game: each finished hand ``player`` played (not
+    the ones they sat out), in their seat of that hand, kept in the hand history with its
+    two players' names, and the game once it is over, all under ``THREE_PLAYERS``."""
+    counted = False
+    for hand, seats in zip(game.hands, game.seats):
+        if not hand.over or player not in seats:
+            continue
+        if stats.record_hand(THREE_PLAYERS, hand, seats.index(player), game_id):
+            pair = (names[seats[0]], names[seats[1]])
+            append_hand(HandRecord.of(hand, pair, game_id, THREE_PLAYERS), history_file)
+            counted = True
+    if game.over:
+        counted |= stats.record_game(THREE_PLAYERS, game, player, game_id)
+    return counted
+
+
 @dataclass
 class GameKeeper:
-    """The save, statistics and history of one single-player game. A three-player game is
-    saved only: the statistics and the hand history count two-player games by the
-    opponent's level, and a hand of three players has no one opponent or level."""
+    """The save, statistics and history of one single-player game. Two-player games count
+    by the opponent's level; a three-player game's hands and the game count together under
+    their own row (``THREE_PLAYERS``: a hand there is against whichever computer plays it)."""
 
     game: Game | ThreePlayerGame
     seats: tuple[Seat, ...]
@@ -65,8 +92,9 @@ class GameKeeper:
         if not saveable(self.seats):
             raise ValueError("a kept game has one human seat, the others computer seats")
         self.human = [s.kind for s in self.seats].index("human")
-        self.counted = len(self.seats) == 2  # statistics and history: two-player games
-        self.level = self.seats[1 - self.human].level or "simple" if self.counted else ""
+        self.counted = len(self.seats) in (2, 3)  # statistics and hand history
+        two = len(self.seats) == 2
+        self.level = self.seats[1 - self.human].level or "simple" if two else THREE_PLAYERS
         self.game_id = self.game_id or new_game_id(self.game.seed)
         self.stats, message = stats_mod.load(self.stats_file)
         if message:
@@ -104,9 +132,15 @@ class GameKeeper:
         write_save(g, self.seats, self.save_file, self.game_id)
         if not self.counted:
             return
-        counted = count_results(
-            self.stats, g, self.level, self.human, self.game_id, self.names, self.history_file
-        )
+        if isinstance(g, ThreePlayerGame):
+            everyone = tuple(seat.name for seat in self.seats)
+            counted = count_three_player_results(
+                self.stats, g, self.human, self.game_id, everyone, self.history_file
+            )
+        else:
+            counted = count_results(
+                self.stats, g, self.level, self.human, self.game_id, self.names, self.history_file
+            )
         if counted or self._stats_due:
             self._stats_due = True
             self.stats.save(self.stats_file)

@@ -74,3 +74,47 @@ def test_two_games_with_the_same_seed_are_both_counted(tmp_path):
             k.update()
     st, _ = stats_mod.load(tmp_path / "stats.json")
     assert st.levels["simple"].games_played == 2
+
+
+def test_a_three_player_game_counts_the_hands_you_played_and_the_game(tmp_path):
+    """Under "Three players": every hand the local player played (those sat out are not
+    theirs), each kept in the hand history with its two players, and the game once over;
+    a second keeper of the same game (a resume) counts nothing twice."""
+    from gin3d.engine import ThreePlayerGame
+    from gin3d.players import GreedyPlayer
+    from gin3d.recorder import THREE_PLAYERS
+    from gin3d.saves import Seat
+
+    seats = (
+        Seat("human", "Tester"),
+        Seat("computer", "Walt", "simple"),
+        Seat("computer", "Margo", "hard"),
+    )
+    game = ThreePlayerGame(RuleSet.preset("classic", game_target=60), "three kept")
+    files = dict(
+        save_file=tmp_path / "save.json",
+        stats_file=tmp_path / "stats.json",
+        history_file=tmp_path / "hands.jsonl",
+    )
+    k = GameKeeper(game, seats, "", **files)
+    bot = GreedyPlayer()
+    while not game.over:
+        legal = game.legal_actions()
+        if game.hand.over:
+            game.apply(legal[0])
+        else:
+            game.apply(bot.choose(game.view(game.playing[game.hand.turn])))
+        k.update()
+    played = [i for i, pair in enumerate(game.seats) if 0 in pair]
+    assert 0 < len(played) < len(game.hands)  # some hands sat out
+    GameKeeper(game, seats, k.game_id, **files).update()  # resumed: nothing new
+    st, _ = stats_mod.load(tmp_path / "stats.json")
+    s = st.levels[THREE_PLAYERS]
+    assert s.hands_played == len(played) and s.games_played == 1
+    assert s.games_won == (game.winner == 0)
+    won = [i for i in played if game.hands[i].result and game.seats[i][game.hands[i].winner] == 0]
+    assert s.hands_won == len(won)
+    records = read_hands(tmp_path / "hands.jsonl")[0]
+    names = ("Tester", "Walt", "Margo")
+    assert [r.names for r in records] == [tuple(names[p] for p in game.seats[i]) for i in played]
+    assert all(r.opponent_level == THREE_PLAYERS for r in records)

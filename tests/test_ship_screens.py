@@ -110,6 +110,21 @@ def test_replay_viewer_steps_on_the_table(app):
     assert all(n.body.getScale()[0] == 1 for n in scene.cards)
 
 
+def test_the_history_names_both_players_of_a_three_player_hand(app):
+    """A three-player hand is kept with its two players by seat, you at either one: the
+    list names both (it said "vs You" when you sat at seat 1)."""
+    from ship_hands import UNDERCUT, play_script
+
+    from gin3d.recorder import THREE_PLAYERS
+
+    hand = play_script(UNDERCUT, dealer=1)
+    append_hand(HandRecord.of(hand, ("Margo", "Ann"), "three-1", THREE_PLAYERS))
+    app.screens.request("History")
+    label = app.screens.panel.buttons["hand0"]["text"]
+    assert "Margo vs Ann (three players)" in label, label
+    app.screens.request("Menu")
+
+
 def test_single_player_game_is_saved_resumed_and_undone(app):
     app.user_settings = app.user_settings.but(undo_enabled=True, player_name="Ann")
     session = app.start_single_player()

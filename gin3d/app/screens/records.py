@@ -12,6 +12,7 @@ from panda3d.core import TextNode
 
 from ... import stats as stats_mod
 from ...history import HandRecord, read_hands
+from ...recorder import THREE_PLAYERS
 from ...scene.hud import button, suitify
 from ...scene.palette import GOLD
 from ...scene.replay_view import ReplayView
@@ -92,11 +93,8 @@ class RecordScreens:
         if not shown:
             p.text("No hands played yet.", 0.3, 0.05)
         for i, r in enumerate(shown):
-            opp = r.names[1] + {"lan": " (LAN)", "online": " (online)"}.get(
-                r.opponent_level or "", ""
-            )
             when = r.finished_at.replace("T", " ")[:16]
-            label = f"{when}   vs {opp}   {r.summary()}"
+            label = f"{when}   {_versus(r)}   {r.summary()}"
             p.button(
                 f"hand{i}",
                 label,
@@ -280,3 +278,12 @@ def draw_chart(parent, rows, origin, width: float, height: float) -> DirectFrame
             align=TextNode.ALeft,
         )
     return root
+
+
+def _versus(r: HandRecord) -> str:
+    """Who a hand in the list was against: the opponent of a two-player game (seat 1), both
+    players of a three-player hand (you may have sat at either seat)."""
+    if r.opponent_level == THREE_PLAYERS:
+        return f"{r.names[0]} vs {r.names[1]} (three players)"
+    kind = {"lan": " (LAN)", "online": " (online)"}.get(r.opponent_level or "", "")
+    return f"vs {r.names[1]}{kind}"

@@ -13,6 +13,7 @@ from ... import settings as settings_mod
 from ...engine import PRESETS
 from ...net.constants import NO_ANSWER
 from ...players import levels, opponent_name
+from ...recorder import THREE_PLAYERS
 from ...scene.panel import entry
 from ...scene.quality import is_software
 from ...settings import OPPONENT_LEVELS, Settings
@@ -23,6 +24,7 @@ VOLUMES = (0.0, 0.25, 0.5, 0.75, 1.0)
 STYLE_NAMES = {"classic": "Classic", "four_colour": "Four-colour", "large_index": "Large index"}
 LEVEL_NAMES = {lv: opponent_name(lv) for lv, _ in levels()}  # short names: "Walt"
 LEVEL_NAMES.update(lan="LAN games", online="Online games")  # network matches (MatchKeeper)
+LEVEL_NAMES[THREE_PLAYERS] = "Three players"  # three-player games
 
 
 def _next(options, value):
