@@ -1,4 +1,5 @@
-"""Keeps a single-player game's files (two or three players) up to date while it is played.
+"""Keeps a single-player game's files (two, three or four players) up to date while it is
+played.
 
 ``GameKeeper.update()`` is called after every action (the table controller's change hook):
 it rewrites the save atomically, and when a hand ends it counts the hand in the statistics
@@ -14,10 +15,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import stats as stats_mod
-from .engine import Game, ThreePlayerGame
+from .engine import Game, PartnershipGame, ThreePlayerGame
 from .history import HandRecord, append_hand
 from .paths import history_path, save_path, stats_path
-from .saves import Seat, saveable, write_save
+from .saves import SavedGame, Seat, saveable, write_save
 
 
 def new_game_id(seed: int | str) -> str:
@@ -73,13 +74,41 @@ def count_three_player_results(
     return counted
 
 
+PARTNERSHIPS = "teams"  # the statistics' pseudo-level of partnership games
+
+
+def count_partnership_results(
+    stats: stats_mod.Stats,
+    game: PartnershipGame,
+    game_id: str,
+    names: tuple[str, ...],
+    history_file: Path,
+) -> bool:
+    """``count_results`` for a partnership game, from player 0's chair (yours): your hand of
+    the round once it is over (each round's own, at table 0, against the opponent you faced),
+    kept in the hand history with its two players' names, and the game once it is over,
+    won when your team (team 0) won, all under ``PARTNERSHIPS``. Called after every action,
+    so every round's hand is counted while it is on the table."""
+    counted = False
+    hand = game.tables[0]
+    if hand.over and stats.record_hand(PARTNERSHIPS, hand, 0, game_id):
+        pair = tuple(names[p] for p in game.seats[0])
+        append_hand(HandRecord.of(hand, pair, game_id, PARTNERSHIPS), history_file)
+        counted = True
+    if game.over:
+        counted |= stats.record_game(PARTNERSHIPS, game, 0, game_id)
+    return counted
+
+
 @dataclass
 class GameKeeper:
     """The save, statistics and history of one single-player game. Two-player games count
     by the opponent's level; a three-player game's hands and the game count together under
-    their own row (``THREE_PLAYERS``: a hand there is against whichever computer plays it)."""
+    their own row (``THREE_PLAYERS``: a hand there is against whichever computer plays it),
+    and a partnership game's under theirs (``PARTNERSHIPS``: your own hand of each round, and
+    the game as your team's)."""
 
-    game: Game | ThreePlayerGame
+    game: SavedGame
     seats: tuple[Seat, ...]
     game_id: str = ""
     save_file: Path = field(default_factory=save_path)
@@ -92,9 +121,10 @@ class GameKeeper:
         if not saveable(self.seats):
             raise ValueError("a kept game has one human seat, the others computer seats")
         self.human = [s.kind for s in self.seats].index("human")
-        self.counted = len(self.seats) in (2, 3)  # statistics and hand history
-        two = len(self.seats) == 2
-        self.level = self.seats[1 - self.human].level or "simple" if two else THREE_PLAYERS
+        if len(self.seats) == 2:
+            self.level = self.seats[1 - self.human].level or "simple"
+        else:
+            self.level = THREE_PLAYERS if len(self.seats) == 3 else PARTNERSHIPS
         self.game_id = self.game_id or new_game_id(self.game.seed)
         self.stats, message = stats_mod.load(self.stats_file)
         if message:
@@ -107,7 +137,7 @@ class GameKeeper:
     def names(self) -> tuple[str, str]:
         return (self.seats[0].name, self.seats[1].name)
 
-    def update(self, game: Game | ThreePlayerGame | None = None) -> bool:
+    def update(self, game: SavedGame | None = None) -> bool:
         """Bring the files up to date with ``game`` (a new Game after an undo, or the same
         one after an action). True if anything was written."""
         if game is not None:
@@ -128,11 +158,14 @@ class GameKeeper:
         self.error = ""
         return True
 
-    def _write(self, g: Game | ThreePlayerGame) -> None:
+    def _write(self, g: SavedGame) -> None:
         write_save(g, self.seats, self.save_file, self.game_id)
-        if not self.counted:
-            return
-        if isinstance(g, ThreePlayerGame):
+        if isinstance(g, PartnershipGame):
+            everyone = tuple(seat.name for seat in self.seats)
+            counted = count_partnership_results(
+                self.stats, g, self.game_id, everyone, self.history_file
+            )
+        elif isinstance(g, ThreePlayerGame):
             everyone = tuple(seat.name for seat in self.seats)
             counted = count_three_player_results(
                 self.stats, g, self.human, self.game_id, everyone, self.history_file

@@ -1,12 +1,14 @@
 """Save and resume a single-player game. The save file *is* the game's action log.
 
 A save holds the rules, the seed, the first dealer, the seats (human or computer and its
-level: two, or three for a three-player game, written as version 2 so that an older gin3d
-refuses it with a message instead of misreading it) and every action so far in text form
-(``str(action)``). Loading rebuilds the ``Game`` (``ThreePlayerGame``) by replaying those
-actions: the engine is deterministic, so the rebuilt game is the very same state. The file
-is rewritten atomically after every action, so quitting, a crash or a power cut loses at
-most the action being made.
+level: two; three for a three-player game, written as version 2, and four for a partnership
+game, version 3, so that an older gin3d refuses either with a message instead of misreading
+it) and every action so far in text form (``str(action)``; a partnership game's moves with
+their table first, and its first dealer is the team that dealt first). Loading rebuilds the
+``Game`` (``ThreePlayerGame``, ``PartnershipGame``) by replaying those actions: the engine
+is deterministic, so the rebuilt game is the very same state. The file is rewritten
+atomically after every action, so quitting, a crash or a power cut loses at most the action
+being made.
 
 A save that cannot be read or replayed raises ``SaveError`` with a clear message; the file is
 moved aside (``savegame.json.bad``), never deleted, and the game starts fresh.
@@ -21,7 +23,7 @@ from typing import Any
 
 from gin3d import version as gin3d_version
 
-from .engine import Game, LogError, RuleSet, ThreePlayerGame
+from .engine import Game, LogError, PartnershipGame, RuleSet, ThreePlayerGame
 from .paths import (
     FileFormatError,
     SetAside,
@@ -34,7 +36,10 @@ from .paths import (
 FORMAT = "gin3d-save"
 VERSION = 1  # a two-player game (files older gin3d versions read too)
 THREE_PLAYER_VERSION = 2  # a three-player game: three seats, the first dealer 0, 1 or 2
-PLAYERS_BY_VERSION = {VERSION: 2, THREE_PLAYER_VERSION: 3}
+PARTNERSHIP_VERSION = 3  # four players in two teams: you are player 0, the first dealer a team
+PLAYERS_BY_VERSION = {VERSION: 2, THREE_PLAYER_VERSION: 3, PARTNERSHIP_VERSION: 4}
+VERSION_BY_PLAYERS = {players: version for version, players in PLAYERS_BY_VERSION.items()}
+SavedGame = Game | ThreePlayerGame | PartnershipGame
 SEAT_KINDS = ("human", "computer")
 MAX_VERSION_TEXT = 40  # "gin3d_version": the version of gin3d that wrote the file
 
@@ -80,23 +85,25 @@ class GameRecord:
     seed: int | str
     first_dealer: int
     dealer_cut: bool  # the first dealer was chosen by the cut (the game has DealerChosen)
-    seats: tuple[Seat, ...]  # two, or three for a three-player game
+    seats: tuple[Seat, ...]  # two, three for a three-player game, four for partnerships
     actions: list[str] = field(default_factory=list)
     decks: list[list[int]] | None = None
     game_id: str = ""  # names the game in statistics and history (seeds may repeat)
     written_by: str = ""  # the gin3d version that wrote the file read ("" if it says none)
 
     @classmethod
-    def of(
-        cls, game: Game | ThreePlayerGame, seats: tuple[Seat, ...], game_id: str = ""
-    ) -> GameRecord:
+    def of(cls, game: SavedGame, seats: tuple[Seat, ...], game_id: str = "") -> GameRecord:
+        if isinstance(game, PartnershipGame):
+            actions = game.log()
+        else:
+            actions = [str(a) for a in game.actions]
         return cls(
             rules=game.rules,
             seed=game.seed,
             first_dealer=game.first_dealer,
             dealer_cut=game.dealer_cut,
             seats=tuple(seats),
-            actions=[str(a) for a in game.actions],
+            actions=actions,
             decks=[list(d) for d in game.decks] if game.decks else None,
             game_id=game_id,
         )
@@ -111,7 +118,7 @@ class GameRecord:
     def to_dict(self) -> dict[str, Any]:
         d = {
             "format": FORMAT,
-            "version": THREE_PLAYER_VERSION if len(self.seats) == 3 else VERSION,
+            "version": VERSION_BY_PLAYERS[len(self.seats)],
             "rules": self.rules.to_dict(),
             "seed": self.seed,
             "first_dealer": self.first_dealer,
@@ -153,8 +160,8 @@ class GameRecord:
         seed = d["seed"]
         if isinstance(seed, bool) or not isinstance(seed, (int, str)):
             raise ValueError(f"bad seed {seed!r}")
-        first = d["first_dealer"]
-        if first not in range(players) or isinstance(first, bool):
+        first = d["first_dealer"]  # a partnership game's: the team, 0 or 1
+        if first not in range(2 if players == 4 else players) or isinstance(first, bool):
             raise ValueError(f"bad first dealer {first!r}")
         cut = d["dealer_cut"]
         if not isinstance(cut, bool):
@@ -165,6 +172,8 @@ class GameRecord:
         seats = tuple(Seat.from_dict(s) for s in seats)
         if players == 3 and not saveable(seats):
             raise ValueError("a three-player game has one human and two computer seats")
+        if players == 4 and not (saveable(seats) and seats[0].kind == "human"):
+            raise ValueError("a partnership game has you as player 0 and three computer seats")
         actions = d["actions"]
         if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
             raise ValueError("the actions must be a list of texts")
@@ -177,9 +186,17 @@ class GameRecord:
             raise ValueError(f"bad gin3d version {written_by!r}")
         return cls(rules, seed, first, cut, seats, list(actions), decks, game_id, written_by)
 
-    def rebuild(self) -> Game | ThreePlayerGame:
+    def rebuild(self) -> SavedGame:
         """The game replayed from its setup and actions (SaveError if they don't fit)."""
         try:
+            if len(self.seats) == 4:
+                return PartnershipGame.from_log(
+                    self.rules,
+                    self.seed,
+                    self.actions,
+                    first_dealer=self.first_dealer,
+                    dealer_cut=self.dealer_cut,
+                )
             if len(self.seats) == 3:
                 return ThreePlayerGame.from_log(
                     self.rules,
@@ -209,11 +226,11 @@ class GameRecord:
 
 
 def _decks(decks: Any, players: int) -> list[list[int]] | None:
-    """A save's explicit deck orders (a two-player game's; a three-player game has none)."""
+    """A save's explicit deck orders (a two-player game's; a group game has none)."""
     if decks is None:
         return None
     if players != 2:
-        raise ValueError("a three-player game is dealt from its seed, not from saved decks")
+        raise ValueError(f"a {players}-player game is dealt from its seed, not from saved decks")
     if not isinstance(decks, list) or not all(
         isinstance(x, list) and all(isinstance(c, int) for c in x) for x in decks
     ):
@@ -223,7 +240,7 @@ def _decks(decks: Any, players: int) -> list[list[int]] | None:
 
 def saveable(seats: tuple[Seat, ...]) -> bool:
     """Only single-player games are saved: exactly one local human against the computer
-    (or two computers, in a three-player game)."""
+    (two computers in a three-player game, three in a partnership game)."""
     kinds = sorted(s.kind for s in seats)
     return len(seats) in PLAYERS_BY_VERSION.values() and kinds == ["computer"] * (
         len(seats) - 1
@@ -231,7 +248,7 @@ def saveable(seats: tuple[Seat, ...]) -> bool:
 
 
 def write_save(
-    game: Game | ThreePlayerGame,
+    game: SavedGame,
     seats: tuple[Seat, ...],
     path: Path | str | None = None,
     game_id: str = "",
@@ -281,10 +298,12 @@ class Resume:
     """A saved game offered on start: its record and the rebuilt game."""
 
     record: GameRecord
-    game: Game | ThreePlayerGame
+    game: SavedGame
 
     def describe(self) -> str:
         """One line for the resume prompt."""
+        if len(self.record.seats) == 4:
+            return self._describe_teams()
         if len(self.record.seats) == 3:
             return self._describe_three()
         opp = next((s for s in self.record.seats if s.kind == "computer"), None)
@@ -307,6 +326,15 @@ class Resume:
         return (
             f"Three players with {seats[others[0]].name} and {seats[others[1]].name}, "
             f"hand {self.game.hand.hand_number + 1}, score {scores}"
+        )
+
+    def _describe_teams(self) -> str:
+        """A partnership game's line: your partner, the opponents, the round, both teams'
+        scores (yours first)."""
+        seats, (ours, theirs) = self.record.seats, self.game.totals()
+        return (
+            f"Partners with {seats[2].name} against {seats[1].name} and {seats[3].name}, "
+            f"round {self.game.round_number + 1}, score {ours} to {theirs}"
         )
 
 

@@ -60,37 +60,6 @@ def panel_texts(app) -> str:
     return "\n".join(w.getText() for w in app.screens.panel.widgets if hasattr(w, "getText"))
 
 
-def check_the_save_is_left_alone(app, start, play) -> None:
-    """A game that is not saved (``start(app)`` puts it on the table, ``play(app)`` plays
-    some of it) leaves a saved two-player game as it was and resumable, is reached with no
-    replace question, and offers no undo."""
-    from dataclasses import replace
-
-    from gin3d.app.game_app import GameSetup
-    from gin3d.paths import save_path
-    from gin3d.saves import delete_save, offer_resume
-
-    settings = app.user_settings
-    app.user_settings = replace(settings, undo_enabled=True)
-    try:
-        app.setup = GameSetup(level="simple")
-        app.seed = 7
-        app.start_single_player()
-        Driver(app).play_turn()  # a two-player game is saved after every action
-        saved = save_path().read_bytes()
-        session = start(app)  # straight to the table: nothing to replace
-        assert app.keeper is None
-        play(app)
-        assert session.game.actions and save_path().read_bytes() == saved
-        app.screens.request("Pause")
-        assert "undo" not in app.screens.panel.buttons
-        resume, message = offer_resume()
-        assert message is None and resume is not None and len(resume.game.actions) == 1
-    finally:
-        app.user_settings = settings
-        delete_save()
-
-
 def _wait_for_frame(app, task):
     """After each frame is drawn (igLoop, sort 50), read it back so the renderer has really
     finished it, as the benches do: stepping frames without waiting let a software renderer

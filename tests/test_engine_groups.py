@@ -228,6 +228,46 @@ def test_a_three_player_log_that_does_not_fit_is_refused():
     assert err.value.part == "setup"
 
 
+@pytest.mark.parametrize("seed", [4, 12])
+def test_a_partnership_game_rebuilds_from_its_log(seed):
+    """Its save rests on this: the rules, the seed, the first dealing team and the log (each
+    move with its table) give the very same game, mid-round and at the end."""
+    whole = play_four(seed)
+    log = whole.log()
+    assert log.count("next hand") == len(whole.results) - 1
+    assert {entry.split(" ")[0] for entry in log if entry != "next hand"} == {"0", "1"}
+    for upto in (len(log) // 3, len(log) // 3 + 1, len(log)):
+        game = PartnershipGame.from_log(
+            whole.rules, seed, log[:upto], first_dealer=whole.first_dealer, dealer_cut=True
+        )
+        assert game.log() == log[:upto] and game.dealer_cut
+        again = PartnershipGame(whole.rules, seed=seed)
+        for table, action in whole.actions[:upto]:
+            again.apply(table, action)
+        assert [h.hands for h in game.tables] == [h.hands for h in again.tables]
+        assert [h.pile for h in game.tables] == [h.pile for h in again.tables]
+        assert game.results == again.results and game.seats == again.seats
+    assert game.over and game.totals() == whole.totals()
+
+
+def test_a_partnership_log_that_does_not_fit_is_refused():
+    whole = play_four(5)
+    log = whole.log()[:6]
+    other = 1 - whole.first_dealer
+    with pytest.raises(LogError) as err:
+        PartnershipGame.from_log(whole.rules, 5, log, first_dealer=other, dealer_cut=True)
+    assert err.value.part == "dealer"
+    for bad in ("next hand", "2 draw stock", "draw stock", "0 fly away", ""):
+        with pytest.raises(LogError) as err:
+            PartnershipGame.from_log(
+                whole.rules, 5, [*log, bad], first_dealer=whole.first_dealer, dealer_cut=True
+            )
+        assert err.value.part == "action" and err.value.step == 6, bad
+    with pytest.raises(LogError) as err:
+        PartnershipGame.from_log(whole.rules, 5, log, first_dealer=2)
+    assert err.value.part == "setup"
+
+
 def _random_moves(rng, hand, apply) -> None:
     """Random legal moves, made with ``apply`` (the game's), until ``hand`` is over."""
     while not hand.over:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 
 import pytest
-from player_harness import Player, on, play_game
+from player_harness import Player, my_move, on, play_game, play_move, play_until
 
 pytestmark = pytest.mark.slow
 # the partnership game takes 6-9 minutes at normal speed (8 rounds to 100): it runs with the
@@ -73,4 +73,36 @@ def test_a_whole_partnership_game_to_100(player):
     text = _game_over_texts(p)
     p.screenshot("group-4-game-over")
     assert "&" in text, text  # the teams' names: "You & Rosie", "Walt & Margo"
+    assert p.problems() == []
+
+
+def test_a_partnership_game_quit_mid_round_comes_back_on_both_tables(player):
+    """Four players: three of your moves, quit to the menu mid-round, close the game; the
+    next start's Welcome back names your partner, the opponents, the round and the teams'
+    score, and Resume puts the round back (your cards and your move, your partner's table
+    in the inset) where a team game used to be lost on quitting."""
+    p = player(args=("--seed", "33"))
+    _set_up(p, 4, ())
+    for _ in range(3):
+        snap = play_until(p, my_move, 60, "your move")
+        play_move(p, snap, knock=False)
+    snap = play_until(p, my_move, 60, "your next move")
+    cards = sorted(c["card"] for c in snap["hand"])
+    p.screenshot("teams-1-mid-round")
+    p.key("Escape")
+    p.click_button("Quit to menu")
+    p.wait(p.has_button("Resume game"), 20, "the menu with Resume game")
+    p.stop()
+
+    p = player(home=p.home)
+    snap = p.wait(on("Resume"), 60, "Welcome back")
+    assert p.shows("Partners with ")(snap), snap.get("texts")
+    assert p.shows("round 1, score 0 to 0")(snap), snap.get("texts")
+    p.screenshot("teams-2-welcome-back")
+    p.click_button("Resume")
+    snap = play_until(p, lambda s: my_move(s), 30, "your move, resumed")
+    assert sorted(c["card"] for c in snap["hand"]) == cards  # your cards as you left them
+    notes = " ".join(snap.get("texts", []))
+    assert "&" in notes, notes  # the team scores on the table again
+    p.screenshot("teams-3-resumed")
     assert p.problems() == []

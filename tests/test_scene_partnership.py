@@ -5,6 +5,7 @@ difference rule, and game over naming the winning team with the engine's totals.
 
 from __future__ import annotations
 
+import json
 from types import SimpleNamespace
 
 import pytest
@@ -12,17 +13,20 @@ from scene_harness import (
     Driver,
     app_keeping_setup,
     check_scene,
-    check_the_save_is_left_alone,
     panel_texts,
 )
 
 from gin3d.app.game_app import GameSetup
 from gin3d.engine.groups import round_score, team_of
+from gin3d.saves import delete_save
 
 app = pytest.fixture(app_keeping_setup, name="app")
 
 
 def start_teams(app, seed: int = 3):
+    """A partnership game from the setup screen, with no saved game to ask about (an
+    earlier test in the same process may have left one: a team game is saved too)."""
+    delete_save()
     app.setup = GameSetup(level="simple")
     app.seed = seed
     app.screens.request("Menu")
@@ -122,8 +126,79 @@ def test_a_partnership_game_reaches_game_over_with_the_engines_team_totals(app):
     assert len(played) == len(game.results)
 
 
-def test_a_partnership_game_is_not_saved_and_leaves_a_saved_game_resumable(app):
-    check_the_save_is_left_alone(app, start_teams, lambda a: play_rounds(a, 1))
+def team_state(game) -> tuple:
+    """Both tables as they stand: the log, scores, who plays whom, every hand and pile."""
+    return (
+        game.log(),
+        game.running(),
+        game.seats,
+        [[list(h) for h in hand.hands] for hand in game.tables],
+        [list(hand.pile) for hand in game.tables],
+    )
+
+
+def test_a_partnership_game_is_saved_at_both_tables_and_resumes_mid_round(app):
+    """Saved after every move at either table (your partner's included), offered on the
+    menu with both teams' scores, resumed to the same two tables, played to game over;
+    then your hands and the game are in the statistics under "Partnerships"."""
+    from gin3d import stats as stats_mod
+    from gin3d.history import read_hands
+    from gin3d.paths import history_path, save_path, stats_path
+    from gin3d.recorder import PARTNERSHIPS
+    from gin3d.saves import offer_resume, read_save
+
+    delete_save()
+    try:
+        session = start_teams(app, seed=8)
+        game = session.game.game
+        driver = Driver(app)
+        for _ in range(3):
+            driver.play_turn()
+        for _ in range(400):  # until your partner's table has moved too
+            if any(entry.startswith("1 ") for entry in game.log()):
+                break
+            app.taskMgr.step()
+        record = read_save()
+        assert record.actions == game.log()  # the last move, at either table, is in
+        assert any(entry.startswith("1 ") for entry in record.actions)
+        assert [s.kind for s in record.seats] == ["human", "computer", "computer", "computer"]
+        assert json.loads(save_path().read_text())["version"] == 3
+        before = team_state(game)
+        names = session.controller.player_names
+        # a fresh start: another setup, no session; the menu offers the saved game
+        app.end_game()
+        app.setup = GameSetup(level="expert")
+        app.screens.request("Menu")
+        resume, message = offer_resume()
+        assert message is None and app.session is None
+        assert resume.describe() == (
+            f"Partners with {names[2]} against {names[1]} and {names[3]}, round 1, score 0 to 0"
+        )
+        assert team_state(resume.game) == before  # the same game, mid-round, both tables
+        app.screens.panel.buttons["resume"]["command"]()
+        assert app.screens.state == "Table"
+        game = app.session.game.game
+        log = before[0]
+        assert game.log()[: len(log)] == log  # (the computers may move on at once)
+        assert app.session.controller.player_names == names
+        if not any(entry.startswith("0 ") for entry in game.log()[len(log) :]):
+            assert [list(h) for h in game.tables[0].hands] == before[3][0]  # your table
+        check_scene(app)
+        assert app.setup.players == 4  # "Play again" plays four again
+        stats_before, _ = stats_mod.load(stats_path())
+        had = stats_before.levels.get(PARTNERSHIPS)
+        played = play_rounds(app, 60)
+        game = app.session.game.game
+        assert played[-1]["state"] == "GameOver" and game.over
+        assert not save_path().exists()  # a finished game leaves nothing to resume
+        st, _ = stats_mod.load(stats_path())
+        row = st.levels[PARTNERSHIPS]
+        assert row.games_played == (had.games_played if had else 0) + 1
+        assert row.hands_played - (had.hands_played if had else 0) == len(game.results)
+        records = [r for r in read_hands(history_path())[0] if r.opponent_level == PARTNERSHIPS]
+        assert len({r.hand_number for r in records[-len(game.results) :]}) == len(game.results)
+    finally:
+        delete_save()
 
 
 def test_the_game_to_row_sets_the_teams_target_in_a_team_game(app):

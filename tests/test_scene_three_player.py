@@ -231,7 +231,7 @@ def test_a_two_player_save_of_an_earlier_version_still_resumes(app):
         assert actions[:5] == data["actions"]
         assert not isinstance(app.session.controller, ThreePlayerController)
         check_scene(app)
-        assert app.keeper.counted and json.loads(save_path().read_text())["version"] == 1
+        assert app.keeper.level == "simple" and json.loads(save_path().read_text())["version"] == 1
         # dealing a three-player game would replace it: asked first
         app.screens.request("Menu")
         app.screens.request("Setup")

@@ -15,7 +15,7 @@ from ship_autoplay import SEATS, play
 
 from gin3d import paths, settings
 from gin3d import stats as stats_mod
-from gin3d.engine import Game, RuleSet, ThreePlayerGame
+from gin3d.engine import Game, PartnershipGame, RuleSet, ThreePlayerGame
 from gin3d.paths import append_line, write_atomic
 from gin3d.recorder import GameKeeper
 from gin3d.saves import Seat, offer_resume, write_save
@@ -74,10 +74,16 @@ def corruptions(data) -> list[str]:
 
 
 THREE_SEATS = (*SEATS, Seat("computer", "Margo", "hard"))
+FOUR_SEATS = (*THREE_SEATS, Seat("computer", "Ann", "beginner"))
 
 
 def _good_save(tmp_path: Path, players: int = 2) -> dict:
-    if players == 3:
+    if players == 4:  # moves at both tables
+        game = PartnershipGame(RuleSet(), "corrupt")
+        for n in range(10):
+            game.apply(n % 2, game.legal_actions(n % 2)[0])
+        seats = FOUR_SEATS
+    elif players == 3:
         game = ThreePlayerGame(RuleSet(), "corrupt")
         for _ in range(9):
             game.apply(game.legal_actions()[0])
@@ -89,7 +95,7 @@ def _good_save(tmp_path: Path, players: int = 2) -> dict:
     return json.loads(path.read_text())
 
 
-@pytest.mark.parametrize("players", [2, 3])
+@pytest.mark.parametrize("players", [2, 3, 4])
 def test_generated_corrupt_saves_are_set_aside_with_a_message(tmp_path, players):
     cases = corruptions(_good_save(tmp_path, players))
     assert len(cases) > 400

@@ -118,3 +118,53 @@ def test_a_three_player_game_counts_the_hands_you_played_and_the_game(tmp_path):
     names = ("Tester", "Walt", "Margo")
     assert [r.names for r in records] == [tuple(names[p] for p in game.seats[i]) for i in played]
     assert all(r.opponent_level == THREE_PLAYERS for r in records)
+
+
+def test_a_partnership_game_counts_your_hand_of_every_round_and_your_teams_game(tmp_path):
+    """Under "Partnerships": your own hand of each round (at table 0, against the opponent
+    you faced), kept in the hand history with its two players, and the game as your team's;
+    every move at either table saves the game; a resume counts nothing twice."""
+    from gin3d.engine import PartnershipGame
+    from gin3d.players import GreedyPlayer
+    from gin3d.recorder import PARTNERSHIPS
+    from gin3d.saves import Seat
+
+    seats = (
+        Seat("human", "Tester"),
+        Seat("computer", "Walt", "simple"),
+        Seat("computer", "Ann", "beginner"),
+        Seat("computer", "Margo", "hard"),
+    )
+    game = PartnershipGame(RuleSet.preset("classic", partnership_target=60), "teams kept")
+    files = dict(
+        save_file=tmp_path / "save.json",
+        stats_file=tmp_path / "stats.json",
+        history_file=tmp_path / "hands.jsonl",
+    )
+    k = GameKeeper(game, seats, "", **files)
+    bot = GreedyPlayer()
+    mine, moves = [], 0
+    while not game.over:
+        if game.round_over:
+            mine.append((game.tables[0], game.seats[0]))
+            game.apply(None, game.legal_actions(0)[0])
+        else:
+            table = moves % 2 if not game.tables[moves % 2].over else 1 - moves % 2
+            game.apply(table, bot.choose(game.view(game.turn(table))))
+            moves += 1
+        assert k.update()
+        if not game.over:  # the save holds both tables' moves, and rebuilds the game
+            assert load_save(files["save_file"]).game.log() == game.log()
+    mine.append((game.tables[0], game.seats[0]))
+    assert not files["save_file"].exists()  # a finished game leaves nothing to resume
+    GameKeeper(game, seats, k.game_id, **files).update()  # resumed: nothing new
+    st, _ = stats_mod.load(files["stats_file"])
+    s = st.levels[PARTNERSHIPS]
+    assert s.hands_played == len(mine) == len(game.results) and s.games_played == 1
+    assert s.games_won == (game.winner == 0)
+    assert s.hands_won == sum(hand.winner == 0 for hand, _ in mine)
+    records = read_hands(files["history_file"])[0]
+    names = ("Tester", "Walt", "Ann", "Margo")
+    assert [r.names for r in records] == [tuple(names[p] for p in pair) for _, pair in mine]
+    assert {r.names[1] for r in records} == {"Walt", "Margo"}  # you face each opponent in turn
+    assert all(r.opponent_level == PARTNERSHIPS for r in records)

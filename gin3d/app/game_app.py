@@ -284,21 +284,35 @@ class GinApp(ShowBase):
     def start_three_player(self) -> Session:
         """You and two computers (``setup.computers()``), each hand between two of you;
         saved after every action like a two-player game (it then waits in the one save)."""
-        setup = self.setup
         seed = self.seed if self.seed is not None else random.randrange(1 << 30)
-        computers = setup.computers()
-        seats = (
-            Seat("human", self.user_settings.player_name),
-            *(Seat("computer", opponent_name(level), level) for level in computers),
-        )
-        return self._three_player(ThreePlayerGame(setup.rules(), seed=seed), seats)
+        game = ThreePlayerGame(self.setup.rules(), seed=seed)
+        return self._group_game(game, self._computer_seats())
 
-    def _three_player(self, game: ThreePlayerGame, seats: tuple[Seat, ...], game_id="") -> Session:
-        """A session for a three-player game, new or in progress (its table rebuilt from the
-        hand's events), kept in the save after every action."""
+    def start_partnership(self) -> Session:
+        """You and a computer partner (player 2) against two computers (``setup.computers()``
+        by player), both hands of a round at once; saved after every move at either table."""
+        seed = self.seed if self.seed is not None else random.randrange(1 << 30)
+        game = PartnershipGame(self.setup.rules(), seed=seed)
+        return self._group_game(game, self._computer_seats())
+
+    def _computer_seats(self) -> tuple[Seat, ...]:
+        """You (player 0), then the setup's computers by player."""
+        return (
+            Seat("human", self.user_settings.player_name),
+            *(Seat("computer", opponent_name(level), level) for level in self.setup.computers()),
+        )
+
+    def _group_game(
+        self, game: ThreePlayerGame | PartnershipGame, seats: tuple[Seat, ...], game_id=""
+    ) -> Session:
+        """A session for a three-player or partnership game, new or in progress (its table
+        rebuilt from the hand's events), kept in the save after every action."""
         self.end_game()
-        me = [s.kind for s in seats].index("human")
-        table = ThreePlayerTable(game, me=me)
+        if isinstance(game, PartnershipGame):  # you are player 0 there
+            table, controller = TeamTable(game), PartnershipController
+        else:
+            me = [s.kind for s in seats].index("human")
+            table, controller = ThreePlayerTable(game, me=me), ThreePlayerController
         rng = random.Random(f"think:{game.seed}")
         base = game.seed if isinstance(game.seed, int) else zlib.crc32(str(game.seed).encode())
         players = [  # seeded from the game: a game's seed replays all of it
@@ -309,32 +323,14 @@ class GinApp(ShowBase):
             )
             for n, s in enumerate(seats)
         ]
-        names = table_names(seats)
-        self.session = Session(self, table, players, names, table=ThreePlayerController)
+        self.session = Session(self, table, players, table_names(seats), table=controller)
         self.screens.request("Table")
         self.keep(self.session, seats, game_id, game)
         return self.session
 
-    def start_partnership(self) -> Session:
-        """You and a computer partner (player 2) against two computers (``setup.computers()``
-        by player), both hands of a round at once. Not saved: the save keeps what it held."""
-        self.end_game()
-        seed = self.seed if self.seed is not None else random.randrange(1 << 30)
-        table = TeamTable(PartnershipGame(self.setup.rules(), seed=seed))
-        rng = random.Random(f"think:{seed}")
-        computers = self.setup.computers()
-        players = [None] + [  # seeded from the game: a game's seed replays all of it
-            ComputerSeat(computer_player(level, seed=seed * 10 + n), think_range(level), rng)
-            for n, level in enumerate(computers, 1)
-        ]
-        names = ("You", *(opponent_name(level) for level in computers))
-        self.session = Session(self, table, players, names, table=PartnershipController)
-        self.screens.request("Table")
-        return self.session
-
     def keep(self, session: Session, seats: tuple[Seat, ...], game_id: str = "", game=None) -> None:
         """Save the game after every action; statistics and history after every hand.
-        ``game``: the game to save when the session's is a view of it (three players)."""
+        ``game``: the game to save when the session's is a view of it (a group game)."""
         try:
             self.keeper = GameKeeper(game or session.game, seats, game_id)
         except OSError as err:
@@ -361,15 +357,14 @@ class GinApp(ShowBase):
         speed = self.queue.speed
         self.queue.speed = 0
         try:
-            if isinstance(game, ThreePlayerGame):
-                session = self._resume_three(game, seats, game_id)
-            else:
+            if isinstance(game, Game):
                 session = self._resume_two(game, seats)
+                self.keep(session, seats, game_id)
+            else:
+                session = self._resume_group(game, seats, game_id)
             self.queue.finish_all()
         finally:
             self.set_speed(speed)
-        if not isinstance(game, ThreePlayerGame):
-            self.keep(session, seats, game_id)
         return session
 
     def _resume_two(self, game: Game, seats: tuple[Seat, ...]) -> Session:
@@ -381,11 +376,13 @@ class GinApp(ShowBase):
             players, game.rules, game=game, names=table_names(seats), think=think_range(level)
         )
 
-    def _resume_three(self, game: ThreePlayerGame, seats: tuple[Seat, ...], game_id: str):
-        """The saved three-player game, and the setup made like it (for "Play again")."""
+    def _resume_group(self, game, seats: tuple[Seat, ...], game_id: str) -> Session:
+        """A saved three-player or partnership game, and the setup made like it (for "Play
+        again"): the computers' levels by player (a partnership's second is your partner)."""
         levels_now = [s.level for s in seats if s.kind == "computer"]
-        self.setup.players, self.setup.level, self.setup.second_level = 3, *levels_now
-        return self._three_player(game, seats, game_id)
+        self.setup.players, self.setup.level = len(seats), levels_now[0]
+        self.setup.second_level = levels_now[-1]
+        return self._group_game(game, seats, game_id)
 
     def undo(self) -> bool:
         """Take back the local player's last move (single-player, when the setting is on)."""

@@ -22,7 +22,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 
-from .actions import Action, NextHand
+from .actions import Action, NextHand, parse_action
 from .cards import CARDS
 from .events import Event
 from .hand import Hand, IllegalAction, rebuild_game, shuffled_deck
@@ -87,6 +87,24 @@ def partnership_dealer_seat(first_dealer_team: int, round_number: int) -> int:
     """The hand seat that deals at both tables in a round (hand seat 0 is the team-0 player):
     the teams deal in turn, ``first_dealer_team`` first."""
     return (first_dealer_team + round_number) % 2
+
+
+def table_move_text(table: int | None, action: Action) -> str:
+    """A partnership game's logged action as text: its table, then the action (the next
+    round's ``NextHand``, which belongs to no table, as it is)."""
+    return str(action) if table is None else f"{table} {action}"
+
+
+def parse_table_move(text: str) -> tuple[int | None, Action]:
+    """``table_move_text`` read back; ValueError for anything else."""
+    if not isinstance(text, str):
+        raise ValueError(f"a logged move is a text, not {text!r}")
+    if text == str(NextHand()):
+        return None, NextHand()
+    table, _, rest = text.partition(" ")
+    if table not in ("0", "1"):
+        raise ValueError(f"a logged move starts with its table, 0 or 1: {text!r}")
+    return int(table), parse_action(rest)
 
 
 class ExplicitDecks:
@@ -306,15 +324,48 @@ class PartnershipGame(PointsToTarget):
         self.rules = rules or RuleSet()
         self.seed = seed
         self._decks = ExplicitDecks(decks)  # round r, table t: deck 2r + t
+        dealer_cut = first_dealer_team is None
         if first_dealer_team is None:
             first_dealer_team = team_of(cut_among(seed, 4))
         if first_dealer_team not in (0, 1):
             raise ValueError(f"first_dealer_team must be 0 or 1, got {first_dealer_team!r}")
         self.first_dealer_team = first_dealer_team
+        self.dealer_cut = dealer_cut  # chosen by the cut for the seed
         self.results: list[tuple[int | None, int]] = []  # per finished round: (team, points)
         self.actions: list[tuple[int | None, Action]] = []  # (table or None, action)
         self.tables: list[Hand] = []
         self._deal()
+
+    @classmethod
+    def from_log(
+        cls,
+        rules: RuleSet,
+        seed: int | str,
+        log: Iterable[str],
+        *,
+        first_dealer: int,
+        dealer_cut: bool = False,
+    ) -> PartnershipGame:
+        """The game rebuilt from its log (``log()``'s texts), as ``Game.from_log``:
+        ``first_dealer`` is the team that dealt first; ``dealer_cut``: the cut for ``seed``
+        chose it and must give it again. ``LogError`` if the log does not rebuild."""
+        return rebuild_game(
+            lambda: cls(rules, seed, first_dealer_team=None if dealer_cut else first_dealer),
+            first_dealer,
+            log,
+            who="team",
+            apply=lambda game, entry: game.apply(*parse_table_move(entry)),
+        )
+
+    @property
+    def first_dealer(self) -> int:
+        """The team that dealt the first round (what a save calls the first dealer)."""
+        return self.first_dealer_team
+
+    def log(self) -> list[str]:
+        """Every action in text form, a move with its table first (``"1 discard 7H"``),
+        ``"next hand"`` as it is: what ``from_log`` reads back."""
+        return [table_move_text(table, action) for table, action in self.actions]
 
     def _deal(self) -> None:
         """A new round: one hand per table; the same team deals at both tables, in turn."""

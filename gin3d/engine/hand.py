@@ -93,27 +93,45 @@ class LogError(ValueError):
             super().__init__(f"the deal cannot be set up: {reason}")
 
 
-def apply_log(target: Any, actions: Iterable[Action | str]) -> None:
-    """Apply a log's actions (``Action``s or their texts) to a Hand or Game in order;
-    LogError names the first one that does not apply."""
+def apply_entry(target: Any, entry: Action | str) -> None:
+    """Apply one log entry (an ``Action`` or its text) to a Hand or a two- or three-player
+    game; ValueError if it is no action or not legal now."""
+    target.apply(entry if isinstance(entry, Action) else parse_action(entry))
+
+
+def apply_log(
+    target: Any,
+    actions: Iterable[Any],
+    apply: Callable[[Any, Any], None] = apply_entry,
+) -> None:
+    """Apply a log's entries to a Hand or game in order (``apply``: how one entry is
+    applied, by default as an action or its text); LogError names the first one that does
+    not apply."""
     for i, entry in enumerate(actions):
         try:
-            target.apply(entry if isinstance(entry, Action) else parse_action(entry))
+            apply(target, entry)
         except ValueError as e:  # IllegalAction, or a text that is no action
             raise LogError("action", str(e), i, entry) from None
 
 
-def rebuild_game(make: Callable[[], Any], first_dealer: int, actions, who: str = "seat") -> Any:
-    """A game (``Game``, ``ThreePlayerGame``) made by ``make`` and replayed from its log:
-    LogError if it cannot be set up, if its ``first_dealer`` is not the one logged (a dealer
-    drawn by the cut for another seed), or at the first action that does not apply."""
+def rebuild_game(
+    make: Callable[[], Any],
+    first_dealer: int,
+    actions,
+    who: str = "seat",
+    apply: Callable[[Any, Any], None] = apply_entry,
+) -> Any:
+    """A game (``Game``, ``ThreePlayerGame``, ``PartnershipGame``) made by ``make`` and
+    replayed from its log (``apply``: how one entry is applied): LogError if it cannot be
+    set up, if its ``first_dealer`` is not the one logged (a dealer drawn by the cut for
+    another seed), or at the first entry that does not apply."""
     try:
         game = make()
     except (TypeError, ValueError) as e:
         raise LogError("setup", str(e)) from None
     if game.first_dealer != first_dealer:
         raise LogError("dealer", f"the cut gives {who} {game.first_dealer}")
-    apply_log(game, actions)
+    apply_log(game, actions, apply)
     return game
 
 

@@ -45,6 +45,8 @@ class PartnershipController(PlayerNames, TableController):
         self.partner = GameDriver(table.partner, self.seats, pace=self.queue.seconds)
         self.partner.on_hand_finished.append(lambda g: self._table_done(1))
         self.partner.on_events.append(self._partner_events)
+        # after a move at either table (the save keeps both): the hooks of yours
+        self.partner.on_applied.append(self._partner_applied)
         scene.frame_spreads(0.0, SPREAD_ROOM)
         factory = scene.factory
         self.inset = InsetView(
@@ -177,6 +179,10 @@ class PartnershipController(PlayerNames, TableController):
             self._follow_partner(events)
         self._label_inset()
 
+    def _partner_applied(self, action, events) -> None:
+        for fn in list(self.on_applied):
+            fn(action, events)
+
     def _follow_partner(self, events=()) -> None:
         """Your partner's new events on the inset; a hand it does not show yet (a new
         round's) from its deal on, whatever brought it first (their first move can come in
@@ -256,6 +262,7 @@ class PartnershipController(PlayerNames, TableController):
         super().destroy()
         self.partner.on_hand_finished.clear()
         self.partner.on_events.clear()
+        self.partner.on_applied.clear()
         if self.inset is not None:
             self.inset.destroy()
             self.inset = None  # freed now (the controller may live on a while)

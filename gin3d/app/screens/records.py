@@ -12,7 +12,7 @@ from panda3d.core import TextNode
 
 from ... import stats as stats_mod
 from ...history import HandRecord, read_hands
-from ...recorder import THREE_PLAYERS
+from ...recorder import PARTNERSHIPS, THREE_PLAYERS
 from ...scene.hud import button, suitify
 from ...scene.palette import GOLD
 from ...scene.replay_view import ReplayView
@@ -282,8 +282,11 @@ def draw_chart(parent, rows, origin, width: float, height: float) -> DirectFrame
 
 def _versus(r: HandRecord) -> str:
     """Who a hand in the list was against: the opponent of a two-player game (seat 1), both
-    players of a three-player hand (you may have sat at either seat)."""
+    players of a three-player hand (you may have sat at either seat), you and the opponent
+    you faced in a partnership round."""
     if r.opponent_level == THREE_PLAYERS:
         return f"{r.names[0]} vs {r.names[1]} (three players)"
+    if r.opponent_level == PARTNERSHIPS:
+        return f"vs {r.names[1]} (partnerships)"
     kind = {"lan": " (LAN)", "online": " (online)"}.get(r.opponent_level or "", "")
     return f"vs {r.names[1]}{kind}"

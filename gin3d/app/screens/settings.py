@@ -13,7 +13,7 @@ from ... import settings as settings_mod
 from ...engine import PRESETS
 from ...net.constants import NO_ANSWER
 from ...players import levels, opponent_name
-from ...recorder import THREE_PLAYERS
+from ...recorder import PARTNERSHIPS, THREE_PLAYERS
 from ...scene.panel import entry
 from ...scene.quality import is_software
 from ...settings import OPPONENT_LEVELS, Settings
@@ -25,6 +25,7 @@ STYLE_NAMES = {"classic": "Classic", "four_colour": "Four-colour", "large_index"
 LEVEL_NAMES = {lv: opponent_name(lv) for lv, _ in levels()}  # short names: "Walt"
 LEVEL_NAMES.update(lan="LAN games", online="Online games")  # network matches (MatchKeeper)
 LEVEL_NAMES[THREE_PLAYERS] = "Three players"  # three-player games
+LEVEL_NAMES[PARTNERSHIPS] = "Partnerships"  # four players in two teams
 
 
 def _next(options, value):

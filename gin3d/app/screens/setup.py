@@ -48,9 +48,9 @@ class SetupScreen:
         self._esc("Menu")
 
     def _deal(self) -> None:
-        """Start the game; a saved game in progress (of two or three players) is replaced
-        only once the player agrees (a team game is not saved: it leaves the save alone)."""
-        if self.app.setup.players == 4 or not save_path().exists():
+        """Start the game; a saved game in progress (of any kind: there is one save) is
+        replaced only once the player agrees."""
+        if not save_path().exists():
             self.app.start_single_player()
             return
         self.request(
