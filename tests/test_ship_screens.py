@@ -125,6 +125,28 @@ def test_the_history_names_both_players_of_a_three_player_hand(app):
     app.screens.request("Menu")
 
 
+def test_the_statistics_and_history_name_partnership_games(app):
+    """Your hands of a partnership game have their own row, "Partnerships", and the history
+    list says which kind of game a hand was from (it read as a two-player hand's "vs Walt")."""
+    from ship_hands import UNDERCUT, play_script
+
+    from gin3d.recorder import PARTNERSHIPS
+
+    hand = play_script(UNDERCUT, dealer=1)
+    append_hand(HandRecord.of(hand, ("Ann", "Walt"), "teams-1", PARTNERSHIPS))
+    st, _ = stats_mod.load()
+    assert st.record_hand(PARTNERSHIPS, hand, 0, "teams-1")
+    st.save()
+    app.screens.request("History")
+    label = app.screens.panel.buttons["hand0"]["text"]
+    assert "vs Walt (partnerships)" in label, label
+    app.screens.request("Menu")
+    app.screens.request("Stats")
+    texts = [w.getText() for w in app.screens.panel.widgets if hasattr(w, "getText")]
+    assert "Partnerships" in texts and PARTNERSHIPS not in texts, texts
+    app.screens.request("Menu")
+
+
 def test_single_player_game_is_saved_resumed_and_undone(app):
     app.user_settings = app.user_settings.but(undo_enabled=True, player_name="Ann")
     session = app.start_single_player()
