@@ -127,8 +127,10 @@ def main(argv: list[str] | None = None) -> int:
     deal = measure(lambda: app.queue.busy, args.frames * 4)
     dealt = len(scene.hands[0]) + len(scene.hands[1])
 
-    # play on at speed 0 until you are about to knock, then knock with animations on
+    # play on at speed 0 until you are about to knock, then knock with animations on (a
+    # deal cut short by --frames is finished first: the table takes input once it is dealt)
     app.set_speed(0.0)
+    app.queue.finish_all()
     driver = InputDriver(app)
     ctl = session.controller
     for _ in range(2000):
