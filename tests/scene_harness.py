@@ -69,9 +69,16 @@ def _wait_for_frame(app, task):
 
 
 def check_scene(app) -> None:
-    """Assert the table shows exactly the engine's state (counts and faces in each zone)."""
+    """Assert the table shows exactly the engine's state (counts and faces in each zone);
+    under the game-over sheet, a cleared table: every card gathered into the face-down deck."""
     scene = app.scene
     hand = app.session.game.hand
+    if app.screens.state == "GameOver" and not app.queue.busy:
+        z = scene.zones()
+        assert z["stock"] == len(scene.cards), "the last hand's cards stay out under the sheet"
+        assert all(face is None for face in z["stock_faces"]) and z["pile"] == []
+        assert not any(n.glowing for n in scene.cards)
+        return
     z = scene.zones()
     assert z["stock"] == len(hand.stock)
     assert all(face is None for face in z["stock_faces"]), "a stock card shows its face"

@@ -29,8 +29,15 @@ HINT = (
 
 @pytest.fixture(scope="module")
 def app():
+    """The shared app; its setup (the tests here change its rules) is put back after, so
+    a later file in the same process starts from the one it had (the lobby's tests showed
+    "Rules: oklahoma" after these)."""
+    import copy
+
     app = get_app()
+    before = copy.deepcopy(app.setup)
     yield app
+    app.setup = before
     resize(app, 1280, 720)
     app.request("Menu")
 

@@ -170,3 +170,32 @@ def test_pause_over_a_hand_result_comes_back_to_it(app):
     app.screens.panel.buttons["next"]["command"]()
     assert app.screens.state == "Table"
     app.request("Menu")
+
+
+def test_the_game_over_sheet_stands_on_a_cleared_table_and_tells_the_last_hand(app):
+    """Game over gathers the last hand's cards into the deck (they peeked out at the sheet's
+    sides, a deadwood label beside them) and the sheet tells that hand's story, with its
+    arithmetic, instead of "Last hand: You - Knock: 45"."""
+    from scene_harness import Driver, check_scene, panel_texts
+
+    from gin3d.scene.result_story import hand_story
+
+    session = app.start_game(
+        [None, GreedyPlayer()], RuleSet.preset("classic", game_target=10), seed=245
+    )
+    driver = Driver(app)
+    for _ in range(10):
+        driver.play_hand()
+        if app.screens.state == "GameOver":
+            break
+        app.screens.panel.buttons["next"]["command"]()
+    assert app.screens.state == "GameOver"
+    app.queue.finish_all()
+    check_scene(app)  # under the sheet: every card in the face-down deck
+    assert app.scene.zones()["stock"] == 52
+    hand = session.game.hand
+    texts = panel_texts(app)
+    for line in hand_story(hand.result, hand.knocker, session.controller.names):
+        assert line in texts, texts
+    assert "Last hand:" not in texts
+    app.request("Menu")

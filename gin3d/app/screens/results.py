@@ -169,6 +169,9 @@ class ResultScreens:
     def enterGameOver(self) -> None:
         session = self.app.session
         game = session.game
+        # the sheet stands on a cleared table: the last hand's cards, which peeked out at
+        # its sides, are gathered into the deck (the sheet tells that hand)
+        self.app.scene.clear_table()
         if getattr(game, "players", 2) == 3:
             self._three_player_game_over(session)
             return
@@ -210,13 +213,10 @@ class ResultScreens:
             fg=(1, 1, 0.8, 1),
         )
         last = game.hand.result
-        if last is not None:
-            p.text(
-                f"Last hand: {names[game.hand.winner]} - {last.breakdown()}",
-                y - 0.8,
-                0.042,
-                fg=(0.85, 1, 0.85, 1),
-            )
+        if last is not None:  # the last hand's story, as its result would have told it
+            story = hand_story(last, game.hand.knocker, names)
+            for i, line in enumerate(story):
+                p.text(line, y - 0.78 - 0.06 * i, 0.04, fg=(0.85, 1, 0.85, 1))
         p.button("again", "Play again", self._again, (-0.3, -0.62), scale=0.065)
         p.button("menu", "Main menu", lambda: self.request("Menu"), (0.35, -0.62), scale=0.06)
         notes = getattr(session, "notes", None)
@@ -242,9 +242,10 @@ class ResultScreens:
         self._sheet(p, rows, columns, y)
         p.text(f"{len(game.hands)} hands played", y - 0.58, 0.05, fg=(1, 1, 0.8, 1))
         last, hand = game.hand.result, game.hand
-        if last is not None and hand.winner is not None:
-            who = names[game.local[hand.winner]]
-            p.text(f"Last hand: {who} - {last.breakdown()}", y - 0.7, 0.042, fg=(0.85, 1, 0.85, 1))
+        if last is not None and hand.winner is not None:  # the last hand's story
+            pair = [names[player] for player in game.local]
+            for i, line in enumerate(hand_story(last, hand.knocker, pair)):
+                p.text(line, y - 0.68 - 0.06 * i, 0.04, fg=(0.85, 1, 0.85, 1))
         p.button("again", "Play again", self._again, (-0.3, -0.62), scale=0.065)
         p.button("menu", "Main menu", lambda: self.request("Menu"), (0.35, -0.62), scale=0.06)
         self._esc("Menu")
