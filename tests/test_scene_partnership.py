@@ -240,10 +240,7 @@ def test_w_shows_your_partners_hand_on_the_table_while_yours_waits(app):
     assert session.hud.prompt.getText().startswith(f"Watching {mate} play {rival}")
     # the table shows your partner's hand as the engine has it, their cards face up
     shown = SimpleNamespace(
-        scene=app.scene,
-        screens=app.screens,
-        queue=app.queue,
-        session=SimpleNamespace(game=SimpleNamespace(hand=hand)),
+        scene=app.scene, session=SimpleNamespace(game=SimpleNamespace(hand=hand))
     )
     check_scene(shown)
     app.messenger.send("w")  # back to your finished hand, and to theirs again

@@ -17,6 +17,7 @@ from gin3d.engine import RuleSet, best_melds
 from gin3d.players import GreedyPlayer
 from gin3d.scene.assets import asset_path
 from gin3d.scene.cards import CARD_H, CARD_W
+from gin3d.scene.layout import PILE_POS, PILE_SCALE
 from tools.make_cards import STYLES
 
 SEED = 245  # its first hands hold a gin by you, a knock, your layoff and an undercut
@@ -75,6 +76,17 @@ def check_spread(app, seat: int) -> None:
         assert gap > 0, f"seat {seat}: neighbouring groups overlap by {-gap:.1f} px"
 
 
+def check_stacks_clear(app) -> None:
+    """After a knock the stock and the pile lie clear of every spread card (they were half
+    hidden under the two rows over the middle band)."""
+    scene = app.scene
+    stacks = [card_box(app, n) for n in (*scene.stock[-1:], *scene.pile[-1:])]
+    cards = [n for s in (0, 1) for g in scene.spreads[s] for n in g]
+    for box in stacks:
+        covered = [n for n in cards if not apart(box, card_box(app, n))]
+        assert not covered, f"the stock or the pile lies under {covered}"
+
+
 def check_tints(groups, n_melds: int) -> None:
     """Each meld in one tint, neighbouring melds in different ones, deadwood plain."""
     tints = []
@@ -124,6 +136,7 @@ def test_knock_spreads_and_result_read(app):
                 tinted_hands += melds >= 2
             if ctl.view(0).phase == "layoff":
                 check_spread(app, ctl.game.hand.knocker)
+                check_stacks_clear(app)
                 layoffs += 1
             driver.play_turn()
         if ctl.game.hand.result is not None:
@@ -133,6 +146,7 @@ def test_knock_spreads_and_result_read(app):
                 check_tints(groups, len(groups) - app.scene.spread_has_deadwood[seat])
             rows = [group_box(app, [n for g in app.scene.spreads[s] for n in g]) for s in (0, 1)]
             assert apart(*rows), f"the two spreads overlap: {rows}"
+            check_stacks_clear(app)
             panel = box2d(app, app.screens.panel.frame)
             cards = [n for s in (0, 1) for g in app.scene.spreads[s] for n in g]
             covered = [n for n in cards if not apart(panel, card_box(app, n))]
@@ -141,6 +155,10 @@ def test_knock_spreads_and_result_read(app):
         if app.screens.state != "HandResult":
             break
         app.screens.panel.buttons["next"]["command"]()
+        app.queue.finish_all()  # the next deal: the stock and the pile back in play, full size
+        for anchor in (app.scene.anchor_stock, app.scene.anchor_pile):
+            assert anchor.getScale()[0] == pytest.approx(PILE_SCALE)
+        assert app.scene.anchor_pile.getPos()[0] == pytest.approx(PILE_POS[0])
     assert layoffs and results >= 3 and tinted_hands, (layoffs, results, tinted_hands)
 
 

@@ -74,8 +74,8 @@ class InsetTable(TableScene):
         super().__init__(*args, **kw)
         self.frame_spreads()
 
-    def frame_spreads(self, shift: float = 0.0, scale: float = 1.0) -> None:
-        super().frame_spreads(shift, scale * SPREAD_SCALE)
+    def frame_spreads(self, shift: float = 0.0, scale: float = 1.0, aside: int = -1) -> None:
+        super().frame_spreads(shift, scale * SPREAD_SCALE, aside)
         for anchor in self.anchor_melds:  # nearer: the view shows the hands' place too
             anchor.setY(anchor.getY() + SPREAD_NEARER)
 

@@ -19,6 +19,12 @@ SPREAD_GAP = 2.4
 # the stock and the pile are drawn larger than life (their anchors are scaled), so the pile's
 # top card reads at a glance: its index is 12 px or more at 1280x720
 PILE_SCALE = 2.2
+# once a hand is knocked the stock and the pile are done with: they are pushed aside to the
+# table's left, life size, clear of the two spread rows over the middle band (left where
+# they were, the far row hid their top half and your row their bottom half)
+ASIDE_SCALE = 1.0
+STOCK_ASIDE = (-49.0, 1.5, 0.0)
+PILE_ASIDE = (-41.0, 1.5, 0.0)
 STOCK_POS = (-8.8, 1.5, 0.0)
 PILE_POS = (8.8, 1.5, 0.0)
 HAND_POS = (0.0, -28.5, 6.4)
@@ -39,6 +45,12 @@ CAMERA_VFOV = 48.5  # degrees, at 16:9 and wider
 # a margin: narrower windows widen the view so the two never meet
 HUD_COLUMN = 0.36
 HAND_REACH = 0.78
+
+
+def aside(pos: tuple[float, float, float], side: int) -> tuple[float, float, float]:
+    """A place aside on the left (``side`` 1) or mirrored to the right (``side`` -1)."""
+    x, y, z = pos
+    return (x * side, y, z)
 
 
 def group_xs(sizes: Sequence[int], step: float, gap: float) -> list[float]:

@@ -132,14 +132,18 @@ class TableScene:
         self._stack_task = base.taskMgr.add(self._sync_stacks, "table-stacks", sort=45)
         # after the camera moved (the menu's drift, the tutorial's close-ups), before drawing
         self._room_task = base.taskMgr.add(self._fit_room, "table-room", sort=46)
+        self.aside = -1  # the stock and the pile go left after a knock (``frame_spreads``)
         self.turn_marks = [self._turn_mark(seat) for seat in (0, 1)]
         self.turn: int | None = None
         self.place_camera()
 
-    def frame_spreads(self, shift: float = 0.0, scale: float = 1.0) -> None:
+    def frame_spreads(self, shift: float = 0.0, scale: float = 1.0, aside: int = -1) -> None:
         """Move both spread rows ``shift`` cm to the right and scale them by ``scale`` (the
-        tutorial makes room for its narration panel on the left); no arguments: back to
-        the table's own place and size."""
+        tutorial makes room for its narration panel on the left), and say which side of the
+        table the stock and the pile are pushed to after a knock (``aside``: -1 left, 1
+        right, where a partnership game's inset takes the left); no arguments: back to the
+        table's own place and size, the stacks pushed left."""
+        self.aside = aside
         for seat, anchor in enumerate(self.anchor_melds):
             x, y, z = layout.MELDS_POS[seat]
             anchor.setPos(x + shift, y, z)
@@ -394,12 +398,29 @@ class TableScene:
         self.knock_card = None
         self.knocker = None
         self.dealing = True
-        moves = []
+        moves = [self._stacks_aside(False, 0.45)]  # back to their place in play
         for i, n in enumerate(self.stock):
             n.zone = "stock"
             pos, hpr = layout.deck_pose(i)
             moves.append(self._move(n, self.anchor_stock, pos, hpr, 0.45))
         return Sequence(Parallel(*moves), Func(self._forget_faces))
+
+    def _stacks_aside(self, aside: bool, t: float):
+        """The stock and the pile pushed aside for the knock's spreads (``aside``), or back
+        to their place and size in play."""
+        scale = layout.ASIDE_SCALE if aside else layout.PILE_SCALE
+        side = -self.aside  # the places aside are the left's: mirrored for the right
+        stock, pile = (layout.aside(p, side) for p in (layout.STOCK_ASIDE, layout.PILE_ASIDE))
+        places = (
+            (self.anchor_stock, stock if aside else layout.STOCK_POS),
+            (self.anchor_pile, pile if aside else layout.PILE_POS),
+        )
+        return Parallel(
+            *(
+                Parallel(LerpPosInterval(a, self.s(t), pos), LerpScaleInterval(a, self.s(t), scale))
+                for a, pos in places
+            )
+        )
 
     def clear_table(self) -> None:
         """Gather every card back into one face-down deck, nothing glowing: the table behind
@@ -511,6 +532,7 @@ class TableScene:
                 pos, hpr = layout.pile_pose(len(self.pile) - 1, face_up=False)
                 parts.append(self._move(node, self.anchor_pile, pos, hpr, 0.45, arc=3.0))
                 parts.append(self._sound("knock"))
+            parts.append(self._stacks_aside(True, 0.35))
             groups = [list(m) for m in e.melds] + ([list(e.deadwood)] if e.deadwood else [])
             spread = self._take_for_spread(e.seat, groups)
             self.table_melds = spread[: len(e.melds)]

@@ -47,7 +47,7 @@ class PartnershipController(PlayerNames, TableController):
         self.partner.on_events.append(self._partner_events)
         # after a move at either table (the save keeps both): the hooks of yours
         self.partner.on_applied.append(self._partner_applied)
-        scene.frame_spreads(0.0, SPREAD_ROOM)
+        scene.frame_spreads(0.0, SPREAD_ROOM, aside=1)  # the inset takes the left
         factory = scene.factory
         self.inset = InsetView(
             base, self.queue.speed, factory.back_name, factory.style, scene.detail
