@@ -44,6 +44,7 @@ class ScreenServices:
         self._app.accept(event, handler, args or [])
 
     def ignore(self, event: str) -> None:
+        """Unbind a key the screen took (Esc, Enter, the replay's arrows)."""
         self._app.ignore(event)
 
     @property
@@ -122,6 +123,7 @@ class ScreenServices:
     # -- the network: the lobby screens host, join and resume through the app's hub -------
     @property
     def hub(self) -> NetHub:
+        """The app's one network hub: the service, its config, where its events go."""
         return self._app.net_hub
 
     def start_net_game(
@@ -133,6 +135,7 @@ class ScreenServices:
     # -- records and settings ---------------------------------------------------------------
     @property
     def user_settings(self) -> Settings:
+        """The player's settings in use (the Settings screen edits a draft of them)."""
         return self._app.user_settings
 
     def apply_settings(self, settings: Settings) -> None:
@@ -154,6 +157,7 @@ class ScreenServices:
 
     # -- the table's sound, camera and widgets ------------------------------------------
     def play(self, sound: str) -> None:
+        """A table sound by name (the result screens' won, lost, click)."""
         self._app.sounds.play(sound)
 
     def clear_for_menu(self) -> None:

@@ -10,6 +10,8 @@ network lobby, public tables and match screens. Which screen may follow which is
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .base import Screen
 from .flow import TRANSITIONS, ScreenFlow
 from .lobby import HostingScreen, LanScreen, OnlineScreen
@@ -23,6 +25,9 @@ from .settings import SettingsScreen
 from .setup import SetupScreen
 from .table import ConfirmScreen, PauseScreen, TableScreen
 from .tutorial import LessonScreen, TutorialScreen
+
+if TYPE_CHECKING:
+    from ..services import ScreenServices
 
 # every screen of the game, by its state's name (``Screen.name``)
 SCREENS: dict[str, type[Screen]] = {
@@ -58,7 +63,7 @@ SCREENS: dict[str, type[Screen]] = {
 class Screens(ScreenFlow):
     """Menu → setup → table → hand result → game over; pause, rules, settings; Esc goes back."""
 
-    def __init__(self, services) -> None:
+    def __init__(self, services: ScreenServices) -> None:
         super().__init__(services, SCREENS.values())
 
 
