@@ -1,8 +1,8 @@
 """The screens' declared transitions, read from the screens' own code, and held at run time.
 
 Every request a screen makes (a button's ``self.request("X")``, its Esc target, a helper
-method it calls that requests) must lead to a screen that ``flow.TRANSITIONS`` declares for
-it; every declared screen exists; an undeclared request is refused without a crash.
+method of its class it calls that requests) must lead to a screen that ``flow.TRANSITIONS``
+declares for it; every declared screen exists; an undeclared request is refused without a crash.
 """
 
 from __future__ import annotations
@@ -12,18 +12,39 @@ from pathlib import Path
 
 from scene_harness import get_app
 
-from gin3d.app.screens import TRANSITIONS, Screens
+from gin3d.app.screens import SCREENS, TRANSITIONS
 from gin3d.app.screens.flow import HOME
 
-SCREENS = Path(__file__).resolve().parent.parent / "gin3d" / "app" / "screens"
+SOURCE = Path(__file__).resolve().parent.parent / "gin3d" / "app" / "screens"
 
 
-def _methods() -> dict[str, ast.FunctionDef]:
+def _classes() -> dict[str, ast.ClassDef]:
+    """Every class of the screens' modules, by name."""
     out = {}
-    for path in SCREENS.glob("*.py"):
+    for path in SOURCE.glob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.ClassDef):
-                out.update({f.name: f for f in node.body if isinstance(f, ast.FunctionDef)})
+                out[node.name] = node
+    return out
+
+
+def _state_name(cls: ast.ClassDef) -> str | None:
+    """A screen class's ``name = "X"`` (its state), None for a class that is no screen."""
+    for node in cls.body:
+        if isinstance(node, ast.Assign) and [ast.unparse(t) for t in node.targets] == ["name"]:
+            if isinstance(node.value, ast.Constant):
+                return node.value.value
+    return None
+
+
+def _methods(classes: dict[str, ast.ClassDef], name: str) -> dict[str, ast.FunctionDef]:
+    """A class's methods with those it inherits from the screens' classes (its own win)."""
+    cls = classes[name]
+    out = {}
+    for base in reversed(cls.bases):
+        if isinstance(base, ast.Name) and base.id in classes:
+            out.update(_methods(classes, base.id))
+    out.update({f.name: f for f in cls.body if isinstance(f, ast.FunctionDef)})
     return out
 
 
@@ -47,15 +68,17 @@ def _literal_targets(fn: ast.FunctionDef) -> tuple[set[str], set[str]]:
 
 
 def requests_by_screen() -> dict[str, set[str]]:
-    """Each screen's requests: its ``enterX`` and every helper it reaches (not other
-    screens' ``enter``/``exit``)."""
-    methods = _methods()
-    found = {name: _literal_targets(fn) for name, fn in methods.items()}
+    """Each screen's requests: its class's ``enter`` and every helper of its class (or the
+    classes it is made from) that it reaches."""
+    classes = _classes()
     out = {}
-    for name in methods:
-        if not name.startswith("enter"):
+    for cls_name, cls in classes.items():
+        state = _state_name(cls)
+        if state is None:
             continue
-        seen, todo, targets = set(), [name], set()
+        methods = _methods(classes, cls_name)
+        found = {name: _literal_targets(fn) for name, fn in methods.items()}
+        seen, todo, targets = set(), ["enter"], set()
         while todo:
             m = todo.pop()
             if m in seen:
@@ -63,8 +86,8 @@ def requests_by_screen() -> dict[str, set[str]]:
             seen.add(m)
             got, named = found[m]
             targets |= got
-            todo += [n for n in named if n in found and not n.startswith(("enter", "exit"))]
-        out[name.removeprefix("enter")] = targets
+            todo += [n for n in named if n in found]
+        out[state] = targets
     return out
 
 
@@ -79,7 +102,7 @@ def test_every_request_a_screen_makes_is_declared():
 
 
 def test_every_declared_screen_exists_and_every_screen_is_declared():
-    states = {name.removeprefix("enter") for name in dir(Screens) if name.startswith("enter")}
+    states = set(SCREENS)
     declared = set(TRANSITIONS) | {t for ts in TRANSITIONS.values() for t in ts}
     assert declared <= states, declared - states
     assert states <= set(TRANSITIONS), states - set(TRANSITIONS)
@@ -119,7 +142,7 @@ def test_the_setup_says_each_opponents_strength_in_words():
     app.request("Setup")
     shown = {}
     for _ in range(4):  # the Opponent row cycles through the levels
-        shown[app.setup.level] = app.screens.portrait.getText()
+        shown[app.setup.level] = app.screens.current.portrait.getText()
         app.screens.panel.buttons["level"]["command"]()
     assert set(shown) == {"beginner", "simple", "hard", "expert"}
     assert "Strength: very strong" in shown["expert"] and "Strength: gentle" in shown["beginner"]

@@ -61,7 +61,7 @@ def test_find_an_opponent_lists_the_open_table_and_join_plays_it(app, node):
         app.request("Online")
         app.screens.panel.buttons["find"]["command"]()
         assert app.screens.state == "Tables"
-        pump(app, lambda: app.screens.public_tables, "the list of open tables")
+        pump(app, lambda: app.screens.current.public_tables, "the list of open tables")
         rows = [t for t in shown(app) if t.startswith("Bob")]
         assert len(rows) == 1 and "classic to 100" in rows[0] and "waiting" in rows[0], rows
         app.screens.panel.buttons["join0"]["command"]()
@@ -104,7 +104,7 @@ def test_hosting_online_shows_the_address_the_service_sees_once_it_says(app, nod
         app.request("Online")
         app.request("HostSetup", "online", "")  # its Host button
         app.request("Hosting", "online", "")
-        lines = app.screens.host_lines
+        lines = app.screens.current.host_lines
         pump(app, lambda: any("internet" in w.getText() for w in lines), "the seen address")
         port = app.net_hub.service.match.port
         said = [w.getText() for w in lines if w.getText()]
@@ -134,7 +134,7 @@ def test_settings_test_button_asks_the_service_and_says_what_answered(app, node)
     p = app.screens.panel
     p.entries["service"].enterText(node)
     p.buttons["test_service"]["command"]()
-    note = app.screens.service_note
+    note = app.screens.current.service_note
     pump(app, lambda: note.getText().startswith("The service answers"), "the service's answer")
     assert node in note.getText() and "single node" in note.getText()
     p.entries["service"].enterText("127.0.0.1:1")  # nobody there

@@ -83,7 +83,7 @@ def test_host_picks_pagat_with_last_chance_and_the_guest_plays_it(app, peer):
     assert app.screens.state == "Hosting"
     shown = [w.getText() for w in app.screens.panel.widgets if hasattr(w, "getText")]
     assert "Rules: Pagat, game to 150, last chance" in shown
-    pump(app, lambda: "Join code" in app.screens.host_lines[0].getText(), "hosting")
+    pump(app, lambda: "Join code" in app.screens.current.host_lines[0].getText(), "hosting")
     match = app.net_hub.service.match
     assert match.rules == chosen
     peer.join_code(match.code, f"127.0.0.1:{match.port}", player=GreedyPlayer()).result(20)
@@ -102,9 +102,9 @@ def test_guest_sees_oklahoma_in_the_list_and_before_the_deal(app, peer):
     ).result(10)
     app.request("Lan")
     app.net_hub.local.put(NetEvent("tables", {"tables": [listed(peer, info, OKLAHOMA)]}))
-    pump(app, lambda: len(app.screens.table_rows) == 3, "the LAN list")
+    pump(app, lambda: len(app.screens.current.table_rows) == 3, "the LAN list")
     app.screens.panel.entries["code"].enterText(info.code)  # a code table (no mDNS here)
-    assert app.screens.table_rows[1].getText() == "Rules: Oklahoma, game to 150"
+    assert app.screens.current.table_rows[1].getText() == "Rules: Oklahoma, game to 150"
     app.screens.panel.buttons["row0"]["command"]()
     accept_offer(app, OKLAHOMA)
     session = app.session
@@ -125,7 +125,7 @@ def test_a_table_that_lists_other_rules_than_it_plays_is_refused(app, peer):
     app.request("Lan")
     pagat = RuleSet.preset("pagat")
     app.net_hub.local.put(NetEvent("tables", {"tables": [listed(peer, info, pagat)]}))
-    pump(app, lambda: len(app.screens.table_rows) == 3, "the LAN list")
+    pump(app, lambda: len(app.screens.current.table_rows) == 3, "the LAN list")
     app.screens.panel.entries["code"].enterText(info.code)  # a code table (no mDNS here)
     app.screens.panel.buttons["row0"]["command"]()
     pump(app, lambda: app.session is not None and app.session.ended is not None, "the refusal")
@@ -143,7 +143,7 @@ def test_declining_the_rules_goes_back_and_tells_the_host(app, peer):
     pump(app, lambda: app.screens.state == "Offer", "the host's rules")
     app.screens.panel.buttons["decline"]["command"]()
     assert app.screens.state == "Online" and app.session is None
-    assert "declined" in app.screens.note.getText()
+    assert "declined" in app.screens.current.note.getText()
     ended = []
     pump(
         app,

@@ -97,7 +97,7 @@ def test_save_mid_game_then_resume_from_the_list(app, tmp_path):
         app.request("Online")
         app.screens.panel.buttons["saved"]["command"]()
         assert app.screens.state == "Saved"
-        listed = app.screens.saved
+        listed = app.screens.current.saved
         assert len(listed) == 2
         good = next(m for m in listed if m.ok)
         broken = next(m for m in listed if not m.ok)
@@ -116,8 +116,8 @@ def test_save_mid_game_then_resume_from_the_list(app, tmp_path):
         # resume: the app hosts the saved match again (same code, a new port)
         app.screens.panel.buttons[f"resume{listed.index(good)}"]["command"]()
         assert app.screens.state == "Hosting"
-        pump(app, lambda: "Join code" in app.screens.host_lines[0].getText(), "resuming")
-        assert app.screens.waiting.getText() == "Waiting for Bob to resume..."
+        pump(app, lambda: "Join code" in app.screens.current.host_lines[0].getText(), "resuming")
+        assert app.screens.current.waiting.getText() == "Waiting for Bob to resume..."
         match = app.net_hub.service.match
         assert match.code == good_code(good)
         # someone else (another match, another identity) is turned away, clearly
@@ -125,7 +125,7 @@ def test_save_mid_game_then_resume_from_the_list(app, tmp_path):
             stranger.join_code(match.code, f"127.0.0.1:{match.port}", player=GreedyPlayer()).result(
                 20
             )
-        pump(app, lambda: "not the opponent" in app.screens.note.getText(), "the refusal")
+        pump(app, lambda: "not the opponent" in app.screens.current.note.getText(), "the refusal")
         assert app.screens.state == "Hosting"
         peer.resume(peer_saves[0], f"127.0.0.1:{match.port}", player=GreedyPlayer()).result(20)
         pump(app, lambda: app.screens.state == "Table", "the resumed table")
@@ -145,12 +145,12 @@ def test_save_mid_game_then_resume_from_the_list(app, tmp_path):
         # the damaged file is still there; deleting it (confirmed) removes only it
         app.request("Online")  # its "Saved matches" button
         app.request("Saved", "Online")
-        listed = app.screens.saved
+        listed = app.screens.current.saved
         i_bad = next(i for i, m in enumerate(listed) if not m.ok)
         app.screens.panel.buttons[f"delete{i_bad}"]["command"]()
         app.screens.panel.buttons["yes"]["command"]()
         assert app.screens.state == "Saved" and not broken.path.exists()
-        assert all(m.ok for m in app.screens.saved) and len(app.screens.saved) == 1
+        assert all(m.ok for m in app.screens.current.saved) and len(app.screens.current.saved) == 1
         app.request("Menu")
     finally:
         peer.stop()
@@ -211,14 +211,14 @@ def test_resume_a_match_we_joined(app, tmp_path):
         ).result(10)
         app.request("Online")  # its "Saved matches" button
         app.request("Saved", "Online")
-        listed = app.screens.saved
+        listed = app.screens.current.saved
         mine = next(i for i, m in enumerate(listed) if m.ok and m.role == "guest")
         assert listed[mine].opponent == "Bob" and listed[mine].kind == "online"
         app.screens.panel.entries["address"].enterText(f"127.0.0.1:{other.port}")
         app.screens.panel.buttons[f"resume{mine}"]["command"]()
         pump(
             app,
-            lambda: "must choose Resume on this same match" in app.screens.note.getText(),
+            lambda: "must choose Resume on this same match" in app.screens.current.note.getText(),
             "the refusal",
         )
         assert app.screens.state == "Saved" and app.session is None
@@ -267,9 +267,8 @@ def test_saved_matches_list_pages_through_older_saves(app, tmp_path):
         app.request("Online")  # its "Saved matches" button
         app.request("Saved", "Online")
         buttons = app.screens.panel.buttons
-        assert len(app.screens.saved) == 8 and app.screens.saved[0].path.name.endswith(
-            "000000000007-host.json"
-        )
+        saved = app.screens.current.saved
+        assert len(saved) == 8 and saved[0].path.name.endswith("000000000007-host.json")
         assert {f"resume{i}" for i in range(6)} <= set(buttons) and "resume6" not in buttons
         assert "older" in buttons and "newer" not in buttons
         buttons["older"]["command"]()

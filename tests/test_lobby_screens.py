@@ -72,7 +72,7 @@ def host_online_for(app, peer):
     app.request("Online")
     app.screens.panel.buttons["host"]["command"]()
     app.screens.panel.buttons["host"]["command"]()  # the host setup: open the table
-    pump(app, lambda: "Join code" in app.screens.host_lines[0].getText(), "hosting")
+    pump(app, lambda: "Join code" in app.screens.current.host_lines[0].getText(), "hosting")
     match = app.net_hub.service.match
     peer.join_code(match.code, f"127.0.0.1:{match.port}", player=GreedyPlayer()).result(20)
     pump(app, lambda: app.screens.state == "Table", "the table")
@@ -146,16 +146,17 @@ def test_host_from_lan_screen_and_play_a_hand(app, peer):
     pump(
         app,
         lambda: (
-            hub.service.match is not None and "Join code" in app.screens.host_lines[0].getText()
+            hub.service.match is not None
+            and "Join code" in app.screens.current.host_lines[0].getText()
         ),
         "the hosting screen",
     )
     code = hub.service.match.code
-    lines = [t.getText() for t in app.screens.host_lines]
+    lines = [t.getText() for t in app.screens.current.host_lines]
     assert lines[0] == f"Join code:  {code}"
     port = hub.service.match.port
     assert f"Port {port}" in lines[1] and "127.0.0.1" in lines[1]
-    assert app.screens.waiting.getText() == "Waiting for an opponent..."
+    assert app.screens.current.waiting.getText() == "Waiting for an opponent..."
     assert peer.join_code(code, f"127.0.0.1:{port}", player=GreedyPlayer()).result(20)
     pump(app, lambda: app.screens.state == "Table", "the table")
     session = app.session
@@ -215,15 +216,15 @@ def test_join_from_lan_list_as_guest_with_chat(app, peer):
         resume=True,
     )  # a saved match waiting for its own opponent
     app.net_hub.local.put(NetEvent("tables", {"tables": [saved, listed, other]}))
-    pump(app, lambda: len(app.screens.table_rows) == 6, "the LAN list")  # not the saved one
-    texts = [w.getText() for w in app.screens.table_rows[::3]]
+    pump(app, lambda: len(app.screens.current.table_rows) == 6, "the LAN list")  # not the saved one
+    texts = [w.getText() for w in app.screens.current.table_rows[::3]]
     assert "Bob's table" in texts[0] and "needs a code" in texts[0]
     assert "other version" in texts[1]
-    assert app.screens.table_rows[1].getText() == f"Rules: {rules_label(RULES)}"
-    assert app.screens.table_rows[4].getText() == "Rules: rules not advertised"
+    assert app.screens.current.table_rows[1].getText() == f"Rules: {rules_label(RULES)}"
+    assert app.screens.current.table_rows[4].getText() == "Rules: rules not advertised"
     p = app.screens.panel
     p.buttons["row0"]["command"]()  # no code typed yet: told, nothing happens
-    assert "needs its join code" in app.screens.note.getText()
+    assert "needs its join code" in app.screens.current.note.getText()
     assert app.net_hub.role is None
     p.entries["code"].enterText(info.code)
     seen_dealt = []
@@ -276,13 +277,13 @@ def test_online_join_with_a_wrong_code_shows_an_error(app, peer):
     p = app.screens.panel
     p.entries["code"].enterText("not a code")
     p.buttons["join"]["command"]()
-    assert "is not a join code" in app.screens.note.getText()
+    assert "is not a join code" in app.screens.current.note.getText()
     p.entries["code"].enterText(wrong)
     p.buttons["join"]["command"]()  # no address and no relay
-    assert "No relay" in app.screens.note.getText()
+    assert "No relay" in app.screens.current.note.getText()
     p.entries["address"].enterText(f"127.0.0.1:{info.port}")
     p.buttons["join"]["command"]()
-    pump(app, lambda: "authenticate" in app.screens.note.getText(), "the error")
+    pump(app, lambda: "authenticate" in app.screens.current.note.getText(), "the error")
     assert app.screens.state == "Online" and app.session is None
     # the screen still works: Esc goes back to the menu
     app.messenger.send("escape")
@@ -471,12 +472,12 @@ def test_hosting_on_a_busy_port_moves_to_a_free_one(app):
             app.request("Online")
             app.screens.panel.buttons["host"]["command"]()
             app.screens.panel.buttons["host"]["command"]()
-            pump(app, lambda: "Join code" in app.screens.host_lines[0].getText(), "hosting")
+            pump(app, lambda: "Join code" in app.screens.current.host_lines[0].getText(), "hosting")
         finally:
             app.net_hub.config.port = 0
         port = app.net_hub.service.match.port
-        assert port != busy and f"Port {port}" in app.screens.host_lines[1].getText()
-        assert "port busy" in app.screens.note.getText()
+        assert port != busy and f"Port {port}" in app.screens.current.host_lines[1].getText()
+        assert "port busy" in app.screens.current.note.getText()
     app.messenger.send("escape")  # Esc: back to Online, and the table is closed
     app.taskMgr.step()
     assert app.screens.state == "Online" and app.net_hub.service is not None

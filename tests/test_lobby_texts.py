@@ -12,7 +12,7 @@ from types import SimpleNamespace
 import pytest
 from scene_harness import get_app
 
-from gin3d.app.screens.lobby import STILL_LOOKING_S
+from gin3d.app.screens.lobby import STILL_LOOKING_S, HostingScreen
 from gin3d.net import upnp
 from gin3d.net.api import HostInfo, NetService
 from gin3d.scene.net_hub import NetConfig, NetHub
@@ -43,33 +43,33 @@ def test_an_empty_lan_list_says_no_tables_found_and_keeps_looking(app, monkeypat
     monkeypatch.setattr(app.net_hub.config, "discovery", True)
     app.request("Lan")
     assert searches, "the LAN search did not start"
-    assert app.screens.tables_empty.getText() == "Looking for tables..."
+    assert app.screens.current.tables_empty.getText() == "Looking for tables..."
     [task] = app.taskMgr.getTasksNamed("lan-still-looking")
     assert task.delayTime == pytest.approx(STILL_LOOKING_S) and STILL_LOOKING_S >= 2
     task.getFunction()(task)  # the timer's moment: no table was heard of meanwhile
-    said = app.screens.tables_empty.getText()
+    said = app.screens.current.tables_empty.getText()
     assert said.startswith("No tables found yet") and "still looking" in said
     app.request("Menu")
     assert not app.taskMgr.getTasksNamed("lan-still-looking")
 
 
 def test_hosting_says_opening_once_and_the_open_table_hint_reads(app):
-    app.screens.host_open = True
+    app.screens.current.host_open = True
     app.request("Online")
     app.request("HostSetup", "online", "")  # its Host button
     app.request("Hosting", "online", "")
     assert texts(app).count("Opening the table...") == 1
     deadline = time.monotonic() + 30  # the bound only turns a hang into a failure
-    while not app.screens.host_lines[0].getText().startswith("Join code"):
+    while not app.screens.current.host_lines[0].getText().startswith("Join code"):
         assert time.monotonic() < deadline, "the table never opened"
         app.taskMgr.step()
     assert texts(app).count("Opening the table...") == 0
     app.request("Menu")
     info = HostInfo("ABCD-EFGH", 47470, ["192.168.1.5"], "not tried")
-    screens = app.screens
     app.request("Lan")
     app.request("HostSetup", "lan", "Ann's table")  # its Host button
     app.request("Hosting", "lan", "Ann's table")
+    screens = app.screens.current
     screens.hosting = ("lan", True, True)  # an open table listed on the LAN
     screens._show_hosting(info)
     lines = [w.getText() for w in screens.host_lines if w.getText()]
@@ -92,8 +92,8 @@ def test_the_online_address_field_says_whether_it_is_needed(app, monkeypatch, re
     else:
         assert label == "Address (required)"
         app.screens.panel.entries["code"].set("ABCD-EFGHJK")
-        app.screens._join_online()  # no address: refused in words, not "optional"
-        assert "address" in app.screens.note.getText()
+        app.screens.current._join_online()  # no address: refused in words, not "optional"
+        assert "address" in app.screens.current.note.getText()
     app.request("Menu")
 
 
@@ -130,7 +130,7 @@ def test_hosting_online_says_what_the_friend_needs(app, relay):
     """With an online service the friend types only the code, and no port needs forwarding
     (the screen told the host to forward one even then); without one, it asks for both."""
     info = HostInfo("ABCD-EFGH", 47470, ["192.168.1.5"], "not tried")
-    lines = app.screens._online_host_lines(info, relay)
+    lines = HostingScreen._online_host_lines(info, relay)
     if relay:
         assert lines[0].startswith("Your friend types only the code")
         assert f"relay at {relay}" in lines[1]

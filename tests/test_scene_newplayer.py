@@ -262,7 +262,7 @@ def test_the_tutorial_discard_step_takes_one_click(app):
 
 def test_settings_say_only_what_they_do(app, monkeypatch):
     from gin3d import paths
-    from gin3d.app.screens import settings as ship_screens
+    from gin3d.app import services as ship_screens
 
     before = app.user_settings
     app.user_settings = before.but(antialiasing=4, card_style="classic")
@@ -275,7 +275,7 @@ def test_settings_say_only_what_they_do(app, monkeypatch):
             shown = texts(app.screens.panel)
             assert "Sound volume" not in shown  # there is no music to set a volume for
             assert "Sound effects" in shown
-            note = app.screens.aa_note.getText()
+            note = app.screens.current.aa_note.getText()
             assert note == ("(not available on this renderer)" if software else ""), software
             app.request("Menu")
         # the card style applies as soon as it is saved, on every card and the stacks
@@ -302,7 +302,7 @@ def test_setup_explains_every_choice_and_cycles_both_ways(app):
     app.request("Setup")
     screens = app.screens
     buttons = screens.panel.buttons
-    notes = [line.getText() for line, _ in screens.setup_notes]
+    notes = [line.getText() for line, _ in screens.current.rows.notes]
     # players, opponent (its portrait below), second opponent (3 players), rules, target,
     # four options
     assert len(notes) == 9
@@ -311,7 +311,7 @@ def test_setup_explains_every_choice_and_cycles_both_ways(app):
     assert any("11 cards" in n for n in notes) and any("last discard" in n for n in notes)
     buttons["preset:prev"]["command"]()  # back one: classic -> oklahoma
     assert app.setup.preset == "oklahoma"
-    assert screens.setup_notes[3][0].getText().startswith("Oklahoma:")
+    assert screens.current.rows.notes[3][0].getText().startswith("Oklahoma:")
     assert buttons["preset"]["text"] == "oklahoma"
     buttons["preset:next"]["command"]()
     assert app.setup.preset == "classic"

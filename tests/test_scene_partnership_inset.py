@@ -111,7 +111,7 @@ def screen_pixels(app, inset) -> bytes:
 
 
 def test_the_inset_takes_the_card_style_set_in_the_settings(app):
-    from gin3d.app.screens.settings import apply_settings
+    from gin3d.app.services import apply_settings
 
     session = start_teams(app)
     before = app.user_settings

@@ -35,7 +35,7 @@ def test_settings_screen_saves_and_applies(app):
     buttons["second"]["command"]()  # hard -> expert (a three-player game's other computer)
     buttons["undo"]["command"]()
     buttons["speed"]["command"]()  # instant -> slow
-    app.screens.name_entry.enterText("Grace")
+    app.screens.current.name_entry.enterText("Grace")
     buttons["save"]["command"]()
     assert app.screens.state == "Menu"
     saved = settings.load().settings
@@ -51,10 +51,10 @@ def test_settings_screen_saves_and_applies(app):
 
 def test_settings_screen_refuses_a_bad_name(app):
     app.screens.request("Settings", "Menu")
-    app.screens.name_entry.enterText("x" * 30)
-    assert not app.screens._save_settings()
+    app.screens.current.name_entry.enterText("x" * 30)
+    assert not app.screens.current._save_settings()
     assert app.screens.state == "Settings"
-    assert "player_name" in app.screens.settings_note.getText()
+    assert "player_name" in app.screens.current.settings_note.getText()
     assert not paths.settings_path().exists()
 
 
@@ -69,7 +69,7 @@ def test_statistics_screen_shows_the_numbers(app):
     app.screens.request("Stats", "Menu")
     texts = [w.getText() for w in app.screens.panel.widgets if hasattr(w, "getText")]
     assert "Walt" in texts and str(len(game.hands)) in texts
-    assert app.screens.chart.getNumChildren() > 2  # bars drawn
+    assert app.screens.current.chart.getNumChildren() > 2  # bars drawn
 
 
 def driver_game_to_end(game):
@@ -87,7 +87,7 @@ def test_replay_viewer_steps_on_the_table(app):
     app.screens.request("History")
     app.screens.panel.buttons["hand0"]["command"]()
     assert app.screens.state == "Replay"
-    view = app.screens.replay_view
+    view = app.screens.current.replay_view
     scene = app.scene
     # at the deal both hands lie face up: every card of both hands shows its face
     assert sorted(n.card for n in scene.hands[1]) == sorted(view.replay.hand.hands[1])
@@ -104,7 +104,7 @@ def test_replay_viewer_steps_on_the_table(app):
     ]
     view.back()
     assert view.replay.step == view.replay.length - 1
-    app.screens._refresh_replay()
+    app.screens.current._refresh_replay()
     assert "Walt knocks" in app.screens.panel.title.getText()
     app.screens.request("History")
     assert all(n.body.getScale()[0] == 1 for n in scene.cards)

@@ -66,14 +66,14 @@ def service_screens(app, node: str, frames, shot) -> None:
         shot("10_online_play_a_friend")
         app.screens.panel.buttons["host"]["command"]()
         app.screens.panel.buttons["host"]["command"]()
-        lines = app.screens.host_lines
+        lines = app.screens.current.host_lines
         frames(lambda: any("internet" in w.getText() for w in lines), "the seen address")
         shot("9_online_hosting_service")
         app.request("Online")  # Cancel: the table closes
         cara.open_public_table(RuleSet.preset("classic"), player=GreedyPlayer()).result(20)
         frames(lambda: cara.public_tables().result(10), "Cara's table listed")
         app.request("Tables")
-        frames(lambda: app.screens.public_tables, "the open tables")
+        frames(lambda: app.screens.current.public_tables, "the open tables")
         shot("11_find_an_opponent")
         app.screens.panel.buttons["quick:classic"]["command"]()
         frames(lambda: app.screens.state == "Offer", "quick match at Cara's table")
@@ -84,7 +84,7 @@ def service_screens(app, node: str, frames, shot) -> None:
         p = app.screens.panel
         p.entries["service"].enterText(node)
         p.buttons["test_service"]["command"]()
-        note = app.screens.service_note
+        note = app.screens.current.service_note
         frames(lambda: note.getText().startswith("The service answers"), "the service's answer")
         shot("13_settings_service")
         app.request("Menu")
@@ -191,7 +191,7 @@ def main(argv: list[str] | None = None) -> int:
             ),
         ]
         app.net_hub.local.put(NetEvent("tables", {"tables": tables}))
-        frames(lambda: len(app.screens.table_rows) == 9, "the LAN list")
+        frames(lambda: len(app.screens.current.table_rows) == 9, "the LAN list")
         shot("1_lan_list")
         # 2. the host's rules (the single-player setup's rows), then hosting with a code
         app.screens.panel.buttons["open"]["command"]()
@@ -202,12 +202,16 @@ def main(argv: list[str] | None = None) -> int:
         p.buttons["last_chance"]["command"]()
         shot("2a_host_setup_rules")
         app.screens.panel.buttons["host"]["command"]()
-        frames(lambda: "Join code" in app.screens.host_lines[0].getText(), "the hosting screen")
+        frames(
+            lambda: "Join code" in app.screens.current.host_lines[0].getText(), "the hosting screen"
+        )
         shot("2_hosting_code")
         app.request("Online")
         app.screens.panel.buttons["host"]["command"]()
         app.screens.panel.buttons["host"]["command"]()
-        frames(lambda: "UPnP" in app.screens.host_lines[2].getText(), "the online host screen")
+        frames(
+            lambda: "UPnP" in app.screens.current.host_lines[2].getText(), "the online host screen"
+        )
         shot("2b_online_hosting")
         app.request("Online")
         # 3. online join by code: a wrong code's error
@@ -215,7 +219,7 @@ def main(argv: list[str] | None = None) -> int:
         p.entries["code"].enterText("ABCD-EFGHJK")
         p.entries["address"].enterText(f"127.0.0.1:{info.port}")
         p.buttons["join"]["command"]()
-        frames(lambda: "authenticate" in app.screens.note.getText(), "the wrong-code error")
+        frames(lambda: "authenticate" in app.screens.current.note.getText(), "the wrong-code error")
         shot("3_online_wrong_code")
         # 4. the right code: a match on the table, mid-hand, with the status line and chat
         p.entries["code"].enterText(info.code)
@@ -271,9 +275,9 @@ def main(argv: list[str] | None = None) -> int:
         theirs = next(bob_saves.glob("gin3d-match-*-host.json"))
         shutil.copy(theirs, Path(config.save_dir) / theirs.name)
         app.request("Saved")
-        row = next(i for i, m in enumerate(app.screens.saved) if m.ok and m.role == "host")
+        row = next(i for i, m in enumerate(app.screens.current.saved) if m.ok and m.role == "host")
         app.screens.panel.buttons[f"resume{row}"]["command"]()
-        frames(lambda: "Join code" in app.screens.host_lines[0].getText(), "resume hosting")
+        frames(lambda: "Join code" in app.screens.current.host_lines[0].getText(), "resume hosting")
         shot("8_resume_hosting")
         app.request("Menu")
         app.net_hub.close(wait=True)

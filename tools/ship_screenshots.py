@@ -92,28 +92,32 @@ def main(argv: list[str] | None = None) -> int:
 
     assert app.screens.state == "Resume", app.screens.state
     shot("ship_1_resume")
-    app.screens.request("Settings", "Menu")
-    shot("ship_2_settings")
-    app.screens.request("Stats", "Menu")
-    shot("ship_3_statistics")
-    app.screens.request("History")
-    shot("ship_4_history")
+    # each through the menu: the screens lead only where flow.TRANSITIONS says
+    for name, state, *args in (
+        ("ship_2_settings", "Settings", "Menu"),
+        ("ship_3_statistics", "Stats", "Menu"),
+        ("ship_4_history", "History"),
+    ):
+        app.screens.request("Menu")
+        app.screens.request(state, *args)
+        assert app.screens.state == state, app.screens.state
+        shot(name)
     records, _ = read_hands()
     knocked = [r for r in records if r.kind in ("knock", "undercut")] or records
     record = knocked[-1]
     app.screens.request("Replay", record, 0)
     shot("ship_5_replay_deal")
-    view = app.screens.replay_view
+    view = app.screens.current.replay_view
     view.replay.seek(min(12, record_length := view.replay.length))
     view.show()
-    app.screens._refresh_replay()
+    app.screens.current._refresh_replay()
     shot("ship_6_replay_mid_hand")
     view.replay.seek(record_length - 1)
     view.show()
-    app.screens._refresh_replay()
+    app.screens.current._refresh_replay()
     shot("ship_7_replay_before_end")
     view.end()
-    app.screens._refresh_replay()
+    app.screens.current._refresh_replay()
     shot("ship_8_replay_end")
     app.screens.request("Menu")
     shot("ship_9_menu")

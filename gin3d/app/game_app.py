@@ -45,7 +45,7 @@ from ..scene.warmup import install_warm_up
 from ..settings import Settings
 from ..undo import can_undo, undo_last_human_move
 from .screens import Screens
-from .screens.settings import apply_settings
+from .services import ScreenServices, apply_settings
 
 
 @dataclass
@@ -195,7 +195,7 @@ class GinApp(ShowBase):
         self.session: Session | NetSession | None = None
         # LAN / online play, opened on demand
         self.net_hub = NetHub(self, net or NetConfig(name=self.user_settings.player_name))
-        self.screens = Screens(self)
+        self.screens = Screens(ScreenServices(self))
         self.help = HelpOverlay(self)  # F1 / ? on every screen
         self.keeper: GameKeeper | None = None
         self.notice: str | None = None  # shown once on the menu (e.g. a damaged save)

@@ -1,48 +1,70 @@
-"""The app's screens: one state machine, every screen a state with ``enterX`` / ``exitX``.
+"""The app's screens: one state machine, every screen a class with ``enter`` / ``exit``.
 
-Each module holds a group of screens as a mixin of ``Screens``: the main menu, the new game's
-setup, the table with its pause menu, the results, the rules, the settings, the player's
-records, the tutorial, and the network lobby, public tables and match screens. Which screen
-may follow which is declared in ``flow.TRANSITIONS``.
+``Screens`` is the FSM (``flow.ScreenFlow``) over ``SCREENS``, one class per screen, each
+handed the app's ``ScreenServices`` and never the app. The modules hold the screens by
+subject: the main menu, the new game's setup, the table with its pause menu and yes/no
+question, the results, the rules, the settings, the player's records, the tutorial, and the
+network lobby, public tables and match screens. Which screen may follow which is declared in
+``flow.TRANSITIONS``.
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from .base import Screen
 from .flow import TRANSITIONS, ScreenFlow
-from .lobby import LobbyScreens
-from .match import MatchScreens
-from .menu import MenuScreens
-from .public import PublicScreens
-from .records import RecordScreens
-from .results import ResultScreens
+from .lobby import HostingScreen, LanScreen, OnlineScreen
+from .match import DeleteSavedScreen, HostSetupScreen, OfferScreen, SavedScreen
+from .menu import MenuScreen
+from .public import TablesScreen
+from .records import HistoryScreen, ReplayScreen, ResumeScreen, StatsScreen
+from .results import GameOverScreen, HandResultScreen
 from .rules import RulesScreen
 from .settings import SettingsScreen
 from .setup import SetupScreen
-from .table import TableScreens
-from .tutorial import TutorialScreens
+from .table import ConfirmScreen, PauseScreen, TableScreen
+from .tutorial import LessonScreen, TutorialScreen
+
+if TYPE_CHECKING:
+    from ..services import ScreenServices
+
+# every screen of the game, by its state's name (``Screen.name``)
+SCREENS: dict[str, type[Screen]] = {
+    cls.name: cls
+    for cls in (
+        MenuScreen,
+        ResumeScreen,
+        SetupScreen,
+        ConfirmScreen,
+        TableScreen,
+        PauseScreen,
+        HandResultScreen,
+        GameOverScreen,
+        RulesScreen,
+        SettingsScreen,
+        StatsScreen,
+        HistoryScreen,
+        ReplayScreen,
+        TutorialScreen,
+        LessonScreen,
+        LanScreen,
+        OnlineScreen,
+        TablesScreen,
+        HostSetupScreen,
+        HostingScreen,
+        OfferScreen,
+        SavedScreen,
+        DeleteSavedScreen,
+    )
+}
 
 
-class Screens(
-    MenuScreens,
-    SetupScreen,
-    TableScreens,
-    ResultScreens,
-    RulesScreen,
-    SettingsScreen,
-    RecordScreens,
-    TutorialScreens,
-    LobbyScreens,
-    PublicScreens,
-    MatchScreens,
-    ScreenFlow,
-):
+class Screens(ScreenFlow):
     """Menu → setup → table → hand result → game over; pause, rules, settings; Esc goes back."""
 
-    def __init__(self, app) -> None:
-        super().__init__(app)
-        self.portrait = None
-        self.counter = None
-        self.back_to = "Menu"
+    def __init__(self, services: ScreenServices) -> None:
+        super().__init__(services, SCREENS.values())
 
 
-__all__ = ["Screens", "TRANSITIONS"]
+__all__ = ["SCREENS", "Screen", "Screens", "TRANSITIONS"]

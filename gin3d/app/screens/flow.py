@@ -6,13 +6,27 @@ declare is refused, logged and kept in ``ScreenFlow.refused``, and the screen st
 test_app_screen_flow.py`` reads the screens' code and checks that every request it makes
 from a screen is declared here. A request made while a screen is being left or entered
 waits for that transition to end and is made right after it.
+
+The flow owns a registry, state name → screen object (``screens.base.Screen``), and hands
+Panda3D's FSM each screen's ``enter``/``exit`` as its ``enterX``/``exitX``. It also owns what
+lasts from one screen to the next: the one open panel, where Rules, Settings and Statistics
+go back to, the open tutorial and the network screens' ``Lobby``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
 from direct.fsm.FSM import FSM
 
 from ...scene.panel import Panel
+from .base import Screen
+from .lobby import Lobby
+
+if TYPE_CHECKING:
+    from ..services import ScreenServices
+    from .tutorial import TutorialBook
 
 # Going home is always allowed: the main menu is where a network match that ended, a
 # failure or "Quit to menu" lead from any screen.
@@ -49,17 +63,39 @@ TRANSITIONS: dict[str, set[str]] = {
 
 
 class ScreenFlow(FSM):
-    """Panda3D's FSM with declared transitions, queued requests and one open panel."""
+    """Panda3D's FSM over a registry of screens, with declared transitions, queued
+    requests and one open panel."""
 
-    def __init__(self, app) -> None:
+    def __init__(self, services: ScreenServices, screens: Iterable[type[Screen]]) -> None:
         super().__init__("screens")
-        self.app = app
+        self.services = services
         self.defaultTransitions = {
             state: sorted(targets | {HOME}) for state, targets in TRANSITIONS.items()
         }
         self.panel: Panel | None = None
         self.refused: list[tuple[str, str]] = []  # (from, to) requests nobody declared
         self._queued: list[tuple[str, tuple]] = []
+        # what lasts across screens: where Rules / Settings / Statistics go back to, the
+        # tutorial while it is open (its two screens; dropped on the way home), and what
+        # the network screens share (the note they write to, the LAN list, the saved match)
+        self.back_to = HOME
+        self.tutorial: TutorialBook | None = None
+        self.lobby = Lobby()
+        self.screens: dict[str, Screen] = {cls.name: cls(self, services) for cls in screens}
+
+    def __getattr__(self, name: str):
+        """``enterX`` / ``exitX`` (what Panda3D's FSM looks up) are screen ``X``'s."""
+        registry = self.__dict__.get("screens", {})
+        for prefix in ("enter", "exit"):
+            screen = registry.get(name.removeprefix(prefix)) if name.startswith(prefix) else None
+            if screen is not None:
+                return getattr(screen, prefix)
+        raise AttributeError(name)
+
+    @property
+    def current(self) -> Screen | None:
+        """The screen showing now (None between screens and before the first)."""
+        return self.screens.get(self.state) if self.state else None
 
     def request(self, state: str, *args):
         """Go to a screen. A request made while a screen is being left or entered (the table
@@ -84,18 +120,3 @@ class ScreenFlow(FSM):
         self.refused.append((self.state, request))
         self.notify.warning(f"screen {self.state} does not lead to {request}: request refused")
         return None
-
-    def _panel(self, *args, **kw) -> Panel:
-        self._close()
-        self.panel = Panel(self.app, *args, **kw)
-        return self.panel
-
-    def _close(self) -> None:
-        if self.panel is not None:
-            self.panel.destroy()
-            self.panel = None
-
-    def _esc(self, target: str | None) -> None:
-        self.app.ignore("escape")
-        if target:
-            self.app.accept("escape", self.request, [target])

@@ -1,12 +1,14 @@
 """The LAN and Online screens: host a table, join from the LAN list, by address or by code.
 
-``LobbyScreens`` is a mixin of the app's screen FSM (``gin3d.app.screens.Screens``): the
-states ``Lan``, ``Online`` and ``Hosting``. The network itself is the app's ``NetHub``
+The states ``Lan``, ``Online`` and ``Hosting``; ``LobbyScreen`` is what every network screen
+shares (here, in ``public`` and in ``match``), and ``Lobby`` what lasts from one of them to the
+next, kept by the flow. The network itself is the app's ``NetHub``
 (``gin3d.scene.net_hub``), reached through the screens' services.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from panda3d.core import TextNode
@@ -15,6 +17,7 @@ from ...net.constants import DEFAULT_PORT
 from ...scene.net_hub import NetHub, net_event, normalize_code, parse_address, rules_label
 from ...scene.palette import GOLD
 from ...scene.panel import entry
+from .base import Screen
 
 if TYPE_CHECKING:  # the network stack (TLS, crypto) loads only when a network screen opens
     from ...net.api import NetEvent, NetService
@@ -25,18 +28,46 @@ MAX_ROWS = 5
 STILL_LOOKING_S = 4.0  # an empty LAN list says "no tables found yet" after this long
 
 
-class LobbyScreens:
-    """States ``Lan``, ``Online`` and ``Hosting`` of the app's screen FSM (a mixin)."""
+@dataclass
+class Lobby:
+    """What the network screens share from one to the next (the flow keeps it)."""
 
-    host_open = True  # LAN: an open table (anyone on the LAN joins) or one with a code
-    saved_back = "Lan"  # where the Saved matches list goes back to
-    saved_page = 0  # the page of that list Delete / Keep it come back to
-    saved_match = None  # the saved match being hosted again
+    note: object = None  # the open lobby panel's line that says what happens (``_say``)
+    lan_tables: list | None = None  # the LAN list, kept while the service lives
+    early_events: list = field(default_factory=list)  # a match's events before its table
+    host_open: bool = True  # LAN: an open table (anyone on the LAN joins) or one with a code
+    saved_back: str = "Lan"  # where the Saved matches list goes back to
+    saved_page: int = 0  # the page of that list Delete / Keep it come back to
+
+
+class _Shared:
+    """A network screen's attribute that is the ``Lobby``'s, the same on all of them."""
+
+    def __set_name__(self, owner, name: str) -> None:
+        self.name = name
+
+    def __get__(self, screen, owner=None):
+        return self if screen is None else getattr(screen.flow.lobby, self.name)
+
+    def __set__(self, screen, value) -> None:
+        setattr(screen.flow.lobby, self.name, value)
+
+
+class LobbyScreen(Screen):
+    """What every network screen shares: the hub, the panel's note, the name row, the
+    hub's events while a lobby shows, getting ready to host or join."""
+
+    note = _Shared()
+    lan_tables = _Shared()
+    early_events = _Shared()
+    host_open = _Shared()
+    saved_back = _Shared()
+    saved_page = _Shared()
 
     # -- shared -------------------------------------------------------------------------
     @property
     def hub(self) -> NetHub:
-        return self.app.net_hub
+        return self.services.hub
 
     def _lobby(self, title: str):
         p = self._panel(title, width=1.25, height=0.92)
@@ -45,7 +76,7 @@ class LobbyScreens:
         return p
 
     def _say(self, text: str, error: bool = False) -> None:
-        note = getattr(self, "note", None)
+        note = self.note
         if note is not None and not note.isEmpty():
             note.setText(text)
             note["fg"] = ERROR_FG if error else OK_FG
@@ -78,10 +109,9 @@ class LobbyScreens:
         if kind == "tables":
             # a saved match waiting for its own opponent is not a table anyone else can join
             self.lan_tables = [t for t in data["tables"] if not t.resume]
-            if self.state == "Lan":
-                self._show_tables()
-        elif kind == "hosting" and self.state == "Hosting":
-            self._show_hosting(data["info"])
+            self._tables_changed()
+        elif kind == "hosting":
+            self._hosting(data["info"])
         elif (
             kind == "status"
             and data["text"] != "not connected"
@@ -92,21 +122,25 @@ class LobbyScreens:
         elif kind == "error":
             self._say(data["message"], error=True)
         elif kind == "resumed":  # (normally after "connected"; kept for the table if not)
-            self.early_events = [*getattr(self, "early_events", []), ev]
-        elif kind == "hosting" and self.state == "Tables":
-            self._public_waiting()
+            self.early_events = [*self.early_events, ev]
         elif kind == "connected":
             seat = data.get("seat", 0 if self.hub.role == "host" else 1)
-            session = self.app.start_net_game(
+            session = self.services.start_net_game(
                 self.hub,
                 seat,
                 data.get("opponent", ""),
                 data.get("route", ""),
                 data.get("safety_code", ""),
             )
-            early, self.early_events = getattr(self, "early_events", []), []
+            early, self.early_events = self.early_events, []
             for e in early:
                 session.handle(e)
+
+    def _tables_changed(self) -> None:
+        """The LAN list changed (shown by the LAN screen)."""
+
+    def _hosting(self, info) -> None:
+        """Our table is open: ``info`` says where (shown by the screen that opened it)."""
 
     def _for_match(self, role: str, kind: str) -> None:
         """We are about to host or join: our seat, and where the match is kept (its saves)."""
@@ -139,14 +173,20 @@ class LobbyScreens:
         self.hub.handler = self._lobby_event
         return net
 
-    # -- LAN ----------------------------------------------------------------------------
-    def enterLan(self) -> None:
-        self.app.end_game()
+
+class LanScreen(LobbyScreen):
+    """State ``Lan``: the tables on this network, hosting one, joining by address."""
+
+    name = "Lan"
+    lan_waited = False  # the list has been empty a while (it says so)
+
+    def enter(self) -> None:
+        self.services.end_game()
         fresh = self.hub.service is None
         net = self._start_lobby("LAN play")
         if net is None:
             return
-        if fresh or not hasattr(self, "lan_tables"):  # a new service: its browser starts over
+        if fresh or self.lan_tables is None:  # a new service: its browser starts over
             self.lan_tables = []
         p = self._lobby("LAN play")
         self._name_row(p, 0.66)
@@ -203,10 +243,14 @@ class LobbyScreens:
         self.lan_waited = False
         if self.hub.config.discovery:
             self.hub.watch(net.browse(self.hub.config.lan_interfaces), "LAN list unavailable")
-            self.app.taskMgr.doMethodLater(
+            self.services.tasks.doMethodLater(
                 STILL_LOOKING_S, self._still_looking, "lan-still-looking"
             )
         self._show_tables()
+
+    def _tables_changed(self) -> None:
+        if self.state == "Lan":
+            self._show_tables()
 
     def _still_looking(self, task=None) -> None:
         """A few seconds with an empty list: say so (the search goes on)."""
@@ -234,7 +278,7 @@ class LobbyScreens:
         if not tables:
             if not self.hub.config.discovery:
                 text = "LAN discovery is off: join by address below"
-            elif getattr(self, "lan_waited", False):
+            elif self.lan_waited:
                 text = (
                     "No tables found yet - still looking. If the host's table does not "
                     "show up, join by address below"
@@ -331,14 +375,19 @@ class LobbyScreens:
         table = " ".join(self.panel.entries["table"].get().split())[:40] or f"{name}'s table"
         self.request("HostSetup", "lan", table)
 
-    def exitLan(self) -> None:
-        self.app.taskMgr.remove("lan-still-looking")
+    def exit(self) -> None:
+        self.services.tasks.remove("lan-still-looking")
         self.table_rows = []
         self._close()
 
-    # -- Online -------------------------------------------------------------------------
-    def enterOnline(self) -> None:
-        self.app.end_game()
+
+class OnlineScreen(LobbyScreen):
+    """State ``Online``: host for a friend, join by code, find an opponent."""
+
+    name = "Online"
+
+    def enter(self) -> None:
+        self.services.end_game()
         if self._start_lobby("Online play") is None:
             return
         p = self._lobby("Online play")
@@ -443,14 +492,17 @@ class LobbyScreens:
         self._say("Connecting...")
         self.hub.watch(self.hub.open().join_code(code, address), "could not join")
 
-    def exitOnline(self) -> None:
-        self._close()
 
-    # -- Hosting ------------------------------------------------------------------------
-    def enterHosting(self, mode: str = "lan", table: str = "", saved=None) -> None:
+class HostingScreen(LobbyScreen):
+    """State ``Hosting``: our table is open (or a saved match hosted again), waiting."""
+
+    name = "Hosting"
+    saved_match = None  # the saved match being hosted again
+
+    def enter(self, mode: str = "lan", table: str = "", saved=None) -> None:
         """Open a table (``mode`` lan / online) or, with ``saved`` (a ``SavedMatch`` of ours
         as host), host that match again for the same opponent."""
-        self.app.end_game()
+        self.services.end_game()
         net = self._start_lobby("Hosting")
         if net is None:
             return
@@ -461,7 +513,7 @@ class LobbyScreens:
         lan = mode == "lan" and c.discovery
         open_table = mode == "lan" and self.host_open and lan
         self.hosting = (mode, lan, open_table)
-        rules = self.app.setup.rules()
+        rules = self.services.setup.rules()
         title = f"Hosting {table}" if table else "Hosting an online game"
         p = self._lobby(title)
         p.text(f"Rules: {rules_label(rules)}", 0.56, 0.042, fg=(0.9, 0.92, 0.85, 1))
@@ -552,6 +604,10 @@ class LobbyScreens:
         elif exc is not None:
             self.hub.tell(net_event("error", message=f"could not open the table: {exc}"))
 
+    def _hosting(self, info) -> None:
+        if self.state == "Hosting":
+            self._show_hosting(info)
+
     def _show_hosting(self, info) -> None:
         mode, lan, open_table = self.hosting
         c = self.hub.config
@@ -614,12 +670,12 @@ class LobbyScreens:
             "No relay: your opponent types the code and your address:port",
         ]
 
-    def exitHosting(self) -> None:
+    def exit(self) -> None:
         self.host_lines = []
         self.saved_match = None
         self._close()
-        if self.app.session is None:  # cancelled before anyone joined: close the table
+        if self.services.session is None:  # cancelled before anyone joined: close the table
             self.hub.close()
 
 
-__all__ = ["LobbyScreens", "STILL_LOOKING_S"]
+__all__ = ["STILL_LOOKING_S", "HostingScreen", "LanScreen", "Lobby", "LobbyScreen", "OnlineScreen"]

@@ -1,9 +1,9 @@
 """More network screens: the host's table setup (rules), the guest's look at the host's rules
 before playing them, and the saved network matches (resume, delete).
 
-``MatchScreens`` is a mixin of the app's screen FSM beside ``LobbyScreens`` (it uses that
-mixin's ``hub``, ``_lobby``, ``_say`` and ``_start_lobby``, and the app's ``_rules_rows``, the
-single-player setup's rows). States: ``HostSetup``, ``Offer``, ``Saved``, ``DeleteSaved``.
+States ``HostSetup`` (with the single-player setup's ``RulesRows``), ``Offer``, ``Saved`` and
+``DeleteSaved``, each a ``lobby.LobbyScreen`` (its ``hub``, ``_lobby``, ``_say`` and
+``_start_lobby``).
 """
 
 from __future__ import annotations
@@ -14,21 +14,26 @@ from ...net.constants import DEFAULT_PORT
 from ...scene.net_hub import parse_address, rules_label
 from ...scene.palette import GOLD
 from ...scene.panel import entry
+from .base import Screen
+from .lobby import LobbyScreen
+from .setup import RulesRows
 
 SOFT = (0.85, 0.85, 0.8, 1)
 SAVED_ROWS = 6
 
 
-class MatchScreens:
-    """States ``HostSetup``, ``Offer``, ``Saved`` and ``DeleteSaved`` (a mixin)."""
+class HostSetupScreen(Screen):
+    """State ``HostSetup``: the host picks the rules before the table opens."""
 
-    # -- the host picks the rules -------------------------------------------------------
-    def enterHostSetup(self, mode: str = "lan", table: str = "") -> None:
+    name = "HostSetup"
+
+    def enter(self, mode: str = "lan", table: str = "") -> None:
         """Before a table opens: the rules preset, its options and the game target."""
         title = f"Host {table}" if table else "Host an online game"
         p = self._panel(title, width=1.05, height=0.94)
-        last = self._rules_rows(p, 0.62, opponent=False)
-        self.setup_note = p.text("", last - 0.07, 0.04, fg=(1, 0.8, 0.6, 1))
+        self.rows = RulesRows(self.services.setup, p, 0.62, opponent=False, on_change=self._refresh)
+        last = self.rows.last_y
+        self.rows.note = p.text("", last - 0.07, 0.04, fg=(1, 0.8, 0.6, 1))
         self.setup_summary = [p.text("", last - 0.15, 0.045, fg=GOLD)] + [
             p.text("", last - 0.22 - i * 0.055, 0.034, fg=SOFT) for i in range(5)
         ]
@@ -38,7 +43,7 @@ class MatchScreens:
             0.038,
             fg=(0.85, 1, 0.85, 1),
         )
-        self._refresh_setup()
+        self._refresh()
         back = "Lan" if mode == "lan" else "Online"
         p.button(
             "host",
@@ -51,21 +56,27 @@ class MatchScreens:
         p.button("back", "Back", lambda: self.request(back), (-0.55, -0.78), scale=0.06)
         self._esc(back)
 
-    def _show_host_rules(self) -> None:
-        """The chosen rules in words, as the guest will see them."""
-        rules = self.app.setup.rules()
+    def _refresh(self) -> None:
+        """The rows, and the chosen rules in words, as the guest will see them."""
+        self.rows.refresh()
+        rules = self.services.setup.rules()
         lines = [rules_label(rules)] + rules.describe()[:5]
         for widget, text in zip(self.setup_summary, lines + [""] * len(self.setup_summary)):
             widget.setText(text)
 
-    def exitHostSetup(self) -> None:
+    def exit(self) -> None:
         self.setup_summary = []
         self._close()
 
-    # -- the guest sees the host's rules ------------------------------------------------
-    def enterOffer(self, rules, opponent: str = "") -> None:
+
+class OfferScreen(LobbyScreen):
+    """State ``Offer``: the guest sees the host's rules before playing them."""
+
+    name = "Offer"
+
+    def enter(self, rules, opponent: str = "") -> None:
         """Over the table, before the first deal: play the host's rules, or leave."""
-        session = self.app.session
+        session = self.services.session
         if session is None:
             self.request("Menu")
             return
@@ -78,8 +89,8 @@ class MatchScreens:
         p.text("Play this match with these rules?", -0.44, 0.045, fg=(0.85, 1, 0.85, 1))
         p.button("accept", "Accept", self._accept_offer, (0.35, -0.62), scale=0.065)
         p.button("decline", "Decline", self._decline_offer, (-0.35, -0.62), scale=0.06)
-        self.app.ignore("escape")
-        self.app.accept("escape", self._decline_offer)
+        self.services.ignore("escape")
+        self.services.accept("escape", self._decline_offer)
 
     def _accept_offer(self) -> None:
         if self.hub.service is not None:
@@ -89,20 +100,22 @@ class MatchScreens:
     def _decline_offer(self) -> None:
         if self.hub.service is not None:
             self.hub.service.answer_offer(False)
-        self.app.end_game()
+        self.services.end_game()
         self.request("Lan" if self.hub.kind == "lan" else "Online")
         self._say("You declined the host's rules: the match was not started.", error=True)
 
-    def exitOffer(self) -> None:
-        self._close()
 
-    # -- saved matches --------------------------------------------------------------------
-    def enterSaved(self, back: str | None = None, page: int = 0) -> None:
+class SavedScreen(LobbyScreen):
+    """State ``Saved``: the saved network matches (resume, delete)."""
+
+    name = "Saved"
+
+    def enter(self, back: str | None = None, page: int = 0) -> None:
         """The saved network matches, newest first, a page of ``SAVED_ROWS`` at a time:
         opponent, score, rules, date; Resume or Delete."""
         from ...net.savelist import list_saved
 
-        self.app.end_game()
+        self.services.end_game()
         self.saved_back = back or self.saved_back
         if self._start_lobby("Saved matches") is None:
             return
@@ -251,10 +264,13 @@ class MatchScreens:
             "could not resume",
         )
 
-    def exitSaved(self) -> None:
-        self._close()
 
-    def enterDeleteSaved(self, sm) -> None:
+class DeleteSavedScreen(LobbyScreen):
+    """State ``DeleteSaved``: the question before a saved match is deleted."""
+
+    name = "DeleteSaved"
+
+    def enter(self, sm) -> None:
         """Ask before a saved match is deleted (nothing is ever deleted without this)."""
         p = self._panel("Delete this saved match?", width=1.0, height=0.45)
         p.text(sm.summary() if sm.ok else f"{sm.path.name} (unreadable)", 0.1, 0.04)
@@ -286,8 +302,5 @@ class MatchScreens:
         self.request("Saved", None, self.saved_page)
         self._say(f"Deleted {sm.path.name}.")
 
-    def exitDeleteSaved(self) -> None:
-        self._close()
 
-
-__all__ = ["MatchScreens"]
+__all__ = ["DeleteSavedScreen", "HostSetupScreen", "OfferScreen", "SavedScreen"]

@@ -1,9 +1,8 @@
 """Online → Find an opponent: the service's open public tables, quick match, a table of your own.
 
-``PublicScreens`` is a mixin of the app's screen FSM beside ``LobbyScreens`` (it uses that
-mixin's ``hub``, ``_lobby``, ``_start_lobby``, ``_say``, ``_set_name`` and ``_for_match``):
-the state ``Tables``. The service answers through ``NetService`` (``public_tables``,
-``join_public_table``, ``open_public_table``, ``quick_match``, over
+The state ``Tables``, a ``lobby.LobbyScreen`` (its ``hub``, ``_lobby``, ``_start_lobby``,
+``_say``, ``_set_name`` and ``_for_match``). The service answers through ``NetService``
+(``public_tables``, ``join_public_table``, ``open_public_table``, ``quick_match``, over
 ``gin3d.net.service_client``); a match it starts reaches the table as any other does, by the
 hub's ``connected`` event.
 """
@@ -16,6 +15,7 @@ from panda3d.core import TextNode
 
 from ...net.constants import NO_ANSWER
 from ...scene.palette import GOLD
+from .lobby import LobbyScreen
 
 PUBLIC_ROWS = 5
 REFRESH_S = 4.0  # the list asks the service again this often while it shows
@@ -35,13 +35,14 @@ def table_line(table, now: float | None = None) -> str:
     return f"{table.name}  -  {table.preset} to {table.target}  -  {waiting_words(waited)}"
 
 
-class PublicScreens:
-    """State ``Tables`` of the app's screen FSM (a mixin)."""
+class TablesScreen(LobbyScreen):
+    """State ``Tables``: the service's open public tables, quick match, a table of your own."""
 
+    name = "Tables"
     public_tables: list = []
 
-    def enterTables(self) -> None:
-        self.app.end_game()
+    def enter(self) -> None:
+        self.services.end_game()
         if self._start_lobby("Find an opponent") is None:
             return
         p = self._lobby("Find an opponent")
@@ -73,7 +74,7 @@ class PublicScreens:
         y -= 0.14
         p.text("Or open a table", y, 0.05, x=-1.1, align=TextNode.ALeft, fg=GOLD)
         p.text(
-            f"with your setup's rules ({self.app.setup.rules().name}); anyone may take it",
+            f"with your setup's rules ({self.services.setup.rules().name}); anyone may take it",
             y - 0.07,
             0.036,
             x=-1.1,
@@ -86,12 +87,12 @@ class PublicScreens:
     def _refresh_public(self, task=None) -> None:
         """Ask the service for its open tables; the list shows them when the answer comes,
         and asks again ``REFRESH_S`` seconds later (tables come and go)."""
-        self.app.taskMgr.remove("public-tables-refresh")
+        self.services.tasks.remove("public-tables-refresh")
         if not self.public_tables:
             self.public_empty.setText("Asking the service...")
         fut = self.hub.open().public_tables()
         self._when_done(fut, self._show_public)
-        self.app.taskMgr.doMethodLater(REFRESH_S, self._refresh_public, "public-tables-refresh")
+        self.services.tasks.doMethodLater(REFRESH_S, self._refresh_public, "public-tables-refresh")
 
     def _when_done(self, fut, then) -> None:
         """Call ``then(fut)`` on the main thread once ``fut`` is done (while this screen shows)."""
@@ -103,7 +104,7 @@ class PublicScreens:
                 then(fut)
             return task.done
 
-        self.app.taskMgr.add(check, "public-tables-answer")
+        self.services.tasks.add(check, "public-tables-answer")
 
     def _show_public(self, fut) -> None:
         p = self.panel
@@ -152,18 +153,23 @@ class PublicScreens:
         self._for_match("host", "online")
         self._say("Opening your table...")
         self.hub.watch(
-            self.hub.open().open_public_table(self.app.setup.rules()), "could not open the table"
+            self.hub.open().open_public_table(self.services.setup.rules()),
+            "could not open the table",
         )
+
+    def _hosting(self, info) -> None:
+        if self.state == "Tables":
+            self._public_waiting()
 
     def _public_waiting(self) -> None:
         """Our table is listed (opened, or quick match found none): wait for a guest."""
         self.hub.role = "host"
         self._say("Your table is listed: waiting for an opponent (Back closes it)...")
 
-    def exitTables(self) -> None:
-        self.app.taskMgr.remove("public-tables-answer")
-        self.app.taskMgr.remove("public-tables-refresh")
+    def exit(self) -> None:
+        self.services.tasks.remove("public-tables-answer")
+        self.services.tasks.remove("public-tables-refresh")
         self.public_rows = []
         self._close()
-        if self.app.session is None and self.hub.role == "host":  # nobody came: close it
+        if self.services.session is None and self.hub.role == "host":  # nobody came: close it
             self.hub.close()

@@ -1,8 +1,7 @@
 """The player's records: statistics (with a chart), hand history, a hand's replay, resume.
 
-``RecordScreens`` is mixed into the app's screen FSM (``gin3d.app.screens.Screens``); it uses
-the FSM's panel helpers (``_panel``, ``_close``, ``_esc``). The files behind these screens are
-the pure modules ``gin3d.stats``, ``gin3d.history`` and ``gin3d.saves``.
+The files behind these screens are the pure modules ``gin3d.stats``, ``gin3d.history`` and
+``gin3d.saves``.
 """
 
 from __future__ import annotations
@@ -15,19 +14,21 @@ from ...history import HandRecord, read_hands
 from ...recorder import PARTNERSHIPS, THREE_PLAYERS
 from ...scene.hud import button, suitify
 from ...scene.palette import GOLD
-from ...scene.replay_view import ReplayView
 from ...settings import OPPONENT_LEVELS
+from .base import Screen
 from .settings import LEVEL_NAMES
 
 WON, LOST = (0.35, 0.78, 0.42, 1), (0.85, 0.35, 0.3, 1)
 HISTORY_PAGE = 8
 
 
-class RecordScreens:
-    """Screen states for the app's FSM: Stats, History, Replay, Resume."""
+class StatsScreen(Screen):
+    """State ``Stats``: the player's statistics by opponent, with a chart."""
 
-    def enterStats(self, back: str = "Menu") -> None:
-        self.back_to = back
+    name = "Stats"
+
+    def enter(self, back: str = "Menu") -> None:
+        self.flow.back_to = back
         st, message = stats_mod.load()
         p = self._panel("Statistics", width=1.5, height=0.9)
         levels = [lv for lv in OPPONENT_LEVELS if lv in st.levels] + sorted(
@@ -76,14 +77,16 @@ class RecordScreens:
         )
         if message:
             p.text(message, -0.66, 0.034, fg=(1, 0.7, 0.6, 1))
-        p.button("back", "Back", lambda: self.request(self.back_to), (0, -0.8), scale=0.06)
+        p.button("back", "Back", lambda: self.request(self.flow.back_to), (0, -0.8), scale=0.06)
         self._esc(back)
 
-    def exitStats(self) -> None:
-        self._close()
 
-    # -- hand history ---------------------------------------------------------------------
-    def enterHistory(self, page: int = 0) -> None:
+class HistoryScreen(Screen):
+    """State ``History``: the hands played, newest first, a page at a time."""
+
+    name = "History"
+
+    def enter(self, page: int = 0) -> None:
         records, skipped = read_hands()
         records = records[::-1]  # newest first
         pages = max(1, (len(records) + HISTORY_PAGE - 1) // HISTORY_PAGE)
@@ -122,14 +125,17 @@ class RecordScreens:
         p.button("back", "Back", lambda: self.request("Menu"), (0, -0.76), scale=0.06)
         self._esc("Menu")
 
-    def exitHistory(self) -> None:
-        self._close()
 
-    # -- replay ---------------------------------------------------------------------------
-    def enterReplay(self, record: HandRecord, page: int = 0) -> None:
+class ReplayScreen(Screen):
+    """State ``Replay``: a finished hand shown again on the table, step by step."""
+
+    name = "Replay"
+    replay_view = None  # the hand on the table while the replay shows
+
+    def enter(self, record: HandRecord, page: int = 0) -> None:
         self._close()
-        self.app.end_game()
-        view = self.replay_view = ReplayView(self.app, record)
+        self.services.end_game()
+        view = self.replay_view = self.services.replay_view(record)
         top = self._panel("", width=1.25, height=0.15, pos=(0, 0.82))
         top.title.setPos(0, -0.005)
         top.title.setScale(0.05)
@@ -143,7 +149,7 @@ class RecordScreens:
         )
         self.replay_step = top.text("", -0.095, 0.034, fg=(0.85, 0.95, 0.85, 1))
         # the step buttons stand at the right edge, clear of both hands
-        self.replay_bar = DirectFrame(parent=self.app.a2dRightCenter, frameColor=(0, 0, 0, 0))
+        self.replay_bar = DirectFrame(parent=self.services.right_edge, frameColor=(0, 0, 0, 0))
         for i, (label, fn) in enumerate(
             (
                 ("Start", view.start),
@@ -167,33 +173,42 @@ class RecordScreens:
             ("home", view.start),
             ("end", view.end),
         ):
-            self.app.accept(key, lambda fn=fn: (fn(), self._refresh_replay()))
+            self.services.accept(key, lambda fn=fn: (fn(), self._refresh_replay()))
         self._refresh_replay()
         self._esc(None)
-        self.app.accept("escape", self.request, ["History", page])
+        self.services.accept("escape", self.request, ["History", page])
 
     def _refresh_replay(self) -> None:
-        if self.panel is None or getattr(self, "replay_view", None) is None:
+        if self.panel is None or self.replay_view is None:
             return  # "Close" already left the replay
         r = self.replay_view.replay
         self.panel.title.setText(suitify(r.caption()))
         self.replay_step.setText(f"Step {r.step} of {r.length}   (arrow keys step, Esc closes)")
 
-    def exitReplay(self) -> None:
+    def exit(self) -> None:
         for key in ("arrow_left", "arrow_right", "home", "end"):
-            self.app.ignore(key)
+            self.services.ignore(key)
         self.replay_bar.destroy()
         self.replay_view.destroy()
         self.replay_view = None
         self._close()
 
-    # -- resume on start ------------------------------------------------------------------
-    def enterResume(self, resume) -> None:
+
+class ResumeScreen(Screen):
+    """State ``Resume``: on start, a game in progress: resume it or start over."""
+
+    name = "Resume"
+
+    def enter(self, resume) -> None:
         p = self._panel("Welcome back", width=1.0, height=0.42)
         p.text("You have a game in progress:", 0.14, 0.05)
         p.text(resume.describe(), 0.04, 0.046, fg=GOLD)
         p.button(
-            "resume", "Resume", lambda: self.app.resume_game(resume), (0.35, -0.24), scale=0.065
+            "resume",
+            "Resume",
+            lambda: self.services.resume_game(resume),
+            (0.35, -0.24),
+            scale=0.065,
         )
         p.button(
             "new",
@@ -216,9 +231,6 @@ class RecordScreens:
 
         delete_save()
         self.request("Menu")
-
-    def exitResume(self) -> None:
-        self._close()
 
 
 def draw_chart(parent, rows, origin, width: float, height: float) -> DirectFrame:

@@ -1,7 +1,4 @@
-"""The end of a hand and of a game: what happened, the arithmetic, points counting up.
-
-``ResultScreens`` is mixed into the app's screen FSM (``gin3d.app.screens.Screens``).
-"""
+"""The end of a hand and of a game: what happened, the arithmetic, points counting up."""
 
 from __future__ import annotations
 
@@ -11,6 +8,7 @@ from panda3d.core import TextNode
 from ...scene.palette import GOLD
 from ...scene.portraits import face_for, picture
 from ...scene.result_story import hand_story
+from .base import Screen
 from .team_results import round_lines, team_sheet
 
 
@@ -62,11 +60,36 @@ def three_player_sheet(game) -> list[tuple[str, list[int]]]:
     ]
 
 
-class ResultScreens:
-    """States ``HandResult`` and ``GameOver`` of the app's screen FSM (a mixin)."""
+class ResultScreen(Screen):
+    """What both result screens share: points that count up."""
 
-    def enterHandResult(self) -> None:
-        session = self.app.session
+    counter = None  # the count-up playing (finished when the screen is left)
+
+    def _count_up(self, show) -> None:
+        """Points count up on the result screens (instant at animation speed 0)."""
+        dur = self.services.animation_seconds(1.0)
+        show(0.0)
+        if dur <= 0:
+            show(1.0)
+            return
+        self.counter = LerpFunctionInterval(
+            show, duration=dur, fromData=0.0, toData=1.0, blendType="easeOut"
+        )
+        self.counter.start()
+
+    def _stop_counter(self) -> None:
+        if self.counter is not None:
+            self.counter.finish()
+            self.counter = None
+
+
+class HandResultScreen(ResultScreen):
+    """State ``HandResult``: the hand just finished, over the table (Next hand)."""
+
+    name = "HandResult"
+
+    def enter(self) -> None:
+        session = self.services.session
         game = session.game
         if getattr(game, "players", 2) == 4:
             self._round_result(session)
@@ -83,7 +106,7 @@ class ResultScreens:
                 0.0,
                 0.042,
             )
-            self.app.sounds.play("click")
+            self.services.play("click")
         else:
             r = hand.result
             winner = hand.winner
@@ -95,7 +118,7 @@ class ResultScreens:
             # seat order, as on the scores and the game-over sheet
             line = f"Deadwood: {names[0]} {dead[0]} - {names[1]} {dead[1]}{laid}"
             p.text(line, -0.15, 0.036, x=-0.72 if three else -0.62, fg=(0.85, 0.85, 0.8, 1))
-            self.app.sounds.play(hand_sound(game, winner))
+            self.services.play(hand_sound(game, winner))
         who, before, run = score_rows(session)
         x = 0.0 if hand.result is None else (0.3 if three else 0.22)  # beside the deadwood
         score = p.text("", -0.15, 0.036 if three else 0.04, x=x, fg=(0.85, 1, 0.85, 1))
@@ -113,8 +136,8 @@ class ResultScreens:
 
     def _next_hand_keys(self, p, pos: tuple[float, float]) -> None:
         p.button("next", "Next hand", self._next_hand, pos, scale=0.055)
-        self.app.accept("enter", self._next_hand)
-        self.app.accept("n", self._next_hand)
+        self.services.accept("enter", self._next_hand)
+        self.services.accept("n", self._next_hand)
         self._esc("Pause")
 
     def _round_result(self, session) -> None:
@@ -135,43 +158,32 @@ class ResultScreens:
 
         self._count_up(show)
         team = session.game.game.results[-1][0]
-        self.app.sounds.play(
-            "click" if team is None else ("hand_won" if team == 0 else "hand_lost")
-        )
+        self.services.play("click" if team is None else ("hand_won" if team == 0 else "hand_lost"))
         self._next_hand_keys(p, (1.0, -0.165))
 
-    def _count_up(self, show) -> None:
-        """Points count up on the result screens (instant at animation speed 0)."""
-        dur = self.app.queue.seconds(1.0)
-        show(0.0)
-        if dur <= 0:
-            show(1.0)
-            return
-        self.counter = LerpFunctionInterval(
-            show, duration=dur, fromData=0.0, toData=1.0, blendType="easeOut"
-        )
-        self.counter.start()
-
     def _next_hand(self) -> None:
-        if self.app.session is not None and self.app.session.controller.next_hand():
+        if self.services.session is not None and self.services.session.controller.next_hand():
             self.request("Table")
 
-    def exitHandResult(self) -> None:
+    def exit(self) -> None:
         self._stop_counter()
-        self.app.ignore("enter")
-        self.app.ignore("n")
+        self.services.ignore("enter")
+        self.services.ignore("n")
         self._close()
-        session = self.app.session
-        if session is not None:
-            for key in ("enter", "n"):  # give the table its keys back
-                self.app.accept(key, session.input.do, [{"enter": "confirm"}.get(key, "next")])
+        self.services.restore_table_keys()
 
-    def enterGameOver(self) -> None:
-        session = self.app.session
+
+class GameOverScreen(ResultScreen):
+    """State ``GameOver``: the finished game's sheet (Play again, Main menu)."""
+
+    name = "GameOver"
+
+    def enter(self) -> None:
+        session = self.services.session
         game = session.game
         # the sheet stands on a cleared table: the last hand's cards, which peeked out at
         # its sides, are gathered into the deck (the sheet tells that hand)
-        self.app.scene.clear_table()
+        self.services.clear_table()
         if getattr(game, "players", 2) == 3:
             self._three_player_game_over(session)
             return
@@ -181,7 +193,7 @@ class ResultScreens:
         names = session.controller.names
         winner = game.winner
         p = self._panel(f"{names[winner]} won the game!", width=1.0, height=0.78)
-        self.app.sounds.play("game_won" if winner == 0 else "hand_lost")
+        self.services.play("game_won" if winner == 0 else "hand_lost")
         rows = game.score.breakdown() if hasattr(game.score, "breakdown") else None
         y = 0.45
         for seat, x in ((0, 0.25), (1, 0.65)):  # each player's portrait over their column
@@ -232,7 +244,7 @@ class ResultScreens:
         names = session.controller.player_names
         winner = game.winner
         p = self._panel(f"{names[winner]} won the game!", width=1.1, height=0.78)
-        self.app.sounds.play("game_won" if winner == 0 else "hand_lost")
+        self.services.play("game_won" if winner == 0 else "hand_lost")
         rows = three_player_sheet(game.game)
         y, columns = 0.45, (-0.12, 0.32, 0.76)
         for player, x in enumerate(columns):
@@ -256,7 +268,7 @@ class ResultScreens:
         teams = session.controller.team_names
         winner = game.winner
         p = self._panel(f"{teams[winner]} win the game!", width=1.1, height=0.78)
-        self.app.sounds.play("game_won" if winner == 0 else "hand_lost")
+        self.services.play("game_won" if winner == 0 else "hand_lost")
         y, columns = 0.45, (0.2, 0.66)
         for team, x in enumerate(columns):
             p.text(teams[team], y, 0.042, x=x, fg=GOLD)
@@ -283,15 +295,10 @@ class ResultScreens:
         self._count_up(lambda f: [c.setText(str(round(v * f))) for c, v in totals])
 
     def _again(self) -> None:
-        self.app.session.again()
+        self.services.session.again()
 
-    def exitGameOver(self) -> None:
-        if getattr(self.app.session, "notes", None) is not None:
-            self.app.session.notes.clear()
+    def exit(self) -> None:
+        if getattr(self.services.session, "notes", None) is not None:
+            self.services.session.notes.clear()
         self._stop_counter()
         self._close()
-
-    def _stop_counter(self) -> None:
-        if self.counter is not None:
-            self.counter.finish()
-            self.counter = None

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from .base import Screen
+
 # Gin for three (Players: 3 on the New game screen), as the engine plays it
 THREE_PLAYERS = (
     "Three players: the dealer deals to the other two and sits the hand out; the loser",
@@ -17,13 +19,15 @@ TEAMS = (
 )
 
 
-class RulesScreen:
-    """State ``Rules`` of the app's screen FSM (a mixin); Back and Esc go where it came from."""
+class RulesScreen(Screen):
+    """State ``Rules``: the rules in play; Back and Esc go where it came from."""
 
-    def enterRules(self, back: str = "Menu") -> None:
-        self.back_to = back
-        session = self.app.session
-        rules = session.rules if session is not None else self.app.setup.rules()
+    name = "Rules"
+
+    def enter(self, back: str = "Menu") -> None:
+        self.flow.back_to = back
+        session = self.services.session
+        rules = session.rules if session is not None else self.services.setup.rules()
         p = self._panel(f"Rules: {rules.name}", width=1.15, height=0.88)
         lines = [
             "Melds: 3-4 of a rank, or 3+ in a row of one suit (ace low). Deadwood: the rest.",
@@ -37,8 +41,5 @@ class RulesScreen:
         step = min(0.075, 1.3 / len(lines))
         for i, line in enumerate(lines):
             p.text(line, 0.6 - i * step, 0.04 if i < 3 + len(THREE_PLAYERS) + len(TEAMS) else 0.036)
-        p.button("back", "Back", lambda: self.request(self.back_to), (0, -0.78), scale=0.06)
+        p.button("back", "Back", lambda: self.request(self.flow.back_to), (0, -0.78), scale=0.06)
         self._esc(back)
-
-    def exitRules(self) -> None:
-        self._close()

@@ -1,13 +1,13 @@
-"""The Settings screen, and putting settings to use (now, and in the window's configuration).
+"""The Settings screen, and the window settings read before the window opens.
 
-``SettingsScreen`` is mixed into the app's screen FSM (``gin3d.app.screens.Screens``); the
-settings themselves are the pure module ``gin3d.settings``.
+The settings themselves are the pure module ``gin3d.settings``; ``game_app.apply_settings``
+puts them to use.
 """
 
 from __future__ import annotations
 
 from direct.gui.DirectGui import DGG, DirectEntry
-from panda3d.core import TextNode, WindowProperties
+from panda3d.core import TextNode
 
 from ... import settings as settings_mod
 from ...engine import PRESETS
@@ -15,8 +15,8 @@ from ...net.constants import NO_ANSWER
 from ...players import levels, opponent_name
 from ...recorder import PARTNERSHIPS, THREE_PLAYERS
 from ...scene.panel import entry
-from ...scene.quality import is_software
 from ...settings import OPPONENT_LEVELS, Settings
+from .base import Screen
 
 RESOLUTIONS = ((1280, 720), (1600, 900), (1920, 1080), (2560, 1440), (3840, 2160))
 SPEEDS = ((0.0, "Instant"), (0.6, "Slow"), (1.0, "Normal"), (1.8, "Fast"), (3.0, "Fastest"))
@@ -38,12 +38,14 @@ def _speed_name(v: float) -> str:
     return next((n for s, n in SPEEDS if s == v), f"{v:g}x")
 
 
-class SettingsScreen:
-    """The Settings state of the app's FSM: a draft of the settings, saved by Save."""
+class SettingsScreen(Screen):
+    """State ``Settings``: a draft of the settings, saved by Save; Cancel and Esc go back."""
 
-    def enterSettings(self, back: str = "Menu") -> None:
-        self.back_to = back
-        self.draft = self.app.user_settings
+    name = "Settings"
+
+    def enter(self, back: str = "Menu") -> None:
+        self.flow.back_to = back
+        self.draft = self.services.user_settings
         p = self._panel("Settings", width=1.45, height=0.9)
         d = lambda: self.draft  # noqa: E731 - rows read the draft as it changes
         left = [
@@ -175,7 +177,7 @@ class SettingsScreen:
         p.button(
             "back",
             "Cancel",
-            lambda: self.request(self.back_to),
+            lambda: self.request(self.flow.back_to),
             (-0.35, -0.76),
             scale=0.06,
             frameSize=(-3, 3, -0.55, 1.05),
@@ -189,7 +191,7 @@ class SettingsScreen:
         for b, value in self.setting_rows:
             b["text"] = value()
         # a software renderer draws without multisampling (quality.fit_framebuffer)
-        off = self.draft.antialiasing and is_software(self.app)
+        off = self.draft.antialiasing and self.services.software_renderer()
         self.aa_note.setText("(not available on this renderer)" if off else "")
 
     def _save_settings(self) -> bool:
@@ -208,8 +210,8 @@ class SettingsScreen:
         except OSError as err:
             self.settings_note.setText(f"Could not save the settings: {err}")
             return False
-        apply_settings(self.app, draft)
-        self.request(self.back_to)
+        self.services.apply_settings(draft)
+        self.request(self.flow.back_to)
         return True
 
     def _service_row(self, p, y: float) -> None:
@@ -241,7 +243,7 @@ class SettingsScreen:
             note.setText("No service typed: online play is by address only (LAN and direct)")
             return
         try:
-            fut = self.app.net_hub.open().probe_service(text)
+            fut = self.services.hub.open().probe_service(text)
         except (ValueError, OSError) as err:
             note.setText(f"Not an address: {err}")
             return
@@ -254,10 +256,10 @@ class SettingsScreen:
                 note.setText(service_words(fut))
             return task.done
 
-        self.app.taskMgr.add(check, "settings-test-service")
+        self.services.tasks.add(check, "settings-test-service")
 
-    def exitSettings(self) -> None:
-        self.app.taskMgr.remove("settings-test-service")
+    def exit(self) -> None:
+        self.services.tasks.remove("settings-test-service")
         self.service_note = None
         self._close()
 
@@ -282,37 +284,6 @@ def service_words(fut) -> str:
         )
     nodes = "one of several nodes" if probe.mode == "redis" else "a single node"
     return f"The service answers: {probe.address}, {nodes}, ready for online play"
-
-    # -- statistics ---------------------------------------------------------------------
-
-
-def apply_settings(app, s: Settings) -> None:
-    """Use settings now: animation speed, volumes, window size (where it can change live),
-    the online service (once changed: until then a ``--relay`` given at start stays)."""
-    before = getattr(app, "user_settings", None)
-    app.user_settings = s
-    app.set_speed(s.animation_speed)
-    app.scene.set_style(s.card_style)  # at once, on every card
-    inset = getattr(getattr(getattr(app, "session", None), "controller", None), "inset", None)
-    if inset is not None:  # a team game's small table too
-        inset.set_style(s.card_style)
-    app.sounds.volume = s.effects_volume
-    app.sounds.enabled = s.effects_volume > 0
-    setup = app.setup
-    setup.level = s.opponent_level
-    setup.second_level = s.second_opponent_level
-    setup.preset = s.rules_preset
-    setup.options = {k: v for k, v in s.rules_overrides.items() if isinstance(v, bool)}
-    setup.target = s.rules_overrides.get("game_target")
-    hub = getattr(app, "net_hub", None)
-    if hub is not None and before is not None and s.online_service != before.online_service:
-        hub.config.relay = s.online_service or None
-    win = app.win
-    if win is not None and hasattr(win, "requestProperties"):
-        props = WindowProperties()
-        if not win.isFullscreen():
-            props.setSize(*s.resolution)
-        win.requestProperties(props)
 
 
 def window_prc(s: Settings) -> str:

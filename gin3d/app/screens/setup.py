@@ -1,10 +1,13 @@
 """The new game's setup: opponent, rules preset, game target and rule options.
 
-``SetupScreen`` is mixed into the app's screen FSM; its rows (``_rules_rows``) also make the
-network host's table setup (``match.MatchScreens``), and both change ``app.setup``.
+Its rows (``RulesRows``) also make the network host's table setup (``match.HostSetupScreen``);
+both change the services' ``setup``, the next game's.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from direct.gui.DirectGui import DGG
 from panda3d.core import TextNode
@@ -14,6 +17,10 @@ from ...paths import save_path
 from ...players import levels, portrait, strength
 from ...scene.panel import Panel
 from ...scene.portraits import picture, set_picture
+from .base import Screen
+
+if TYPE_CHECKING:
+    from ..game_app import GameSetup
 
 TARGETS = (100, 150, 200, 250, 50)
 TEAM_TARGETS = (125, 150, 200, 250, 100)  # a partnership game's (the rule pages say 125)
@@ -30,47 +37,78 @@ OPTIONS = (
 )
 
 
-class SetupScreen:
-    """State ``Setup`` of the app's screen FSM (a mixin), and the rules rows it shares."""
+class SetupScreen(Screen):
+    """State ``Setup``: the New game screen (its rows, the opponent's portrait, Deal)."""
 
-    def enterSetup(self) -> None:
+    name = "Setup"
+
+    def enter(self) -> None:
         p = self._panel("New game", width=1.05, height=0.94)
-        self._rules_rows(p, 0.68, opponent=True)
+        self.rows = RulesRows(self.services.setup, p, 0.68, opponent=True, on_change=self._refresh)
         self.portrait = p.text("", -0.5, 0.034, x=0.14, fg=(0.9, 0.92, 0.85, 1))
         self.portrait["wordwrap"] = 48
         self.portrait_picture = picture(p.frame, "guest", (-0.8, -0.54), 0.09)
-        self.setup_note = p.text("", -0.69, 0.04, fg=(1, 0.8, 0.6, 1))
+        self.rows.note = p.text("", -0.69, 0.04, fg=(1, 0.8, 0.6, 1))
         p.button(
             "start", "Deal", self._deal, (0.35, -0.81), scale=0.07, frameSize=(-3, 3, -0.55, 1.05)
         )
         p.button("back", "Back", lambda: self.request("Menu"), (-0.45, -0.81), scale=0.06)
-        self._refresh_setup()
+        self._refresh()
         self._esc("Menu")
+
+    def _refresh(self) -> None:
+        """The rows, and the chosen opponent's portrait and strength."""
+        self.rows.refresh()
+        level = self.services.setup.level
+        self.portrait.setText("\n".join(t for t in (portrait(level), strength(level)) if t))
+        set_picture(self.portrait_picture, level)
 
     def _deal(self) -> None:
         """Start the game; a saved game in progress (of any kind: there is one save) is
         replaced only once the player agrees."""
         if not save_path().exists():
-            self.app.start_single_player()
+            self.services.start_single_player()
             return
         self.request(
             "Confirm",
             "Replace your game in progress?",
             "Dealing a new game ends the saved one (Resume game on the menu continues it).",
             "Deal",
-            self.app.start_single_player,
+            self.services.start_single_player,
             ("Setup",),
         )
 
-    def _rules_rows(
-        self, p: Panel, top: float, opponent: bool, x: float = -0.9, step: float = 0.13
-    ) -> float:
-        """The setup's rows (opponent level, rules preset, game target, rule options) as
-        label + cycling button, each with a line saying what it means, on any panel: the
-        single-player setup and the network host's table setup share them (and
-        ``app.setup``). A click moves to the next choice, a right-click (or the ``<``
-        button) back to the one before. Returns the y of the last row's line."""
-        s = self.app.setup
+    def exit(self) -> None:
+        self.portrait = None
+        self.portrait_picture.destroy()  # kept here, it would keep the closed panel alive
+        self._close()
+
+
+class RulesRows:
+    """The setup's rows (opponent level, rules preset, game target, rule options) as label
+    + cycling button, each with a line saying what it means, on any panel: the single-player
+    setup and the network host's table setup share them (and the ``GameSetup``). A click
+    moves to the next choice, a right-click (or the ``<`` button) back to the one before;
+    then ``on_change`` redraws (``refresh`` when not given). ``note`` is a text the screen
+    places for "not with these rules"; ``last_y`` the y of the last row's line."""
+
+    def __init__(
+        self,
+        setup: GameSetup,
+        p: Panel,
+        top: float,
+        opponent: bool,
+        x: float = -0.9,
+        step: float = 0.13,
+        on_change: Callable[[], None] | None = None,
+    ) -> None:
+        self.setup = setup
+        self.note = None
+        self.on_change = on_change or self.refresh
+        self.last_y = self._build(p, top, opponent, x, step)
+
+    def _build(self, p: Panel, top: float, opponent: bool, x: float, step: float) -> float:
+        s = self.setup
         lv = levels()
         rows = (
             [
@@ -129,8 +167,8 @@ class SetupScreen:
             )  # the label says its name
             for k, label in OPTIONS
         ]
-        self.setup_rows = []
-        self.setup_notes: list = []  # (text, what it says now)
+        self.rows = []
+        self.notes: list = []  # (text, what it says now)
         y = top
         for i, (key, label, value, cmd, note) in enumerate(rows):
             y = top - i * step
@@ -139,17 +177,17 @@ class SetupScreen:
             b = p.button(
                 key,
                 value(),
-                lambda cmd=cmd: (cmd(1), self._refresh_setup()),
+                lambda cmd=cmd: (cmd(1), self.on_change()),
                 (bx, y + 0.012),
                 scale=0.05,
                 frameSize=(-6.5, 6.5, -0.55, 1.05),
             )
-            b.bind(DGG.B3PRESS, lambda _ev, cmd=cmd: (cmd(-1), self._refresh_setup()))
+            b.bind(DGG.B3PRESS, lambda _ev, cmd=cmd: (cmd(-1), self.on_change()))
             for sign, mark in ((-1, "<"), (1, ">")):
                 p.button(
                     f"{key}:{'prev' if sign < 0 else 'next'}",
                     mark,
-                    lambda cmd=cmd, sign=sign: (cmd(sign), self._refresh_setup()),
+                    lambda cmd=cmd, sign=sign: (cmd(sign), self.on_change()),
                     (bx + sign * 0.4, y + 0.012),
                     scale=0.05,
                     frameSize=(-0.9, 0.9, -0.55, 1.05),
@@ -157,41 +195,35 @@ class SetupScreen:
             line = p.text(
                 "", y - 0.058, 0.031, x=x + 0.03, align=TextNode.ALeft, fg=(0.8, 0.88, 0.8, 1)
             )
-            self.setup_rows.append((b, value))
-            self.setup_notes.append((line, note))
+            self.rows.append((b, value))
+            self.notes.append((line, note))
         return y - 0.058
 
-    def _refresh_setup(self) -> None:
-        for b, value in self.setup_rows:
+    def refresh(self) -> None:
+        for b, value in self.rows:
             b["text"] = value()
-        for line, note in getattr(self, "setup_notes", []):
+        for line, note in self.notes:
             line.setText(note())
-        if self.portrait is not None:
-            level = self.app.setup.level
-            self.portrait.setText("\n".join(t for t in (portrait(level), strength(level)) if t))
-            set_picture(self.portrait_picture, level)
-        if getattr(self, "setup_summary", None):  # the network host's setup
-            self._show_host_rules()
 
     def _cycle_level(self, step: int = 1) -> None:
         keys = [k for k, _ in levels()]
-        s = self.app.setup
+        s = self.setup
         s.level = keys[(keys.index(s.level) + step) % len(keys)] if s.level in keys else keys[0]
 
     def _cycle_players(self, step: int = 1) -> None:
-        s = self.app.setup
+        s = self.setup
         s.players = 2 + (s.players - 2 + step) % 3  # 2, 3, 4 (teams)
 
     def _second_note(self) -> str:
         """Under the second opponent: in a team game, who your partner is."""
-        s = self.app.setup
+        s = self.setup
         if s.players == 4:
             return f"Your partner: {dict(levels()).get(s.computers()[1], '')}"
         return "" if s.players == 3 else "Only in a 3- or 4-player game"
 
     def _cycle_second(self, step: int = 1) -> None:
         """The second computer's level, never the first's (a 2-player game: to 3 players)."""
-        s = self.app.setup
+        s = self.setup
         if s.players == 2:
             s.players = 3
             return
@@ -201,7 +233,7 @@ class SetupScreen:
 
     def _cycle_preset(self, step: int = 1) -> None:
         names = ("classic", "pagat", "oklahoma")
-        s = self.app.setup
+        s = self.setup
         s.preset = names[(names.index(s.preset) + step) % len(names)]
         s.target = None
         self._check_options()
@@ -209,7 +241,7 @@ class SetupScreen:
     def _cycle_target(self, step: int = 1) -> None:
         """The game's target; in a team game, the teams' (the two-player one does not
         apply there)."""
-        s = self.app.setup
+        s = self.setup
         if s.players == 4:
             now = s.rules().partnership_target
             choices = TEAM_TARGETS
@@ -223,22 +255,17 @@ class SetupScreen:
             s.target = pick
 
     def _toggle(self, key: str) -> None:
-        s = self.app.setup
+        s = self.setup
         s.options[key] = not s.options.get(key, False)
         self._check_options()
 
     def _check_options(self) -> None:
-        s = self.app.setup
+        s = self.setup
         try:
             s.rules()
-            self.setup_note.setText("")
+            self.note.setText("")
         except ValueError as err:  # e.g. no upcard with Oklahoma's upcard rules
-            self.setup_note.setText(f"Not with these rules: {err}")
+            self.note.setText(f"Not with these rules: {err}")
             for k in list(s.options):
                 s.options[k] = False
             s.rules()
-
-    def exitSetup(self) -> None:
-        self.portrait = None
-        self.portrait_picture.destroy()  # kept here, it would keep the closed panel alive
-        self._close()

@@ -2,8 +2,9 @@
 
 Both are states of the app's one screen FSM (``Tutorial`` and ``Lesson``), so Esc, the help
 and every other request go through the same declared transitions as the rest of the game.
-What lasts from one chapter to the next (the mode, the chapters) is a ``TutorialBook``; it
-is opened when the tutorial is and dropped on the way back to the main menu.
+What lasts from one chapter to the next (the mode, the chapters) is a ``TutorialBook``, kept
+by the flow (``flow.tutorial``): it is opened when the tutorial is and dropped on the way back
+to the main menu.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from ...engine import RuleSet
 from ...scene.panel import Panel
 from ...scene.tutorial_view import TutorialView
 from ...tutorial import PLAY, WATCH, Chapter, load_chapters
+from .base import Screen
 
 
 @dataclass
@@ -48,17 +50,20 @@ class TutorialBook:
             self.menu.buttons["mode"]["text"] = self.mode_label()
 
 
-class TutorialScreens:
-    """States ``Tutorial`` (the chapter list) and ``Lesson`` of the app's screen FSM."""
+class TutorialScreen(Screen):
+    """State ``Tutorial``: the chapter list (opening the tutorial's book the first time)."""
 
-    tutorial: TutorialBook | None = None
+    name = "Tutorial"
 
-    def enterTutorial(self) -> None:
-        self.app.end_game()
-        book = self.tutorial
+    def enter(self) -> None:
+        self.services.end_game()
+        book = self.flow.tutorial
         if book is None:
-            book = self.tutorial = TutorialBook(
-                self, load_chapters(), self.app.setup.rules, auto_advance=self.app.speed > 0
+            book = self.flow.tutorial = TutorialBook(
+                self.flow,
+                load_chapters(),
+                self.services.setup.rules,
+                auto_advance=self.services.speed > 0,
             )
         p = self._panel("Tutorial", width=1.25, height=0.9)
         p.text(f"Rules: {book.rules().name}. Choose a chapter, or start at 1.", 0.62, 0.045)
@@ -84,15 +89,21 @@ class TutorialScreens:
         book.menu, book.menu_buttons = p, p.buttons
         self._esc("Menu")
 
-    def exitTutorial(self) -> None:
-        if self.tutorial is not None:
-            self.tutorial.menu, self.tutorial.menu_buttons = None, {}
+    def exit(self) -> None:
+        book = self.flow.tutorial
+        if book is not None:
+            book.menu, book.menu_buttons = None, {}
         self._close()
 
-    def enterLesson(self, chapter: Chapter) -> None:
-        book = self.tutorial
-        book.view = TutorialView(
-            self.app,
+
+class LessonScreen(Screen):
+    """State ``Lesson``: one chapter played on the table; Esc goes back to the list."""
+
+    name = "Lesson"
+
+    def enter(self, chapter: Chapter) -> None:
+        book = self.flow.tutorial
+        book.view = self.services.tutorial_view(
             chapter,
             book.rules(),
             book.mode,
@@ -104,7 +115,7 @@ class TutorialScreens:
     def _lesson_done(self, chapter: Chapter, go_on: bool) -> None:
         """The chapter's last step: on to the next chapter, or back to the list (after the
         button's own callback has returned)."""
-        later = [c for c in self.tutorial.chapters if c.number > chapter.number]
+        later = [c for c in self.flow.tutorial.chapters if c.number > chapter.number]
 
         def switch(task=None) -> None:
             if go_on and later:
@@ -112,11 +123,11 @@ class TutorialScreens:
             else:
                 self.request("Tutorial")
 
-        self.app.taskMgr.doMethodLater(0, switch, "tutorial-switch")
+        self.services.tasks.doMethodLater(0, switch, "tutorial-switch")
 
-    def exitLesson(self) -> None:
-        book = self.tutorial
+    def exit(self) -> None:
+        book = self.flow.tutorial
         if book is not None and book.view is not None:
             book.view.destroy()
             book.view = None
-        self.app.ignore("escape")
+        self.services.ignore("escape")
