@@ -168,7 +168,7 @@ def test_suit_icons_for_text_are_visible_in_their_colour(base, style):
     """The small suit pictures drawn inside HUD and caption text: every one has ink (the
     four-colour deck's blue diamond used to come out fully transparent), black suits are
     light, coloured suits keep their hue."""
-    from gin3d.scene.cards import Atlas
+    from gin3d.scene.tabletop.cards import Atlas
 
     icons = Atlas.load(base.loader, style).suit_icons()
     colours = []

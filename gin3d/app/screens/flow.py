@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from direct.fsm.FSM import FSM
 
-from ...scene.panel import Panel
+from ...scene.ui.panel import Panel
 
 # Going home is always allowed: the main menu is where a network match that ended, a
 # failure or "Quit to menu" lead from any screen.

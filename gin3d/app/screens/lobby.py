@@ -2,7 +2,7 @@
 
 ``LobbyScreens`` is a mixin of the app's screen FSM (``gin3d.app.screens.Screens``): the
 states ``Lan``, ``Online`` and ``Hosting``. The network itself is the app's ``NetHub``
-(``gin3d.scene.net_hub``), reached through the screens' services.
+(``gin3d.scene.control.net_hub``), reached through the screens' services.
 """
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from typing import TYPE_CHECKING
 from panda3d.core import TextNode
 
 from ...net.constants import DEFAULT_PORT
-from ...scene.net_hub import NetHub, net_event, normalize_code, parse_address, rules_label
-from ...scene.palette import GOLD
-from ...scene.panel import entry
+from ...scene.control.net_hub import NetHub, net_event, normalize_code, parse_address, rules_label
+from ...scene.ui.palette import GOLD
+from ...scene.ui.panel import entry
 
 if TYPE_CHECKING:  # the network stack (TLS, crypto) loads only when a network screen opens
     from ...net.api import NetEvent, NetService

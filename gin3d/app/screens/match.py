@@ -11,9 +11,9 @@ from __future__ import annotations
 from panda3d.core import TextNode
 
 from ...net.constants import DEFAULT_PORT
-from ...scene.net_hub import parse_address, rules_label
-from ...scene.palette import GOLD
-from ...scene.panel import entry
+from ...scene.control.net_hub import parse_address, rules_label
+from ...scene.ui.palette import GOLD
+from ...scene.ui.panel import entry
 
 SOFT = (0.85, 0.85, 0.8, 1)
 SAVED_ROWS = 6

@@ -15,7 +15,7 @@ import time
 from panda3d.core import TextNode
 
 from ...net.constants import NO_ANSWER
-from ...scene.palette import GOLD
+from ...scene.ui.palette import GOLD
 
 PUBLIC_ROWS = 5
 REFRESH_S = 4.0  # the list asks the service again this often while it shows

@@ -13,9 +13,9 @@ from panda3d.core import TextNode
 from ... import stats as stats_mod
 from ...history import HandRecord, read_hands
 from ...recorder import THREE_PLAYERS
-from ...scene.hud import button, suitify
-from ...scene.palette import GOLD
-from ...scene.replay_view import ReplayView
+from ...scene.scripted.replay_view import ReplayView
+from ...scene.ui.hud import button, suitify
+from ...scene.ui.palette import GOLD
 from ...settings import OPPONENT_LEVELS
 from .settings import LEVEL_NAMES
 

@@ -14,8 +14,8 @@ from ...engine import PRESETS
 from ...net.constants import NO_ANSWER
 from ...players import levels, opponent_name
 from ...recorder import THREE_PLAYERS
-from ...scene.panel import entry
-from ...scene.quality import is_software
+from ...scene.media.quality import is_software
+from ...scene.ui.panel import entry
 from ...settings import OPPONENT_LEVELS, Settings
 
 RESOLUTIONS = ((1280, 720), (1600, 900), (1920, 1080), (2560, 1440), (3840, 2160))

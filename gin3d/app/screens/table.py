@@ -6,7 +6,7 @@
 from __future__ import annotations
 
 from ...saves import delete_save
-from ...scene.nettable import NetSession
+from ...scene.control.nettable import NetSession
 from ...undo import can_undo
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from direct.gui import DirectGuiGlobals as DGG
 from panda3d.core import SamplerState, TextFont, TextNode, Texture
 
-from .assets import asset_path, panda_filename
+from ..media.assets import asset_path, panda_filename
 
 FONT_FILES = {"regular": "DejaVuSansCondensed.ttf", "bold": "DejaVuSansCondensed-Bold.ttf"}
 LICENCE_FILE = "LICENSE-DejaVu.txt"

@@ -13,11 +13,11 @@ from direct.gui.DirectGui import DGG, DirectEntry, DirectFrame, OnscreenText
 from direct.showbase.DirectObject import DirectObject
 from panda3d.core import TextNode
 
-from ..net.constants import CONNECTED, DECLINED, GONE, SAVED_BYE
-from .hud import Hud, button, suitify
+from ...net.constants import CONNECTED, DECLINED, GONE, SAVED_BYE
+from ..ui.hud import Hud, button, suitify
+from ..ui.palette import GOLD
 from .net_hub import net_event
 from .netcontroller import NetTableController
-from .palette import GOLD
 from .perspective import MatchRecord
 from .tableinput import KEYS, TableInput
 
@@ -465,7 +465,7 @@ class NetSession:
     # -- statistics and history ---------------------------------------------------------------
     def _keep(self, data: dict) -> None:
         """A verified hand: into the statistics and hand history (each counted once)."""
-        from ..recorder import MatchKeeper
+        from ...recorder import MatchKeeper
 
         try:
             self.kept.add(data["hand"], self.controller.seat or 0)

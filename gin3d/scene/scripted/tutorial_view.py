@@ -30,8 +30,8 @@ from panda3d.core import (
     TransparencyAttrib,
 )
 
-from ..driver import ScriptSeat
-from ..engine import (
+from ...driver import ScriptSeat
+from ...engine import (
     Action,
     BigGin,
     Card,
@@ -45,16 +45,16 @@ from ..engine import (
     Pass,
     RuleSet,
 )
-from ..tutorial import PLAY, WATCH, Chapter, Hint, TutorialRunner
-from . import layout
-from .autoplay import InputDriver
-from .cards import CARD_H, CardNode
-from .controller import TableController
-from .hud import FITTED, Hud, button, suitify
-from .palette import GOLD
-from .picking import MouseButtons, Picker
-from .spread_label import LABEL_CARD
-from .tableinput import TableInput
+from ...tutorial import PLAY, WATCH, Chapter, Hint, TutorialRunner
+from ..control.autoplay import InputDriver
+from ..control.controller import TableController
+from ..control.tableinput import TableInput
+from ..tabletop import layout
+from ..tabletop.cards import CARD_H, CardNode
+from ..tabletop.picking import MouseButtons, Picker
+from ..tabletop.spread_label import LABEL_CARD
+from ..ui.hud import FITTED, Hud, button, suitify
+from ..ui.palette import GOLD
 
 FOCUS_GLOW = (0.35, 0.8, 1.0, 0.95)
 SHOW_POS = (5.5, -3.0, 17.0)  # the board example cards stand on, above the felt
@@ -83,7 +83,7 @@ FAST_FORWARD = 12  # more events than this at once are played faster
 
 def practice_hint(view) -> Hint:
     """The hint for the practice hand: the AI's best move and the reason for it."""
-    from ..ai.hint import hint as ai_hint
+    from ...ai.hint import hint as ai_hint
 
     return ai_hint(view, budget_s=0.25)
 
@@ -393,7 +393,7 @@ class TutorialView(MouseButtons):
         self.on_done = on_done or (lambda _next: None)
         self.auto_advance = auto_advance
         if practice_player is None:
-            from ..players import computer_player
+            from ...players import computer_player
 
             player = computer_player("beginner")
             practice_player = player.choose

@@ -15,7 +15,7 @@ from direct.gui.OnscreenImage import OnscreenImage
 from direct.gui.OnscreenText import OnscreenText
 from panda3d.core import NodePath, TextNode, TransparencyAttrib
 
-from ..players import levels, opponent_name
+from ...players import levels, opponent_name
 from . import theme
 from .palette import GOLD
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ..engine import BigGin, Discard, DrawDiscard, DrawStock, FinishLayoff, Knock, LayOff, Pass
-from ..players import GreedyPlayer
+from ...engine import BigGin, Discard, DrawDiscard, DrawStock, FinishLayoff, Knock, LayOff, Pass
+from ...players import GreedyPlayer
 
 
 def moves_made(ctl) -> list:

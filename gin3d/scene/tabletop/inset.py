@@ -29,9 +29,9 @@ from panda3d.core import (
     TextureStage,
 )
 
-from ..engine import redact
+from ...engine import redact
+from ..ui.hud import FITTED
 from .animation import AnimationQueue
-from .hud import FITTED
 from .room import DARKEST
 from .table import TableScene
 

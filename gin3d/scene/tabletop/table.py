@@ -21,7 +21,7 @@ from direct.interval.IntervalGlobal import (
 )
 from panda3d.core import CardMaker, NodePath, TextNode, TransparencyAttrib
 
-from ..engine import (
+from ...engine import (
     Card,
     CardDealt,
     CardDrawn,
@@ -35,12 +35,12 @@ from ..engine import (
     best_melds,
     deadwood,
 )
+from ..media.quality import choose_detail, choose_filtering
+from ..ui.celebration import burst
+from ..ui.palette import BANNER_CARD, dress_banner
 from . import layout
 from .animation import AnimationQueue
 from .cards import Atlas, CardFactory, CardNode, ZonePad
-from .celebration import burst
-from .palette import BANNER_CARD, dress_banner
-from .quality import choose_detail, choose_filtering
 from .room import DARKEST, Room
 from .spread_label import SpreadLabel
 from .stack import StackBody
@@ -171,7 +171,7 @@ class TableScene:
             node.np.setTexture(atlas.texture)
         for body, _cards in self.stacks:
             body.root.setTexture(atlas.texture)
-        from .hud import register_suit_graphics
+        from ..ui.hud import register_suit_graphics
 
         register_suit_graphics(atlas)
         return True
