@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from direct.gui.DirectGui import DGG, DirectFrame, OnscreenText
+from direct.gui.DirectGui import DGG, DirectFrame
 from direct.interval.IntervalGlobal import LerpPosInterval, LerpPosQuatInterval, Sequence
 from panda3d.core import (
     Geom,
@@ -53,6 +53,7 @@ from ..tabletop import layout
 from ..tabletop.cards import CARD_H, CardNode
 from ..tabletop.picking import MouseButtons, Picker
 from ..tabletop.spread_label import LABEL_CARD
+from ..ui import theme
 from ..ui.hud import FITTED, Hud, button, suitify
 from ..ui.palette import GOLD
 
@@ -271,16 +272,14 @@ class NarrationPanel:
             ("why", 0.04, (1, 0.72, 0.45, 1)),
             ("prompt", 0.041, (0.6, 0.9, 1, 1)),
         ):
-            text = OnscreenText(
-                parent=self.frame,
-                text="",
-                pos=(0.035, 0),
-                scale=scale,
-                fg=colour,
-                align=TextNode.ALeft,
-                mayChange=True,
+            text = theme.text_line(
+                self.frame,
+                (0.035, 0),
+                scale,
+                colour,
+                TextNode.ALeft,
+                (0, 0, 0, 0.7),
                 wordwrap=(w - 0.07) / scale,
-                shadow=(0, 0, 0, 0.7),
             )
             setattr(self, name, text)
             self.texts.append((text, scale))
@@ -423,16 +422,7 @@ class TutorialView(MouseButtons):
         self.arrow_bob = None
         self.panel = NarrationPanel(app, self.back, self.next, lambda: self.on_done(False))
         self.sheet_texts = [
-            OnscreenText(
-                parent=app.a2dRightCenter,
-                text="",
-                pos=(x, -0.3),
-                scale=0.045,
-                fg=(1, 1, 0.9, 1),
-                align=align,
-                mayChange=True,
-                shadow=(0, 0, 0, 0.9),
-            )
+            theme.text_line(app.a2dRightCenter, (x, -0.3), 0.045, (1, 1, 0.9, 1), align)
             for x, align in (
                 (-0.78, TextNode.ALeft),
                 (-0.3, TextNode.ARight),
