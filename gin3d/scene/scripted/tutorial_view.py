@@ -33,16 +33,13 @@ from panda3d.core import (
 from ...driver import ScriptSeat
 from ...engine import (
     Action,
-    BigGin,
     Card,
     Discard,
     DrawDiscard,
     DrawStock,
-    FinishLayoff,
     HandStarted,
     Knock,
     LayOff,
-    Pass,
     RuleSet,
 )
 from ...tutorial import PLAY, WATCH, Chapter, Hint, TutorialRunner
@@ -841,7 +838,6 @@ class TutorialDriver(InputDriver):
     def perform(self, move: Action | Card) -> None:
         """Click, key or button for ``move`` as a learner would."""
         view = self.view
-        inp = view.input
         if isinstance(move, Card):
             node = next((n for n in view.show_nodes if n.card == move), None) or next(
                 n for n in self.app.scene.cards if n.card == move and n.zone != "stock"
@@ -851,33 +847,27 @@ class TutorialDriver(InputDriver):
                 raise RuntimeError(f"{move} is not visible on the table")
             view.press(point)
             view.release(point)
-        elif isinstance(move, DrawStock):
-            self.click_node_point(inp.stock_point())
-        elif isinstance(move, DrawDiscard):
-            self.click_node_point(inp.pile_point())
-        elif isinstance(move, Pass):
-            self.key("p")
-        elif isinstance(move, Discard):
-            self.click_card(move.card)
-            self.click_node_point(inp.pile_point())
-        elif isinstance(move, Knock):
-            if inp.selected not in (None, move.card):  # left selected by a refused discard:
-                self.click_card(move.card)  # Knock would lay that card down, so pick this one
-            self.button("knock")
-            if inp.knock_mode:
-                self.click_card(move.card)
-        elif isinstance(move, BigGin):
-            self.key("g")
-        elif isinstance(move, LayOff):
-            self.click_card(move.card)
-            if inp.selected == move.card:  # the card could go on several melds: choose one
-                meld = self.app.scene.table_melds[move.meld]
-                self.click_node_point(inp.picker.visible_point(meld[0]))
-        elif isinstance(move, FinishLayoff):
-            self.button("done")
         else:
-            raise ValueError(f"no input for {move}")
+            self.act(move)
         self.app.taskMgr.step()
+
+    def discard(self, card) -> None:
+        """Select the card, then click the pile (a refused discard is the lesson's to say)."""
+        self.click_card(card)
+        self.click_node_point(self.view.input.pile_point())
+
+    def knock(self, card) -> None:
+        inp = self.view.input
+        if inp.selected not in (None, card):  # left selected by a refused discard:
+            self.click_card(card)  # Knock would lay that card down, so pick this one
+        self.button("knock")
+        if inp.knock_mode:
+            self.click_card(card)
+
+    def lay_off(self, action: LayOff) -> None:
+        self.click_card(action.card)
+        if self.view.input.selected == action.card:  # it could go on several melds: choose
+            self.choose_meld(action.meld)
 
 
 __all__ = [
