@@ -13,23 +13,12 @@ import numpy as np
 import pytest
 from panda3d.core import Filename, loadPrcFileData
 
+from gin3d.scene.media import sound
+
 ROOT = Path(__file__).resolve().parent.parent
 TEXTURES = sorted((ROOT / "textures").glob("*.png"))
 MODELS = sorted((ROOT / "models").glob("*.egg"))
 SOUNDS = sorted((ROOT / "sounds").glob("*.wav"))
-EXPECTED_SOUNDS = {
-    "shuffle",
-    "deal",
-    "draw",
-    "place",
-    "flip",
-    "knock",
-    "gin",
-    "click",
-    "hand_won",
-    "hand_lost",
-    "game_won",
-}
 
 
 def _fn(p: Path) -> Filename:
@@ -73,7 +62,7 @@ def test_expected_files_exist():
     ):
         assert n in names
     assert {p.stem for p in MODELS} >= {"card", "table", "scorepad", "tray"}
-    assert {p.stem for p in SOUNDS} == EXPECTED_SOUNDS
+    assert {p.stem for p in SOUNDS} == set(sound.NAMES)  # exactly the sounds the game plays
 
 
 @pytest.mark.parametrize("path", TEXTURES, ids=lambda p: p.name)
