@@ -33,7 +33,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     app, w, h = offscreen_app(args.size, args.detail)
     from gin3d.app.game_app import GameSetup
-    from gin3d.scene.autoplay import InputDriver
+    from gin3d.scene.control.autoplay import InputDriver
 
     app.setup = GameSetup(level="simple", players=4)
     app.set_speed(0.0)

@@ -63,7 +63,7 @@ def bench_parser(doc: str, frames: int, frames_help: str) -> argparse.ArgumentPa
     parser = argparse.ArgumentParser(description=doc.splitlines()[0])
     parser.add_argument("--size", default="1280x720")
     parser.add_argument("--frames", type=int, default=frames, help=frames_help)
-    from gin3d.scene.quality import add_detail_option
+    from gin3d.scene.media.quality import add_detail_option
 
     add_detail_option(parser)
     return parser
@@ -93,7 +93,7 @@ def main(argv: list[str] | None = None) -> int:
     app, w, h = offscreen_app(args.size, args.detail)
     from gin3d.engine import Knock, RuleSet
     from gin3d.players import GreedyPlayer
-    from gin3d.scene.autoplay import InputDriver
+    from gin3d.scene.control.autoplay import InputDriver
 
     cpu: dict[int, float] = {}  # id(times list) -> CPU seconds used by its frames
 

@@ -8,7 +8,7 @@ import argparse
 def main(argv: list[str] | None = None) -> int:
     from gin3d import version
     from gin3d.net.constants import DEFAULT_PORT
-    from gin3d.scene.quality import add_detail_option
+    from gin3d.scene.media.quality import add_detail_option
 
     parser = argparse.ArgumentParser(prog="gin3d", description="Gin Rummy on a 3D table")
     parser.add_argument("--version", action="version", version=f"gin3d {version()}")
@@ -98,14 +98,17 @@ def launch(
     ``user``: the player's ``gin3d.settings.Settings`` (window size, full screen and
     antialiasing are applied before the window opens). Imports are absolute because packaged
     builds run this module as the top-level ``__main__``. ``net``: the fields of
-    ``gin3d.scene.net_hub.NetConfig`` (name, relay, port...). ``detail``: the table's detail
-    level (``gin3d.scene.quality.choose_detail``)."""
+    ``gin3d.scene.control.net_hub.NetConfig`` (name, relay, port...). ``detail``: the table's detail
+    level (``gin3d.scene.media.quality.choose_detail``)."""
     from panda3d.core import loadPrcFileData
 
     from gin3d import settings as settings_mod
     from gin3d.app.screens.settings import window_prc
-    from gin3d.scene import preload
-    from gin3d.scene.first_frame import configure_before_window, install_exit_after_first_frame
+    from gin3d.scene.media import preload
+    from gin3d.scene.window.first_frame import (
+        configure_before_window,
+        install_exit_after_first_frame,
+    )
 
     user = user or settings_mod.Settings()
     if speed is not None:
@@ -114,7 +117,7 @@ def launch(
     configure_before_window()
     preload.start(user.card_style)  # decode the card atlas while the rest is imported
     from gin3d.app import GinApp
-    from gin3d.scene.net_hub import NetConfig
+    from gin3d.scene.control.net_hub import NetConfig
 
     config = NetConfig(**net_fields(net, user))
     app = GinApp(seed=seed, user_settings=user, notice=notice, net=config, detail=detail)

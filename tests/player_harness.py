@@ -5,7 +5,7 @@ starts the game the way the README does (the ``gin3d`` console script, default s
 fresh home folder) and plays it only through the X server: pointer moves, clicks, drags and
 key presses sent with the XTEST extension (the same events a mouse and a keyboard make),
 screenshots read back from the window, and the status line the game writes when
-``GIN3D_STATUS`` asks for it (``gin3d/scene/status_line.py``: the screen, texts, buttons
+``GIN3D_STATUS`` asks for it (``gin3d/scene/window/status_line.py``: the screen, texts, buttons
 and card positions a player sees). Nothing here calls into the game's objects.
 
 Waiting is always for something the player would see, with a deadline; never a fixed sleep.

@@ -15,7 +15,7 @@ loadPrcFileData("gin3d-tests", PRC)
 
 from direct.gui.DirectGuiBase import DirectGuiWidget  # noqa: E402
 
-from gin3d.scene.autoplay import InputDriver as Driver  # noqa: E402,F401
+from gin3d.scene.control.autoplay import InputDriver as Driver  # noqa: E402,F401
 
 _APP = None
 
@@ -27,7 +27,7 @@ def get_app():
         import builtins
 
         from gin3d.app import GinApp
-        from gin3d.scene.net_hub import NetConfig
+        from gin3d.scene.control.net_hub import NetConfig
         from gin3d.settings import Settings
 
         other = getattr(builtins, "base", None)
@@ -146,7 +146,7 @@ def box2d(app, np) -> tuple[float, float, float, float]:
 
 def card_box(app, node) -> tuple[float, float, float, float]:
     """(x0, y0, x1, y1) on screen (-1..1) of a card's four corners; fails if one is off."""
-    from gin3d.scene.cards import CARD_H, CARD_W
+    from gin3d.scene.tabletop.cards import CARD_H, CARD_W
 
     xs, ys = [], []
     for cx in (-CARD_W / 2, CARD_W / 2):

@@ -13,23 +13,12 @@ import numpy as np
 import pytest
 from panda3d.core import Filename, loadPrcFileData
 
+from gin3d.scene.media import sound
+
 ROOT = Path(__file__).resolve().parent.parent
 TEXTURES = sorted((ROOT / "textures").glob("*.png"))
 MODELS = sorted((ROOT / "models").glob("*.egg"))
 SOUNDS = sorted((ROOT / "sounds").glob("*.wav"))
-EXPECTED_SOUNDS = {
-    "shuffle",
-    "deal",
-    "draw",
-    "place",
-    "flip",
-    "knock",
-    "gin",
-    "click",
-    "hand_won",
-    "hand_lost",
-    "game_won",
-}
 
 
 def _fn(p: Path) -> Filename:
@@ -73,7 +62,7 @@ def test_expected_files_exist():
     ):
         assert n in names
     assert {p.stem for p in MODELS} >= {"card", "table", "scorepad", "tray"}
-    assert {p.stem for p in SOUNDS} == EXPECTED_SOUNDS
+    assert {p.stem for p in SOUNDS} == set(sound.NAMES)  # exactly the sounds the game plays
 
 
 @pytest.mark.parametrize("path", TEXTURES, ids=lambda p: p.name)
@@ -168,7 +157,7 @@ def test_suit_icons_for_text_are_visible_in_their_colour(base, style):
     """The small suit pictures drawn inside HUD and caption text: every one has ink (the
     four-colour deck's blue diamond used to come out fully transparent), black suits are
     light, coloured suits keep their hue."""
-    from gin3d.scene.cards import Atlas
+    from gin3d.scene.tabletop.cards import Atlas
 
     icons = Atlas.load(base.loader, style).suit_icons()
     colours = []

@@ -1,5 +1,6 @@
 """The layers of DESIGN.md, read from the code's own imports: every import points down, no
-circles between the parts, and Panda3D only in the scene, the app and the launcher."""
+circles between the parts, and Panda3D only in the scene, the app and the launcher; inside
+the scene, its sub-packages import each other in one order (``gin3d/scene/__init__.py``)."""
 
 from __future__ import annotations
 
@@ -27,15 +28,25 @@ ALLOWED: dict[str, set[str]] = {
 # command-line entry points inside a part may also pick a computer seat
 ENTRY_POINTS = {("net", "cli.py"): {"players"}}
 PANDA_PARTS = {"scene", "app", "__main__"}
+SCENE = PKG / "scene"
+# what each of the scene's sub-packages may import of the others
+SCENE_ALLOWED: dict[str, set[str]] = {
+    "media": set(),
+    "ui": {"media"},
+    "tabletop": {"media", "ui"},
+    "control": {"media", "ui", "tabletop"},
+    "scripted": {"media", "ui", "tabletop", "control"},
+    "window": {"media", "ui", "tabletop"},
+}
 
 
 def _part(rel: Path) -> str:
     return rel.parts[0].removesuffix(".py") if len(rel.parts) > 1 else rel.stem
 
 
-def _imports(path: Path) -> list[tuple[str, int]]:
-    """(top-level gin3d part or 'panda3d', line) for every import in one file."""
-    rel = path.relative_to(PKG)
+def _targets(path: Path, pkg: Path | None = None) -> list[tuple[str, int]]:
+    """(absolute module, line) for every import in one file of gin3d (found at ``pkg``)."""
+    rel = path.relative_to(pkg or PKG)
     here = ["gin3d", *rel.with_suffix("").parts]
     if rel.name == "__init__.py":
         here = here[:-1] + ["__init__"]
@@ -52,13 +63,45 @@ def _imports(path: Path) -> list[tuple[str, int]]:
                     names = [".".join(base + [a.name]) for a in node.names]
             else:
                 names = [node.module or ""]
-        for name in names:
-            parts = name.split(".")
-            if parts[0] in ("panda3d", "direct"):
-                out.append(("panda3d", node.lineno))
-            elif parts[0] == "gin3d":
-                out.append((parts[1] if len(parts) > 1 else "__init__", node.lineno))
+        out.extend((name, node.lineno) for name in names)
     return out
+
+
+def _imports(path: Path) -> list[tuple[str, int]]:
+    """(top-level gin3d part or 'panda3d', line) for every import in one file."""
+    out = []
+    for name, line in _targets(path):
+        parts = name.split(".")
+        if parts[0] in ("panda3d", "direct"):
+            out.append(("panda3d", line))
+        elif parts[0] == "gin3d":
+            out.append((parts[1] if len(parts) > 1 else "__init__", line))
+    return out
+
+
+def _scene_imports(path: Path, scene: Path | None = None) -> list[tuple[str, int]]:
+    """(scene sub-package, line) for every import of the scene in one file of it."""
+    out = []
+    for name, line in _targets(path, (scene or SCENE).parent):
+        parts = name.split(".")
+        if parts[:2] == ["gin3d", "scene"] and len(parts) > 2:
+            out.append((parts[2], line))
+    return out
+
+
+def _circle(graph: dict[str, set[str]]) -> list[str]:
+    """One circle of the graph (its nodes in order, the first again at the end), or []."""
+    for start in graph:
+        stack, seen = [(start, [start])], set()
+        while stack:
+            node, trail = stack.pop()
+            for nxt in graph.get(node, ()):
+                if nxt == start:
+                    return trail + [nxt]
+                if nxt not in seen:
+                    seen.add(nxt)
+                    stack.append((nxt, trail + [nxt]))
+    return []
 
 
 def _graph() -> dict[str, dict[str, list[str]]]:
@@ -90,15 +133,27 @@ def test_every_import_points_down_the_layers():
 
 def test_no_circles_between_the_parts():
     graph = {p: {t for t in ts if t not in (p, "panda3d")} for p, ts in _graph().items()}
-    for start in graph:
-        stack, seen = [(start, [start])], set()
-        while stack:
-            node, trail = stack.pop()
-            for nxt in graph.get(node, ()):
-                assert nxt != start, "a circle: " + " -> ".join(trail + [nxt])
-                if nxt not in seen:
-                    seen.add(nxt)
-                    stack.append((nxt, trail + [nxt]))
+    circle = _circle(graph)
+    assert not circle, "a circle: " + " -> ".join(circle)
+
+
+def test_the_scene_sub_packages_import_in_their_order():
+    """Every module of the scene is in a sub-package, and each sub-package imports only those
+    before it (which also means no circles between them)."""
+    wrong = []
+    for path in sorted(SCENE.rglob("*.py")):
+        rel = path.relative_to(SCENE)
+        if len(rel.parts) == 1:
+            assert rel.name == "__init__.py", f"gin3d/scene/{rel}: not in a sub-package"
+            continue
+        sub = rel.parts[0]
+        allowed = SCENE_ALLOWED.get(sub)
+        assert allowed is not None, f"gin3d/scene/{rel}: a sub-package the order does not name"
+        for target, line in _scene_imports(path):
+            if target != sub and target not in allowed:
+                wrong.append(f"gin3d/scene/{rel}:{line} ({sub}) imports scene.{target}")
+    assert not wrong, "\n".join(wrong)
+    assert not _circle(SCENE_ALLOWED)
 
 
 def test_the_check_sees_a_wrong_import(tmp_path, monkeypatch):
@@ -108,6 +163,17 @@ def test_the_check_sees_a_wrong_import(tmp_path, monkeypatch):
     (fake / "engine" / "bad.py").write_text("from ..scene import table\nimport panda3d.core\n")
     monkeypatch.setattr(__import__(__name__), "PKG", fake)
     assert _imports(fake / "engine" / "bad.py") == [("scene", 1), ("panda3d", 2)]
+
+
+def test_the_check_sees_a_scene_import_out_of_order(tmp_path):
+    """The scene's scan: a ui module importing the table's control is found, relative or
+    absolute, and a circle is found."""
+    scene = tmp_path / "gin3d" / "scene"
+    (scene / "ui").mkdir(parents=True)
+    bad = scene / "ui" / "bad.py"
+    bad.write_text("from ..control import tableinput\nimport gin3d.scene.tabletop.table\n")
+    assert _scene_imports(bad, scene) == [("control", 1), ("tabletop", 2)]
+    assert _circle({"ui": {"control"}, "control": {"ui"}}) == ["ui", "control", "ui"]
 
 
 def test_only_the_engine_reads_a_games_private_state():

@@ -7,7 +7,7 @@ import pytest
 
 from gin3d.engine import CardDealt, Hand, HandScored, RuleSet, next_dealer
 from gin3d.players import GreedyPlayer
-from gin3d.scene.perspective import MatchRecord, flip_event, local_view, waiting_view
+from gin3d.scene.control.perspective import MatchRecord, flip_event, local_view, waiting_view
 
 PRESETS = ("classic", "oklahoma", "pagat")
 

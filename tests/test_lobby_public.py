@@ -15,7 +15,7 @@ from test_lobby_screens import RULES, TIMING, accept_offer, check_view, pump
 
 from gin3d.net.api import NetService
 from gin3d.players import GreedyPlayer
-from gin3d.scene.net_hub import NetConfig, NetHub
+from gin3d.scene.control.net_hub import NetConfig, NetHub
 from tools.net_screenshots import relay_node
 
 

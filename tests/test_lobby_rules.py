@@ -15,7 +15,7 @@ from gin3d.net.offer import rules_label
 from gin3d.net.protocol import PROTOCOL_VERSION
 from gin3d.net.session import DECLINED
 from gin3d.players import GreedyPlayer
-from gin3d.scene.net_hub import NetConfig, NetHub
+from gin3d.scene.control.net_hub import NetConfig, NetHub
 
 OKLAHOMA = RuleSet.preset("oklahoma", game_target=150)
 

@@ -25,7 +25,7 @@ from gin3d import stats as stats_mod
 from gin3d.net.api import NetService
 from gin3d.net.session import SAVED_BYE
 from gin3d.players import GreedyPlayer
-from gin3d.scene.net_hub import NetConfig, NetHub
+from gin3d.scene.control.net_hub import NetConfig, NetHub
 
 
 @pytest.fixture(scope="module")

@@ -61,7 +61,7 @@ def test_keeper_refuses_what_is_not_a_network_match(tmp_path):
 
 def test_the_table_says_how_a_match_ended():
     from gin3d.net import session as net_session
-    from gin3d.scene import nettable
+    from gin3d.scene.control import nettable
 
     # the scene keeps its own copies of the reasons (it must not load the network stack)
     assert (nettable.SAVED_BYE, nettable.DECLINED) == (net_session.SAVED_BYE, net_session.DECLINED)

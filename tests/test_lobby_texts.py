@@ -15,7 +15,7 @@ from scene_harness import get_app
 from gin3d.app.screens.lobby import STILL_LOOKING_S, HostingScreen
 from gin3d.net import upnp
 from gin3d.net.api import HostInfo, NetService
-from gin3d.scene.net_hub import NetConfig, NetHub
+from gin3d.scene.control.net_hub import NetConfig, NetHub
 
 
 @pytest.fixture(scope="module")

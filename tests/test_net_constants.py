@@ -28,7 +28,7 @@ def test_the_constants_load_neither_asyncio_nor_the_network_stack():
 def test_the_package_names_still_load_on_use():
     import gin3d.net as net
     from gin3d.net import constants, session
-    from gin3d.scene import nettable
+    from gin3d.scene.control import nettable
 
     assert net.Timing is session.Timing
     for name in ("WAITING", "CONNECTED", "GONE", "CHEATED", "SAVED_BYE", "DECLINED"):
@@ -41,7 +41,7 @@ def test_the_package_names_still_load_on_use():
 def test_every_default_port_is_the_one_constant():
     from gin3d.net.relay import Relay
     from gin3d.net.transport import parse_address
-    from gin3d.scene.net_hub import NetConfig
+    from gin3d.scene.control.net_hub import NetConfig
 
     assert (DEFAULT_PORT, RELAY_PORT) == (47470, 47471)
     assert Relay().port == RELAY_PORT

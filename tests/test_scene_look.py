@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from scene_harness import get_app
 
-from gin3d.scene import quality
+from gin3d.scene.media import quality
 
 
 @pytest.fixture(scope="module")
@@ -154,7 +154,7 @@ def test_loading_the_models_again_leaves_the_table_s_sampling_alone(app):
     anisotropy would come back): the table and the cards keep sampling of their own."""
     from panda3d.core import Filename
 
-    from gin3d.scene.assets import asset_path
+    from gin3d.scene.media.assets import asset_path
 
     scene = app.scene
     before = [t.getAnisotropicDegree() for t in scene.table.findAllTextures()]

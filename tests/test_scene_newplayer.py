@@ -19,7 +19,7 @@ from gin3d.engine import (
     parse_action,
 )
 from gin3d.players import GreedyPlayer
-from gin3d.scene import layout
+from gin3d.scene.tabletop import layout
 
 HINT = (
     "Hint: Discard J\u2663: it leaves 27 deadwood, the least you can keep, and your "
@@ -236,7 +236,7 @@ def test_the_tutorial_discard_step_takes_one_click(app):
     chapter = next(c for c in screen.chapters if c.id == "turn")
     view = screen.start(chapter)
     runner = view.runner
-    from gin3d.scene.tutorial_view import TutorialDriver
+    from gin3d.scene.scripted.tutorial_view import TutorialDriver
 
     driver = TutorialDriver(app, view)
     for _ in range(40):

@@ -15,7 +15,7 @@ from scene_harness import Driver, app_keeping_setup, box2d, card_box, check_scen
 from gin3d.app.game_app import GameSetup
 from gin3d.engine import RuleSet
 from gin3d.players import GreedyPlayer
-from gin3d.scene.hud import FITTED
+from gin3d.scene.ui.hud import FITTED
 
 app = pytest.fixture(app_keeping_setup, name="app")
 
@@ -180,8 +180,8 @@ def widest_spreads(app) -> list:
     deadwood card, both seats), at the team game's spread size."""
     from panda3d.core import Point2, Point3
 
-    from gin3d.scene import layout
-    from gin3d.scene.cards import CARD_H, CARD_W
+    from gin3d.scene.tabletop import layout
+    from gin3d.scene.tabletop.cards import CARD_H, CARD_W
 
     out = []
     for seat, anchor in enumerate(app.scene.anchor_melds):

@@ -11,7 +11,7 @@ from pathlib import Path
 from engine_helpers import deck_for
 
 from gin3d.engine import Discard, DrawStock, Hand, Knock, LayOff, Pass, PlayerView, RuleSet, card
-from gin3d.scene.prompts import (
+from gin3d.scene.control.prompts import (
     GLOW_DRAW,
     GLOW_KNOCK,
     GLOW_LAYOFF,
@@ -131,7 +131,7 @@ def test_layoff_glows_the_cards_that_fit_and_the_selected_cards_meld():
 def test_prompts_import_no_panda3d():
     code = (
         "import sys; sys.modules['panda3d'] = sys.modules['direct'] = None\n"
-        "import gin3d.scene.prompts\n"
+        "import gin3d.scene.control.prompts\n"
         "assert not any(m.split('.')[0] in ('panda3d', 'direct') for m in sys.modules"
         " if sys.modules[m] is not None)"
     )
@@ -140,6 +140,6 @@ def test_prompts_import_no_panda3d():
 
 
 def test_every_key_names_a_command():
-    from gin3d.scene.tableinput import COMMANDS, KEYS
+    from gin3d.scene.control.tableinput import COMMANDS, KEYS
 
     assert {n for n in KEYS.values() if not n.startswith("sort:")} <= set(COMMANDS)

@@ -15,9 +15,9 @@ from scene_harness import Driver, box2d, card_box, get_app
 
 from gin3d.engine import RuleSet, best_melds
 from gin3d.players import GreedyPlayer
-from gin3d.scene.assets import asset_path
-from gin3d.scene.cards import CARD_H, CARD_W
-from gin3d.scene.layout import PILE_POS, PILE_SCALE
+from gin3d.scene.media.assets import asset_path
+from gin3d.scene.tabletop.cards import CARD_H, CARD_W
+from gin3d.scene.tabletop.layout import PILE_POS, PILE_SCALE
 from tools.make_cards import STYLES
 
 SEED = 245  # its first hands hold a gin by you, a knock, your layoff and an undercut
@@ -211,7 +211,8 @@ def test_the_warm_up_cuts_the_celebrations_pips(app):
     """The pips are cut from the card atlas while the game starts, not at the first gin
     (converting the atlas there took a frame and ~33 MB resident mid-game, which the
     player's-eye soak read as memory growth)."""
-    from gin3d.scene import celebration, warmup
+    from gin3d.scene.ui import celebration
+    from gin3d.scene.window import warmup
 
     celebration._icons.clear()
     made = warmup._warm_nodes(app, app.scene)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from gin3d.engine import RuleSet, parse_cards, score_knock
-from gin3d.scene.result_story import hand_story
+from gin3d.scene.ui.result_story import hand_story
 
 CLASSIC = RuleSet.preset("classic")
 SAM_MELDS = "KD KH KC QS JS TS"  # a set of kings and a ten-to-queen run, nothing to lay off

@@ -178,7 +178,7 @@ def test_the_game_over_sheet_stands_on_a_cleared_table_and_tells_the_last_hand(a
     arithmetic, instead of "Last hand: You - Knock: 45"."""
     from scene_harness import Driver, check_scene, panel_texts
 
-    from gin3d.scene.result_story import hand_story
+    from gin3d.scene.ui.result_story import hand_story
 
     session = app.start_game(
         [None, GreedyPlayer()], RuleSet.preset("classic", game_target=10), seed=245

@@ -69,7 +69,7 @@ def test_the_stock_below_its_top_is_drawn_as_rings(app):
     """A stock card with another on it shows only its edge: the mesh draws a ring for it,
     far less than a whole card (the picture stays the same: the next test), and the pile,
     whose cards lie turned, draws whole cards."""
-    from gin3d.scene.cards import CARD_H, CARD_W
+    from gin3d.scene.tabletop.cards import CARD_H, CARD_W
 
     scene = app.scene
     (stock, _), (pile, _) = scene.stacks
@@ -84,7 +84,7 @@ def test_the_stock_below_its_top_is_drawn_as_rings(app):
 
 
 def test_a_ring_shows_the_side_s_own_texture_at_its_edge():
-    from gin3d.scene.stack import OUTLINE, ring_faces
+    from gin3d.scene.tabletop.stack import OUTLINE, ring_faces
 
     with pytest.raises(ValueError):
         ring_faces(np.zeros((7, 8), np.float32), np.zeros(15, np.uint32), 0.5)
@@ -156,7 +156,7 @@ def test_a_card_that_moves_is_drawn_on_its_own(app):
 
 def test_the_top_card_is_always_a_card_of_its_own():
     """The top card stays a real node (it glows as a hint, it is clicked): keep_top >= 1."""
-    from gin3d.scene.stack import StackBody
+    from gin3d.scene.tabletop.stack import StackBody
 
     with pytest.raises(ValueError, match="keep_top"):
         StackBody(None, lambda i: ((0, 0, 0), (0, 0, 0)), None, keep_top=0)
@@ -171,7 +171,7 @@ def test_software_renderer_window_loses_its_samples():
                             'win-size 320 200\\nframebuffer-multisample 1\\nmultisamples 4\\n'
                             'notify-level-display error\\nnotify-level-device fatal\\n')
         from gin3d.app import GinApp
-        from gin3d.scene.quality import is_software
+        from gin3d.scene.media.quality import is_software
         from gin3d.settings import Settings
         app = GinApp(Settings(animation_speed=0.0), sound=False)
         app.taskMgr.step()

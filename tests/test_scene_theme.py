@@ -12,7 +12,7 @@ from scene_harness import Driver, box2d, card_box, get_app, resize
 
 from gin3d.engine import RuleSet
 from gin3d.players import GreedyPlayer, levels, opponent_name
-from gin3d.scene import theme
+from gin3d.scene.ui import theme
 
 
 def apart(a, b) -> bool:
@@ -156,7 +156,7 @@ def test_tab_moves_the_focus_ring_and_enter_presses(app):
     press(app, "escape")
     app.screens.request("Menu")
     # the help lists the keys on the menus, not at the table (where Tab does nothing)
-    from gin3d.scene.help import sections
+    from gin3d.scene.control.help import sections
 
     def said(state: str) -> str:
         return " ".join(k + w for _, rows in sections(state, False) for k, w in rows)

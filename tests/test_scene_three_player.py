@@ -19,8 +19,8 @@ from gin3d.app.game_app import GameSetup
 from gin3d.engine import Game, RuleSet
 from gin3d.paths import save_path
 from gin3d.saves import GameRecord, Seat, delete_save, offer_resume, read_save
-from gin3d.scene.portraits import SITS_OUT
-from gin3d.scene.three_controller import ThreePlayerController
+from gin3d.scene.control.three_controller import ThreePlayerController
+from gin3d.scene.ui.portraits import SITS_OUT
 
 app = pytest.fixture(app_keeping_setup, name="app")
 

@@ -12,7 +12,7 @@ from scene_harness import Driver, get_app
 
 from gin3d.engine import RuleSet
 from gin3d.players import GreedyPlayer
-from gin3d.scene.panel import Panel
+from gin3d.scene.ui.panel import Panel
 
 
 @pytest.fixture(scope="module")

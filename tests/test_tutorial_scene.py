@@ -12,7 +12,7 @@ from tutorial_moves import right_move, snapshot, wrong_move
 
 from gin3d.engine import Card
 from gin3d.engine.groups import round_score
-from gin3d.scene.tutorial_view import TutorialDriver
+from gin3d.scene.scripted.tutorial_view import TutorialDriver
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,7 @@ level, one for you, one for a network opponent) with the glow that lights the on
 Each frame is drawn to be cut nine ways (Panda3D's ``DGG.TEXTUREBORDER`` relief): the
 corners keep their shape whatever the widget's size, the edges and the middle stretch, so
 one small image dresses every button and panel. The border widths the game cuts them with
-are ``BUTTON_BORDER`` / ``PANEL_BORDER`` / ``RING_BORDER`` in ``gin3d/scene/theme.py``
+are ``BUTTON_BORDER`` / ``PANEL_BORDER`` / ``RING_BORDER`` in ``gin3d/scene/ui/theme.py``
 (fractions of the image): the corners are drawn inside them.
 """
 
@@ -18,7 +18,7 @@ import os
 
 import numpy as np
 
-from gin3d.scene.theme import BUTTON_STATES as STATE_ORDER
+from gin3d.scene.ui.theme import BUTTON_STATES as STATE_ORDER
 
 from .raster import hex_rgb, save_png, to_rgba8
 

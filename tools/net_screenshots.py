@@ -120,8 +120,8 @@ def main(argv: list[str] | None = None) -> int:
     from gin3d.net.discovery import Table
     from gin3d.net.protocol import PROTOCOL_VERSION
     from gin3d.players import GreedyPlayer
-    from gin3d.scene.autoplay import InputDriver
-    from gin3d.scene.net_hub import NetConfig
+    from gin3d.scene.control.autoplay import InputDriver
+    from gin3d.scene.control.net_hub import NetConfig
     from gin3d.settings import Settings
 
     config = NetConfig(

@@ -32,7 +32,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("out", nargs="?", default="out")
     parser.add_argument("--size", default="1280x720")
     parser.add_argument("--seed", type=int, default=245)
-    from gin3d.scene.quality import add_detail_option
+    from gin3d.scene.media.quality import add_detail_option
 
     add_detail_option(parser)
     parser.add_argument("--knocks", type=int, default=0, metavar="N")
@@ -53,7 +53,7 @@ def main(argv: list[str] | None = None) -> int:
     from gin3d.app import GinApp
     from gin3d.engine import RuleSet
     from gin3d.players import GreedyPlayer, opponent_name
-    from gin3d.scene.autoplay import InputDriver
+    from gin3d.scene.control.autoplay import InputDriver
     from gin3d.settings import Settings
 
     speed = 0.0 if args.knocks or args.teams else 1.0
@@ -129,7 +129,7 @@ def _team_moments(app, shot) -> None:
     """A partnership game at animation speed 0, your partner's computers held in thought
     after your first moves so the moments with their hand still going can be seen."""
     from gin3d.app.game_app import GameSetup
-    from gin3d.scene.autoplay import InputDriver
+    from gin3d.scene.control.autoplay import InputDriver
 
     app.setup = GameSetup(level="simple", players=4)
     session = app.start_single_player()
@@ -230,7 +230,7 @@ def _knock_moments(app, shot, seed: int, hands: int) -> None:
     """Shoot each knock, layoff, banner and result of the first ``hands`` hands."""
     from gin3d.engine import Knocked, LaidOff, RuleSet
     from gin3d.players import GreedyPlayer
-    from gin3d.scene.autoplay import InputDriver
+    from gin3d.scene.control.autoplay import InputDriver
 
     session = app.start_game([None, GreedyPlayer()], RuleSet.preset("classic"), seed=seed)
     app.scene.set_sort("melds")

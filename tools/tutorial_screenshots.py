@@ -56,7 +56,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     from gin3d.app import GinApp
     from gin3d.engine import parse_action
-    from gin3d.scene.tutorial_view import TutorialDriver
+    from gin3d.scene.scripted.tutorial_view import TutorialDriver
     from gin3d.settings import Settings
 
     app = GinApp(Settings(animation_speed=0.0), seed=1, sound=False)

@@ -27,21 +27,22 @@ from ..players import (
 )
 from ..recorder import GameKeeper
 from ..saves import Seat, offer_resume
-from ..scene import frame_rate, status_line, theme
-from ..scene.animation import AnimationQueue
-from ..scene.controller import TableController
-from ..scene.help import HelpOverlay
-from ..scene.hud import FITTED, Hud, register_suit_graphics
-from ..scene.net_hub import NetConfig, NetHub
-from ..scene.nettable import NetSession
-from ..scene.quality import fit_framebuffer, trim_clears
-from ..scene.sound import Sounds
-from ..scene.splash import show_splash
-from ..scene.table import TableScene
-from ..scene.tableinput import TableInput
-from ..scene.team_controller import PartnershipController
-from ..scene.three_controller import ThreePlayerController
-from ..scene.warmup import install_warm_up
+from ..scene.control.controller import TableController
+from ..scene.control.help import HelpOverlay
+from ..scene.control.net_hub import NetConfig, NetHub
+from ..scene.control.nettable import NetSession
+from ..scene.control.tableinput import TableInput
+from ..scene.control.team_controller import PartnershipController
+from ..scene.control.three_controller import ThreePlayerController
+from ..scene.media.quality import fit_framebuffer, trim_clears
+from ..scene.media.sound import Sounds
+from ..scene.tabletop.animation import AnimationQueue
+from ..scene.tabletop.table import TableScene
+from ..scene.ui import theme
+from ..scene.ui.hud import FITTED, Hud, register_suit_graphics
+from ..scene.window import frame_rate, status_line
+from ..scene.window.splash import show_splash
+from ..scene.window.warmup import install_warm_up
 from ..settings import Settings
 from ..undo import can_undo, undo_last_human_move
 from .screens import Screens

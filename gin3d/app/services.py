@@ -16,16 +16,16 @@ from typing import TYPE_CHECKING
 from panda3d.core import WindowProperties
 
 from ..saves import delete_save
-from ..scene.panel import Panel
-from ..scene.quality import is_software
-from ..scene.replay_view import ReplayView
-from ..scene.tutorial_view import TutorialView
+from ..scene.media.quality import is_software
+from ..scene.scripted.replay_view import ReplayView
+from ..scene.scripted.tutorial_view import TutorialView
+from ..scene.ui.panel import Panel
 from ..undo import can_undo
 
 if TYPE_CHECKING:
     from ..history import HandRecord
-    from ..scene.net_hub import NetHub
-    from ..scene.nettable import NetSession
+    from ..scene.control.net_hub import NetHub
+    from ..scene.control.nettable import NetSession
     from ..settings import Settings
     from .game_app import GameSetup, GinApp, Session
 
@@ -192,7 +192,7 @@ class ScreenServices:
         return self._app.a2dRightCenter
 
     def panel(self, *args, **kw) -> Panel:
-        """A menu panel (``scene.panel.Panel``) in the window."""
+        """A menu panel (``scene.ui.panel.Panel``) in the window."""
         return Panel(self._app, *args, **kw)
 
     def replay_view(self, record: HandRecord) -> ReplayView:
@@ -200,7 +200,7 @@ class ScreenServices:
         return ReplayView(self._app, record)
 
     def tutorial_view(self, *args, **kw) -> TutorialView:
-        """A tutorial chapter played on the table (``scene.tutorial_view.TutorialView``)."""
+        """A tutorial chapter played on the table (``scripted.tutorial_view.TutorialView``)."""
         return TutorialView(self._app, *args, **kw)
 
     def quit(self) -> None:

@@ -208,21 +208,48 @@ class NetService:
         """Open a table. Its Future gives a ``HostInfo`` (join code, port, addresses). With
         a service set, ``publish`` tells it where a guest may reach us directly (the address
         it sees us at, the UPnP mapping's), so a guest with the code tries that first."""
-        return self._call(
-            self._host(
+
+        async def hosting() -> HostInfo:  # run on the network thread
+            self._free()
+            options = self._options()
+            options.direct_first = publish
+            match = HostedMatch(
+                self._seat(player),
                 rules,
-                table_name,
-                player,
-                lan,
-                open_table,
-                listen,
-                port,
-                upnp,
-                lan_interfaces,
-                advertise,
-                publish,
+                listen=listen,
+                port=port,
+                options=options,
+                open_table=lan and open_table,
             )
-        )
+            await match.listen_directly()
+            upnp_text = "not tried"
+            if upnp:  # before the relay wait, which publishes the mapping too
+                self.mapping = await asyncio.to_thread(map_port, match.port)
+                upnp_text = self.mapping.message
+                if self.mapping.ok and self.mapping.external_ip:
+                    port_out = self.mapping.external_port or match.port
+                    match.external = [format_candidate(self.mapping.external_ip, port_out)]
+            await match.start()
+            self.match = match
+            addresses = advertise or reachable_at(listen)
+            if lan:
+                self.advertiser = TableAdvertiser(
+                    table_name or self.name or "gin3d table",
+                    match.port,
+                    match.identity.fingerprint,
+                    addresses,
+                    open_table,
+                    lan_interfaces,
+                    rules=match.rules,
+                )
+                await self.advertiser.start()
+            info = HostInfo(match.code, match.port, addresses, upnp_text, match.public_ip)
+            self._hosting(info)
+            self._emit("status", text="waiting for opponent…")
+            asyncio.ensure_future(self._watch(match))
+            return info
+
+        return self._call(hosting())
 
     def _options(self) -> MatchOptions:
         emit = self._emit
@@ -289,59 +316,6 @@ class NetService:
             return self.human
         self.human = None
         return player
-
-    async def _host(
-        self,
-        rules,
-        table_name,
-        player,
-        lan,
-        open_table,
-        listen,
-        port,
-        upnp,
-        lan_interfaces,
-        advertise,
-        publish,
-    ) -> HostInfo:
-        self._free()
-        options = self._options()
-        options.direct_first = publish
-        match = HostedMatch(
-            self._seat(player),
-            rules,
-            listen=listen,
-            port=port,
-            options=options,
-            open_table=lan and open_table,
-        )
-        await match.listen_directly()
-        upnp_text = "not tried"
-        if upnp:  # before the relay wait, which publishes the mapping too
-            self.mapping = await asyncio.to_thread(map_port, match.port)
-            upnp_text = self.mapping.message
-            if self.mapping.ok and self.mapping.external_ip:
-                port_out = self.mapping.external_port or match.port
-                match.external = [format_candidate(self.mapping.external_ip, port_out)]
-        await match.start()
-        self.match = match
-        addresses = advertise or reachable_at(listen)
-        if lan:
-            self.advertiser = TableAdvertiser(
-                table_name or self.name or "gin3d table",
-                match.port,
-                match.identity.fingerprint,
-                addresses,
-                open_table,
-                lan_interfaces,
-                rules=match.rules,
-            )
-            await self.advertiser.start()
-        info = HostInfo(match.code, match.port, addresses, upnp_text, match.public_ip)
-        self._hosting(info)
-        self._emit("status", text="waiting for opponent…")
-        asyncio.ensure_future(self._watch(match))
-        return info
 
     def join_code(
         self, code: str, address: str | None = None, player=None

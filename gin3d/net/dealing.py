@@ -301,16 +301,24 @@ class DealProtocol:
             {"t": "keys", "hand": hand_no, "keys": self._my_keys(set(t.deal_slots(self.peer)) | up)}
         )
         self._opened_by_me |= up
-        expected = set(t.deal_slots(self.seat)) | up
+        await self._await_keys(hand_no, set(t.deal_slots(self.seat)) | up, "deal keys", t.learn)
+
+    async def _await_keys(
+        self, hand_no: int, expected: set[int], what: str = "keys", learn=None
+    ) -> dict[int, Card]:
+        """The peer's keys for exactly the ``expected`` slots, opened (and handed to
+        ``learn``, which may refuse them as opening does) and then recorded. Keys that do not
+        fit are refused and the next message awaited; a false proof is caught."""
         while True:
             msg = await self._expect("keys", hand_no)
             try:
                 cards = self._open(msg["keys"], expected)
-                t.learn(cards)
+                if learn is not None:
+                    learn(cards)
             except ProofError as exc:
-                await self._caught(f"deal keys refused: {exc}", msg)
+                await self._caught(f"{what} refused: {exc}", msg)
             except (DealError, ValueError) as exc:
-                await self._refuse(f"deal keys refused: {exc}")
+                await self._refuse(f"{what} refused: {exc}")
                 continue
             self._record(msg["keys"])
-            return
+            return cards

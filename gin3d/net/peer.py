@@ -445,46 +445,56 @@ class JoinedMatch(_Base):
     async def _connect(self) -> Peer:
         """Direct first (at ``direct``, or at the addresses the host published), then the
         relay; the error names what was tried."""
-        errors = []
+        errors: list[str] = []
         o = self.options
+        peer = None
         if self.direct is not None:
-            try:
-                peer = await connect_direct(
-                    *self.direct, self.identity, self.code, self.peer_fingerprint, o.name, o.version
-                )
-                self.route = "direct"
-                return peer
-            except HandshakeError:
-                raise
-            except (ConnectionError, ProtocolError, OSError) as exc:
-                errors.append(str(exc))
+            peer = await self._attempt(self._dial_direct, errors)
         elif o.direct_first and o.relay is not None and not self.code.startswith("open:"):
             peer = await self._published_direct(errors)
-            if peer is not None:
-                self.route = "direct"
-                return peer
+        if peer is not None:
+            self.route = "direct"
+            return peer
         if o.relay is not None and not self.code.startswith("open:"):
-            try:
-                claim = await self.relay_claim()
-                reader, writer = await self._relay_dial("guest", room_id(self.code), claim, 30)
-                link, host_fp = await tls_link(reader, writer, "guest", self.identity)
-                peer = await handshake(
-                    link,
-                    "guest",
-                    self.identity,
-                    self.code,
-                    host_fp,
-                    self.peer_fingerprint,
-                    o.name,
-                    o.version,
-                )
+            peer = await self._attempt(self._dial_relay, errors)
+            if peer is not None:
                 self.route = "relay"
                 return peer
-            except HandshakeError:
-                raise
-            except (RelayError, ProtocolError, OSError) as exc:
-                errors.append(str(exc))
         raise ConnectionError("could not connect: " + "; ".join(errors))
+
+    @staticmethod
+    async def _attempt(dial, errors: list[str]) -> Peer | None:
+        """One way to the host: its Peer, or None with the reason added to ``errors``. A
+        failed handshake is raised, not noted: no other way is tried after it."""
+        try:
+            return await dial()
+        except HandshakeError:
+            raise
+        except (ProtocolError, OSError) as exc:  # RelayError is a ConnectionError
+            errors.append(str(exc))
+            return None
+
+    async def _dial_direct(self) -> Peer:
+        o = self.options
+        return await connect_direct(
+            *self.direct, self.identity, self.code, self.peer_fingerprint, o.name, o.version
+        )
+
+    async def _dial_relay(self) -> Peer:
+        o = self.options
+        claim = await self.relay_claim()
+        reader, writer = await self._relay_dial("guest", room_id(self.code), claim, 30)
+        link, host_fp = await tls_link(reader, writer, "guest", self.identity)
+        return await handshake(
+            link,
+            "guest",
+            self.identity,
+            self.code,
+            host_fp,
+            self.peer_fingerprint,
+            o.name,
+            o.version,
+        )
 
     async def _published_direct(self, errors: list[str]) -> Peer | None:
         """The host at one of the addresses it published at the service, tried in turn

@@ -679,19 +679,6 @@ class MatchSession(Channel, DealProtocol, Verifier):
         events = t.apply(action, cards)
         self._logged(hand_no, self.seat, action, events)
 
-    async def _await_keys(self, hand_no: int, expected: set[int]) -> dict[int, Card]:
-        while True:
-            msg = await self._expect("keys", hand_no)
-            try:
-                cards = self._open(msg["keys"], expected)
-            except ProofError as exc:
-                await self._caught(f"keys refused: {exc}", msg)
-            except (DealError, ValueError) as exc:
-                await self._refuse(f"keys refused: {exc}")
-                continue
-            self._record(msg["keys"])
-            return cards
-
     async def _their_turn(self, hand_no: int) -> None:
         t = self.tracker
         while True:

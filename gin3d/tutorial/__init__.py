@@ -2,7 +2,7 @@
 
 No Panda3D here: the runner drives a real engine ``Hand`` through each chapter's fixed deal
 and script, fills the narration from the active rules and checks every claim it makes; the
-scene (``gin3d/scene/tutorial_view.py``) only animates and draws what the runner says.
+scene (``gin3d/scene/scripted/tutorial_view.py``) only animates and draws what the runner says.
 """
 
 from .expressions import ExpressionError, evaluate, parse_expression

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, ClassVar
 
 if TYPE_CHECKING:
-    from ...scene.panel import Panel
+    from ...scene.ui.panel import Panel
     from ..services import ScreenServices
     from .flow import ScreenFlow
 

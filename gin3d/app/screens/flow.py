@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from direct.fsm.FSM import FSM
 
-from ...scene.panel import Panel
+from ...scene.ui.panel import Panel
 from .base import Screen
 from .lobby import Lobby
 

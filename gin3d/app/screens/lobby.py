@@ -3,7 +3,7 @@
 The states ``Lan``, ``Online`` and ``Hosting``; ``LobbyScreen`` is what every network screen
 shares (here, in ``public`` and in ``match``), and ``Lobby`` what lasts from one of them to the
 next, kept by the flow. The network itself is the app's ``NetHub``
-(``gin3d.scene.net_hub``), reached through the screens' services.
+(``gin3d.scene.control.net_hub``), reached through the screens' services.
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ from typing import TYPE_CHECKING
 from panda3d.core import TextNode
 
 from ...net.constants import DEFAULT_PORT
-from ...scene.net_hub import NetHub, net_event, normalize_code, parse_address, rules_label
-from ...scene.palette import GOLD
-from ...scene.panel import entry
+from ...scene.control.net_hub import NetHub, net_event, normalize_code, parse_address, rules_label
+from ...scene.ui.palette import GOLD
+from ...scene.ui.panel import entry
 from .base import Screen
 
 if TYPE_CHECKING:  # the network stack (TLS, crypto) loads only when a network screen opens

@@ -11,9 +11,9 @@ from __future__ import annotations
 from panda3d.core import TextNode
 
 from ...net.constants import DEFAULT_PORT
-from ...scene.net_hub import parse_address, rules_label
-from ...scene.palette import GOLD
-from ...scene.panel import entry
+from ...scene.control.net_hub import parse_address, rules_label
+from ...scene.ui.palette import GOLD
+from ...scene.ui.panel import entry
 from .base import Screen
 from .lobby import LobbyScreen
 from .setup import RulesRows

@@ -6,7 +6,7 @@ import math
 
 from ...paths import save_path
 from ...saves import offer_resume
-from ...scene.logo import show_logo
+from ...scene.window.logo import show_logo
 from .base import Screen
 
 

@@ -14,7 +14,7 @@ import time
 from panda3d.core import TextNode
 
 from ...net.constants import NO_ANSWER
-from ...scene.palette import GOLD
+from ...scene.ui.palette import GOLD
 from .lobby import LobbyScreen
 
 PUBLIC_ROWS = 5

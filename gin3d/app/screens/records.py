@@ -12,8 +12,8 @@ from panda3d.core import TextNode
 from ... import stats as stats_mod
 from ...history import HandRecord, read_hands
 from ...recorder import PARTNERSHIPS, THREE_PLAYERS
-from ...scene.hud import button, suitify
-from ...scene.palette import GOLD
+from ...scene.ui.hud import button, suitify
+from ...scene.ui.palette import GOLD
 from ...settings import OPPONENT_LEVELS
 from .base import Screen
 from .settings import LEVEL_NAMES

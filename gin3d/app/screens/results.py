@@ -5,9 +5,9 @@ from __future__ import annotations
 from direct.interval.IntervalGlobal import LerpFunctionInterval
 from panda3d.core import TextNode
 
-from ...scene.palette import GOLD
-from ...scene.portraits import face_for, picture
-from ...scene.result_story import hand_story
+from ...scene.ui.palette import GOLD
+from ...scene.ui.portraits import face_for, picture
+from ...scene.ui.result_story import hand_story
 from .base import Screen
 from .team_results import round_lines, team_sheet
 

@@ -14,7 +14,7 @@ from ...engine import PRESETS
 from ...net.constants import NO_ANSWER
 from ...players import levels, opponent_name
 from ...recorder import PARTNERSHIPS, THREE_PLAYERS
-from ...scene.panel import entry
+from ...scene.ui.panel import entry
 from ...settings import OPPONENT_LEVELS, Settings
 from .base import Screen
 

@@ -15,8 +15,8 @@ from panda3d.core import TextNode
 from ...engine.rules import OPTION_NOTES, PRESET_NOTES, TARGET_NOTE
 from ...paths import save_path
 from ...players import levels, portrait, strength
-from ...scene.panel import Panel
-from ...scene.portraits import picture, set_picture
+from ...scene.ui.panel import Panel
+from ...scene.ui.portraits import picture, set_picture
 from .base import Screen
 
 if TYPE_CHECKING:

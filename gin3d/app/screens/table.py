@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...scene.nettable import NetSession
+from ...scene.control.nettable import NetSession
 from .base import Screen
 
 

@@ -13,8 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ...engine import RuleSet
-from ...scene.panel import Panel
-from ...scene.tutorial_view import TutorialView
+from ...scene.scripted.tutorial_view import TutorialView
+from ...scene.ui.panel import Panel
 from ...tutorial import PLAY, WATCH, Chapter, load_chapters
 from .base import Screen
 

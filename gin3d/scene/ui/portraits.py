@@ -12,10 +12,9 @@ that level, anyone else a guest.
 from __future__ import annotations
 
 from direct.gui.OnscreenImage import OnscreenImage
-from direct.gui.OnscreenText import OnscreenText
 from panda3d.core import NodePath, TextNode, TransparencyAttrib
 
-from ..players import levels, opponent_name
+from ...players import levels, opponent_name
 from . import theme
 from .palette import GOLD
 
@@ -95,27 +94,8 @@ class Badge:
         else:
             x, y, align = 0.0, -RADIUS - 0.058, TextNode.ACenter
             step = -0.052
-        self.name = OnscreenText(
-            parent=self.body,
-            text="",
-            pos=(x, y),
-            scale=NAME_SCALE,
-            fg=GOLD,
-            shadow=(0, 0, 0, 0.9),
-            align=align,
-            font=theme.bold(),
-            mayChange=True,
-        )
-        self.score = OnscreenText(
-            parent=self.body,
-            text="",
-            pos=(x, y + step),
-            scale=SCORE_SCALE,
-            fg=SOFT,
-            shadow=(0, 0, 0, 0.9),
-            align=align,
-            mayChange=True,
-        )
+        self.name = theme.text_line(self.body, (x, y), NAME_SCALE, GOLD, align, font=theme.bold())
+        self.score = theme.text_line(self.body, (x, y + step), SCORE_SCALE, SOFT, align)
 
     def set(
         self, face: str, name: str, score: int, lit: bool, dealer: bool, note: str = ""

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from dataclasses import fields, replace
 
-from ..engine import DealerChosen, Game, GameOver, Hand, NextHand, PlayerView, RuleSet
-from ..engine.events import Event
+from ...engine import DealerChosen, Game, GameOver, Hand, NextHand, PlayerView, RuleSet
+from ...engine.events import Event
 
 SEAT_FIELDS = ("seat", "dealer", "knocker", "winner", "turn")
 

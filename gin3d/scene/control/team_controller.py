@@ -13,11 +13,11 @@ once both hands are over, not when yours is.
 
 from __future__ import annotations
 
-from ..driver import MOVED, GameDriver
-from ..driver.team_table import TeamTable
-from ..engine import redact
+from ...driver import MOVED, GameDriver
+from ...driver.team_table import TeamTable
+from ...engine import redact
+from ..tabletop.inset import InsetView
 from .controller import PlayerNames, TableController
-from .inset import InsetView
 
 PARTNER_STEPS = 400  # moves the partner's table may make in one pump (a whole hand is ~100)
 # the knock's rows a little smaller, so the widest (four groups) ends right of the inset

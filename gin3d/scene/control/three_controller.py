@@ -9,7 +9,7 @@ table seats' names for the hand in progress; ``bench`` is the one who sits it ou
 
 from __future__ import annotations
 
-from ..driver.three_table import ThreePlayerTable
+from ...driver.three_table import ThreePlayerTable
 from .controller import PlayerNames, TableController
 
 

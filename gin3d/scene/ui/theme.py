@@ -6,14 +6,16 @@ size).
 ``install(base)`` loads the font once and makes it the default of every ``TextNode`` and
 DirectGui widget, before the splash draws its first word, so no text anywhere falls back to
 Panda3D's bundled font. ``bold()`` is the same family's bold face (titles, the logo, banners).
+``text_line`` makes the lines of text the game fills in and changes (prompts, scores, names).
 """
 
 from __future__ import annotations
 
 from direct.gui import DirectGuiGlobals as DGG
+from direct.gui.OnscreenText import OnscreenText
 from panda3d.core import SamplerState, TextFont, TextNode, Texture
 
-from .assets import asset_path, panda_filename
+from ..media.assets import asset_path, panda_filename
 
 FONT_FILES = {"regular": "DejaVuSansCondensed.ttf", "bold": "DejaVuSansCondensed-Bold.ttf"}
 LICENCE_FILE = "LICENSE-DejaVu.txt"
@@ -41,6 +43,7 @@ INK = (0.16, 0.1, 0.03, 1)  # button labels
 INK_DISABLED = (0.32, 0.31, 0.29, 1)
 SELECTED = (1.0, 0.86, 0.45, 1)  # a button showing the choice in force (the sort order)
 PLAIN = (1, 1, 1, 1)
+SHADOW = (0, 0, 0, 0.9)  # the dark edge that keeps a line of text readable on the felt
 
 _fonts: dict[str, TextFont] = {}
 _textures: dict[str, Texture] = {}
@@ -122,6 +125,24 @@ def panel_style() -> dict:
         frameColor=PLAIN,
         borderUvWidth=PANEL_BORDER,
         borderWidth=PANEL_BORDER_WIDTH,
+    )
+
+
+def text_line(
+    parent, pos, scale: float, fg, align=TextNode.ACenter, shadow=SHADOW, **kw
+) -> OnscreenText:
+    """A line of text the game fills in and changes later (``setText``), empty until then,
+    with the interface's shadow unless ``shadow`` says otherwise (None: no shadow)."""
+    return OnscreenText(
+        parent=parent,
+        text="",
+        pos=pos,
+        scale=scale,
+        fg=fg,
+        shadow=shadow,
+        align=align,
+        mayChange=True,
+        **kw,
     )
 
 

@@ -19,10 +19,10 @@ import gc
 from direct.gui.OnscreenText import OnscreenText
 from panda3d.core import NodePath
 
-from . import theme
-from .celebration import suit_textures
-from .hud import suitify
-from .palette import dress_banner
+from ..ui import theme
+from ..ui.celebration import suit_textures
+from ..ui.hud import suitify
+from ..ui.palette import dress_banner
 
 TINY = 1e-4  # drawn, but smaller than a pixel: nothing shows
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ..engine import BigGin, Discard, DrawDiscard, DrawStock, FinishLayoff, Knock, LayOff, Pass
-from ..players import GreedyPlayer
+from ...engine import BigGin, Discard, DrawDiscard, DrawStock, FinishLayoff, Knock, LayOff, Pass
+from ...players import GreedyPlayer
 
 
 def moves_made(ctl) -> list:
@@ -60,9 +60,21 @@ class InputDriver:
     def play_turn(self) -> None:
         """One local decision, acted out through the input path."""
         ctl = self.session.controller
-        view = ctl.view(0)
-        action = self.brain.choose(view)
+        action = self.brain.choose(ctl.view(0))
         before = len(moves_made(ctl))
+        self.act(action)
+        mine = moves_made(ctl)[before:]
+        if not mine:
+            inp = self.session.input
+            raise RuntimeError(
+                f"input for {action} did nothing (prompt: {inp.prompt!r}, legal: "
+                f"{ctl.legal()}, selected {inp.selected}, "
+                f"state {self.app.screens.state})"
+            )
+        self.seen[type(mine[0]).__name__] += 1
+
+    def act(self, action) -> None:
+        """Click, key or button for ``action`` as a player would."""
         inp = self.session.input
         if isinstance(action, DrawStock):
             self.click_node_point(inp.stock_point())
@@ -71,35 +83,47 @@ class InputDriver:
         elif isinstance(action, Pass):
             self.key("p")
         elif isinstance(action, Discard):
-            self.click_card(action.card)
-            if inp.selected != action.card:
-                raise RuntimeError(f"clicking {action.card} did not select it")
-            self.click_node_point(inp.pile_point())
+            self.discard(action.card)
         elif isinstance(action, Knock):
-            gin = "gin" in inp.buttons
-            if gin:
-                self.button("gin")
-            else:
-                self.button("knock")
-                if inp.knock_mode:
-                    self.click_card(action.card)
+            self.knock(action.card)
         elif isinstance(action, BigGin):
             self.key("g")
         elif isinstance(action, LayOff):
-            self.click_card(action.card)
-            if moves_made(ctl)[before:] == []:  # the card fits two melds: pick the meld
-                meld = self.app.scene.table_melds[action.meld]
-                self.click_node_point(inp.picker.visible_point(meld[0]))
+            self.lay_off(action)
         elif isinstance(action, FinishLayoff):
             self.button("done")
-        mine = moves_made(ctl)[before:]
-        if not mine:
-            raise RuntimeError(
-                f"input for {action} did nothing (prompt: {inp.prompt!r}, legal: "
-                f"{ctl.legal()}, selected {inp.selected}, "
-                f"state {self.app.screens.state})"
-            )
-        self.seen[type(mine[0]).__name__] += 1
+        else:
+            raise ValueError(f"no input for {action}")
+
+    def discard(self, card) -> None:
+        """Select the card, then click the pile."""
+        inp = self.session.input
+        self.click_card(card)
+        if inp.selected != card:
+            raise RuntimeError(f"clicking {card} did not select it")
+        self.click_node_point(inp.pile_point())
+
+    def knock(self, card) -> None:
+        """Gin when the Gin button shows, else Knock and (when asked) the card to lay down."""
+        inp = self.session.input
+        if "gin" in inp.buttons:
+            self.button("gin")
+        else:
+            self.button("knock")
+            if inp.knock_mode:
+                self.click_card(card)
+
+    def lay_off(self, action: LayOff) -> None:
+        """Click the card; if that laid off nothing (it fits two melds), click the meld."""
+        ctl = self.session.controller
+        before = len(moves_made(ctl))
+        self.click_card(action.card)
+        if moves_made(ctl)[before:] == []:
+            self.choose_meld(action.meld)
+
+    def choose_meld(self, meld: int) -> None:
+        nodes = self.app.scene.table_melds[meld]
+        self.click_node_point(self.session.input.picker.visible_point(nodes[0]))
 
     def play_hand(self) -> None:
         """Play until the hand is over (the computer moves in between, instantly)."""

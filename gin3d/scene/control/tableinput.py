@@ -11,8 +11,8 @@ from collections.abc import Callable
 
 from panda3d.core import Point3
 
-from ..ai.greedy import layoff_moves
-from ..engine import (
+from ...ai.greedy import layoff_moves
+from ...engine import (
     BigGin,
     Discard,
     DrawDiscard,
@@ -25,9 +25,9 @@ from ..engine import (
     discard_deadwoods,
     mask_of,
 )
-from . import layout
-from .cards import CardNode
-from .picking import MouseButtons, Picker
+from ..tabletop import layout
+from ..tabletop.cards import CardNode
+from ..tabletop.picking import MouseButtons, Picker
 from .prompts import InputState, gin_knocks, table_shows
 
 DRAG_START = 0.025  # mouse units the pointer must move before a press becomes a drag
@@ -346,7 +346,7 @@ class TableInput(MouseButtons):
         what the hint says (a hinted knock arms Knock: Enter lays that card face down)."""
         if not self.ctl.legal() or not self.hints():
             return False
-        from ..ai.hint import hint  # on first use: the app starts without the AI's tables
+        from ...ai.hint import hint  # on first use: the app starts without the AI's tables
 
         advice = hint(self.ctl.view(0), budget_s=0.4)
         self.last_hint = advice

@@ -15,8 +15,8 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable
 
-from ..engine import HandStarted, PlayerView
-from ..engine.actions import Action
+from ...engine import HandStarted, PlayerView
+from ...engine.actions import Action
 from .controller import TableController
 from .perspective import MatchRecord, local_event, local_view, waiting_view
 

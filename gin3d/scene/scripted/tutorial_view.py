@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from direct.gui.DirectGui import DGG, DirectFrame, OnscreenText
+from direct.gui.DirectGui import DGG, DirectFrame
 from direct.interval.IntervalGlobal import LerpPosInterval, LerpPosQuatInterval, Sequence
 from panda3d.core import (
     Geom,
@@ -30,31 +30,29 @@ from panda3d.core import (
     TransparencyAttrib,
 )
 
-from ..driver import ScriptSeat
-from ..engine import (
+from ...driver import ScriptSeat
+from ...engine import (
     Action,
-    BigGin,
     Card,
     Discard,
     DrawDiscard,
     DrawStock,
-    FinishLayoff,
     HandStarted,
     Knock,
     LayOff,
-    Pass,
     RuleSet,
 )
-from ..tutorial import PLAY, WATCH, Chapter, Hint, TutorialRunner
-from . import layout
-from .autoplay import InputDriver
-from .cards import CARD_H, CardNode
-from .controller import TableController
-from .hud import FITTED, Hud, button, suitify
-from .palette import GOLD
-from .picking import MouseButtons, Picker
-from .spread_label import LABEL_CARD
-from .tableinput import TableInput
+from ...tutorial import PLAY, WATCH, Chapter, Hint, TutorialRunner
+from ..control.autoplay import InputDriver
+from ..control.controller import TableController
+from ..control.tableinput import TableInput
+from ..tabletop import layout
+from ..tabletop.cards import CARD_H, CardNode
+from ..tabletop.picking import MouseButtons, Picker
+from ..tabletop.spread_label import LABEL_CARD
+from ..ui import theme
+from ..ui.hud import FITTED, Hud, button, suitify
+from ..ui.palette import GOLD
 
 FOCUS_GLOW = (0.35, 0.8, 1.0, 0.95)
 SHOW_POS = (5.5, -3.0, 17.0)  # the board example cards stand on, above the felt
@@ -83,7 +81,7 @@ FAST_FORWARD = 12  # more events than this at once are played faster
 
 def practice_hint(view) -> Hint:
     """The hint for the practice hand: the AI's best move and the reason for it."""
-    from ..ai.hint import hint as ai_hint
+    from ...ai.hint import hint as ai_hint
 
     return ai_hint(view, budget_s=0.25)
 
@@ -271,16 +269,14 @@ class NarrationPanel:
             ("why", 0.04, (1, 0.72, 0.45, 1)),
             ("prompt", 0.041, (0.6, 0.9, 1, 1)),
         ):
-            text = OnscreenText(
-                parent=self.frame,
-                text="",
-                pos=(0.035, 0),
-                scale=scale,
-                fg=colour,
-                align=TextNode.ALeft,
-                mayChange=True,
+            text = theme.text_line(
+                self.frame,
+                (0.035, 0),
+                scale,
+                colour,
+                TextNode.ALeft,
+                (0, 0, 0, 0.7),
                 wordwrap=(w - 0.07) / scale,
-                shadow=(0, 0, 0, 0.7),
             )
             setattr(self, name, text)
             self.texts.append((text, scale))
@@ -393,7 +389,7 @@ class TutorialView(MouseButtons):
         self.on_done = on_done or (lambda _next: None)
         self.auto_advance = auto_advance
         if practice_player is None:
-            from ..players import computer_player
+            from ...players import computer_player
 
             player = computer_player("beginner")
             practice_player = player.choose
@@ -423,16 +419,7 @@ class TutorialView(MouseButtons):
         self.arrow_bob = None
         self.panel = NarrationPanel(app, self.back, self.next, lambda: self.on_done(False))
         self.sheet_texts = [
-            OnscreenText(
-                parent=app.a2dRightCenter,
-                text="",
-                pos=(x, -0.3),
-                scale=0.045,
-                fg=(1, 1, 0.9, 1),
-                align=align,
-                mayChange=True,
-                shadow=(0, 0, 0, 0.9),
-            )
+            theme.text_line(app.a2dRightCenter, (x, -0.3), 0.045, (1, 1, 0.9, 1), align)
             for x, align in (
                 (-0.78, TextNode.ALeft),
                 (-0.3, TextNode.ARight),
@@ -851,7 +838,6 @@ class TutorialDriver(InputDriver):
     def perform(self, move: Action | Card) -> None:
         """Click, key or button for ``move`` as a learner would."""
         view = self.view
-        inp = view.input
         if isinstance(move, Card):
             node = next((n for n in view.show_nodes if n.card == move), None) or next(
                 n for n in self.app.scene.cards if n.card == move and n.zone != "stock"
@@ -861,33 +847,27 @@ class TutorialDriver(InputDriver):
                 raise RuntimeError(f"{move} is not visible on the table")
             view.press(point)
             view.release(point)
-        elif isinstance(move, DrawStock):
-            self.click_node_point(inp.stock_point())
-        elif isinstance(move, DrawDiscard):
-            self.click_node_point(inp.pile_point())
-        elif isinstance(move, Pass):
-            self.key("p")
-        elif isinstance(move, Discard):
-            self.click_card(move.card)
-            self.click_node_point(inp.pile_point())
-        elif isinstance(move, Knock):
-            if inp.selected not in (None, move.card):  # left selected by a refused discard:
-                self.click_card(move.card)  # Knock would lay that card down, so pick this one
-            self.button("knock")
-            if inp.knock_mode:
-                self.click_card(move.card)
-        elif isinstance(move, BigGin):
-            self.key("g")
-        elif isinstance(move, LayOff):
-            self.click_card(move.card)
-            if inp.selected == move.card:  # the card could go on several melds: choose one
-                meld = self.app.scene.table_melds[move.meld]
-                self.click_node_point(inp.picker.visible_point(meld[0]))
-        elif isinstance(move, FinishLayoff):
-            self.button("done")
         else:
-            raise ValueError(f"no input for {move}")
+            self.act(move)
         self.app.taskMgr.step()
+
+    def discard(self, card) -> None:
+        """Select the card, then click the pile (a refused discard is the lesson's to say)."""
+        self.click_card(card)
+        self.click_node_point(self.view.input.pile_point())
+
+    def knock(self, card) -> None:
+        inp = self.view.input
+        if inp.selected not in (None, card):  # left selected by a refused discard:
+            self.click_card(card)  # Knock would lay that card down, so pick this one
+        self.button("knock")
+        if inp.knock_mode:
+            self.click_card(card)
+
+    def lay_off(self, action: LayOff) -> None:
+        self.click_card(action.card)
+        if self.view.input.selected == action.card:  # it could go on several melds: choose
+            self.choose_meld(action.meld)
 
 
 __all__ = [

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from ..engine import (
+from ...engine import (
     Action,
     BigGin,
     Card,

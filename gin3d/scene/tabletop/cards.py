@@ -30,10 +30,10 @@ from panda3d.core import (
     TransparencyAttrib,
 )
 
-from ..engine import CARDS, Card
-from . import preload
-from .assets import asset_path, panda_filename
-from .quality import SHARP, Filtering, apply_filtering, private_texture
+from ...engine import CARDS, Card
+from ..media import preload
+from ..media.assets import asset_path, panda_filename
+from ..media.quality import SHARP, Filtering, apply_filtering, private_texture
 
 CARD_W = 6.4
 CARD_H = 8.96

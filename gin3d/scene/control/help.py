@@ -10,7 +10,7 @@ from __future__ import annotations
 from direct.gui.DirectGui import DGG, DirectFrame, OnscreenText
 from panda3d.core import TextNode
 
-from .palette import GOLD
+from ..ui.palette import GOLD
 from .tableinput import KEYS
 
 OPEN_KEYS = ("f1", "shift-/", "?")  # "?" is shift-/ on most layouts
@@ -36,7 +36,7 @@ COMMANDS = (  # the table's commands in the order the help lists them
     ("watch", "teams: your partner's hand, once yours is over"),
 )
 GENERAL = [("F1 or ?", "this help (again, or Esc, to close it)")]
-BUTTON_KEYS = [  # a panel's buttons (scene/focus.py)
+BUTTON_KEYS = [  # a panel's buttons (scene/ui/focus.py)
     ("Tab / Down, Shift-Tab / Up", "move the gold ring between the buttons"),
     ("Enter or Space", "press the button in the ring"),
 ]

@@ -16,8 +16,8 @@ from panda3d.core import (
     Vec3,
 )
 
-from .assets import asset_path, panda_filename
-from .quality import SHARP, Filtering, apply_filtering, felt_filtering, filter_model
+from ..media.assets import asset_path, panda_filename
+from ..media.quality import SHARP, Filtering, apply_filtering, felt_filtering, filter_model
 
 TABLE_W, TABLE_D = 110.0, 78.0
 EGG_SCALE = 10.0  # models/table.egg: 1 unit = 10 cm, felt 11 x 7 units

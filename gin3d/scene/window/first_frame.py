@@ -28,8 +28,8 @@ FRAMES = 3  # frames to render first: the first one may still be compiling shade
 
 def _data_report() -> str:
     """What a packaged build must carry besides code, counted (the build test reads it)."""
-    from ..tutorial import load_chapters
-    from .assets import asset_path, asset_root
+    from ...tutorial import load_chapters
+    from ..media.assets import asset_path, asset_root
 
     try:
         chapters = len(load_chapters())

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..engine import HandResult
+from ...engine import HandResult
 
 BONUS_NAMES = {"gin": "gin bonus", "big_gin": "Big Gin bonus", "undercut": "undercut bonus"}
 

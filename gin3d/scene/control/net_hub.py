@@ -15,33 +15,33 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..net.constants import DEFAULT_PORT
+from ...net.constants import DEFAULT_PORT
 
 if TYPE_CHECKING:  # the network stack (TLS, crypto) loads only when a network screen opens
-    from ..net.api import NetEvent, NetService
-    from ..net.session import Timing
+    from ...net.api import NetEvent, NetService
+    from ...net.session import Timing
 
 
 def net_event(kind: str, **data) -> NetEvent:
-    from ..net.api import NetEvent
+    from ...net.api import NetEvent
 
     return NetEvent(kind, data)
 
 
 def rules_label(rules) -> str:
-    from ..net.offer import rules_label
+    from ...net.offer import rules_label
 
     return rules_label(rules)
 
 
 def normalize_code(text: str) -> str:
-    from ..net.transport import normalize_code
+    from ...net.transport import normalize_code
 
     return normalize_code(text)
 
 
 def parse_address(text: str, default_port: int) -> tuple[str, int]:
-    from ..net.transport import parse_address
+    from ...net.transport import parse_address
 
     return parse_address(text, default_port)
 
@@ -73,7 +73,7 @@ class NetConfig:
     def __post_init__(self) -> None:
         self.name = self.name or default_name()
         if self.save_dir is None:
-            from ..paths import data_dir
+            from ...paths import data_dir
 
             self.save_dir = str(data_dir() / "net")
 
@@ -94,7 +94,7 @@ class NetHub:
         """The service, started on first use; RuntimeError when network play cannot load."""
         if self.service is None:
             try:
-                from ..net.api import NetService
+                from ...net.api import NetService
             except ImportError as exc:  # e.g. a build without the crypto libraries
                 raise RuntimeError(f"network play is not available here: {exc}") from None
             c = self.config

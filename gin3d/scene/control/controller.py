@@ -14,8 +14,8 @@ from collections.abc import Callable
 
 from panda3d.core import ClockObject
 
-from ..driver import MOVED, GameDriver, seat_for
-from ..engine import (
+from ...driver import MOVED, GameDriver, seat_for
+from ...engine import (
     CardDrawn,
     Discarded,
     Game,
@@ -25,7 +25,7 @@ from ..engine import (
     Passed,
     redact,
 )
-from ..engine.actions import Action
+from ...engine.actions import Action
 
 
 class TableController:

@@ -13,11 +13,12 @@ from direct.gui.DirectGui import DGG, DirectEntry, DirectFrame, OnscreenText
 from direct.showbase.DirectObject import DirectObject
 from panda3d.core import TextNode
 
-from ..net.constants import CONNECTED, DECLINED, GONE, SAVED_BYE
-from .hud import Hud, button, suitify
+from ...net.constants import CONNECTED, DECLINED, GONE, SAVED_BYE
+from ..ui import theme
+from ..ui.hud import Hud, button, suitify
+from ..ui.palette import GOLD
 from .net_hub import net_event
 from .netcontroller import NetTableController
-from .palette import GOLD
 from .perspective import MatchRecord
 from .tableinput import KEYS, TableInput
 
@@ -79,15 +80,9 @@ class ChatBox:
             fg=GOLD,
             align=TextNode.ALeft,
         )
-        self.text = OnscreenText(
-            parent=self.frame,
-            text="",
-            pos=(0.025, -0.1),
-            scale=0.032,
-            fg=(0.95, 0.95, 0.9, 1),
-            align=TextNode.ALeft,
-            wordwrap=21,
-            mayChange=True,
+        chat = (0.95, 0.95, 0.9, 1)
+        self.text = theme.text_line(
+            self.frame, (0.025, -0.1), 0.032, chat, TextNode.ALeft, shadow=None, wordwrap=21
         )
         self.entry = DirectEntry(
             parent=self.frame,
@@ -199,26 +194,12 @@ class StatusLine:
             scale=0.04,
         )
         self.save.hide()
-        self.info = OnscreenText(
-            parent=base.a2dTopRight,
-            text="",
-            pos=(-0.06, -0.29),
-            scale=0.036,
-            fg=(0.85, 0.95, 1, 1),
-            shadow=(0, 0, 0, 0.9),
-            align=TextNode.ARight,
-            mayChange=True,
+        right = base.a2dTopRight
+        self.info = theme.text_line(
+            right, (-0.06, -0.29), 0.036, (0.85, 0.95, 1, 1), TextNode.ARight
         )
-        self.state = OnscreenText(
-            parent=base.a2dTopRight,
-            text="",
-            pos=(-0.06, -0.345),
-            scale=0.04,
-            fg=(1, 1, 0.85, 1),
-            shadow=(0, 0, 0, 0.9),
-            align=TextNode.ARight,
-            mayChange=True,
-            wordwrap=44,
+        self.state = theme.text_line(
+            right, (-0.06, -0.345), 0.04, (1, 1, 0.85, 1), TextNode.ARight, wordwrap=44
         )
 
     def set(self, info: str, state: str, alarm: bool = False) -> None:
@@ -465,7 +446,7 @@ class NetSession:
     # -- statistics and history ---------------------------------------------------------------
     def _keep(self, data: dict) -> None:
         """A verified hand: into the statistics and hand history (each counted once)."""
-        from ..recorder import MatchKeeper
+        from ...recorder import MatchKeeper
 
         try:
             self.kept.add(data["hand"], self.controller.seat or 0)

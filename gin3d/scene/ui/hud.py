@@ -141,53 +141,15 @@ class Hud:
         self.top = DirectFrame(parent=base.a2dTopCenter, **theme.panel_style())
         self.top.setTransparency(TransparencyAttrib.MAlpha)
         self._band(1.0, -0.17)
-        self.prompt = OnscreenText(
-            parent=self.top,
-            text="",
-            pos=(0, -0.075),
-            scale=PROMPT_SCALE,
-            fg=(1, 1, 0.92, 1),
-            shadow=(0, 0, 0, 0.8),
-            mayChange=True,
+        line = theme.text_line
+        self.prompt = line(
+            self.top, (0, -0.075), PROMPT_SCALE, (1, 1, 0.92, 1), shadow=(0, 0, 0, 0.8)
         )
-        self.message = OnscreenText(
-            parent=self.top,
-            text="",
-            pos=(0, -0.14),
-            scale=MESSAGE_SCALE,
-            fg=(0.85, 0.95, 0.85, 1),
-            mayChange=True,
-        )
-        self.scores = OnscreenText(
-            parent=base.a2dTopLeft,
-            text="",
-            pos=(0.04, -0.08),
-            scale=SCORES_SCALE,
-            fg=(1, 1, 1, 1),
-            shadow=(0, 0, 0, 0.9),
-            align=TextNode.ALeft,
-            mayChange=True,
-        )
-        self.target = OnscreenText(
-            parent=base.a2dTopLeft,
-            text="",
-            pos=(0.04, -0.2),
-            scale=TARGET_SCALE,
-            fg=(0.9, 0.9, 0.75, 1),
-            shadow=(0, 0, 0, 0.9),
-            align=TextNode.ALeft,
-            mayChange=True,
-        )
-        self.deadwood = OnscreenText(
-            parent=base.a2dTopRight,
-            text="",
-            pos=(-0.06, -0.2),
-            scale=DEADWOOD_SCALE,
-            fg=(1, 1, 0.85, 1),
-            shadow=(0, 0, 0, 0.9),
-            align=TextNode.ARight,
-            mayChange=True,
-        )
+        self.message = line(self.top, (0, -0.14), MESSAGE_SCALE, (0.85, 0.95, 0.85, 1), shadow=None)
+        left, right = base.a2dTopLeft, base.a2dTopRight
+        self.scores = line(left, (0.04, -0.08), SCORES_SCALE, (1, 1, 1, 1), TextNode.ALeft)
+        self.target = line(left, (0.04, -0.2), TARGET_SCALE, (0.9, 0.9, 0.75, 1), TextNode.ALeft)
+        self.deadwood = line(right, (-0.06, -0.2), DEADWOOD_SCALE, (1, 1, 0.85, 1), TextNode.ARight)
         self.buttons: dict[str, DirectButton] = {}
         for i, (name, label) in enumerate(self.ACTIONS):
             self.buttons[name] = button(

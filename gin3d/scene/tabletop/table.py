@@ -21,7 +21,7 @@ from direct.interval.IntervalGlobal import (
 )
 from panda3d.core import CardMaker, NodePath, TextNode, TransparencyAttrib
 
-from ..engine import (
+from ...engine import (
     Card,
     CardDealt,
     CardDrawn,
@@ -35,12 +35,12 @@ from ..engine import (
     best_melds,
     deadwood,
 )
+from ..media.quality import choose_detail, choose_filtering
+from ..ui.celebration import burst
+from ..ui.palette import BANNER_CARD, dress_banner
 from . import layout
 from .animation import AnimationQueue
 from .cards import Atlas, CardFactory, CardNode, ZonePad
-from .celebration import burst
-from .palette import BANNER_CARD, dress_banner
-from .quality import choose_detail, choose_filtering
 from .room import DARKEST, Room
 from .spread_label import SpreadLabel
 from .stack import StackBody
@@ -175,7 +175,7 @@ class TableScene:
             node.np.setTexture(atlas.texture)
         for body, _cards in self.stacks:
             body.root.setTexture(atlas.texture)
-        from .hud import register_suit_graphics
+        from ..ui.hud import register_suit_graphics
 
         register_suit_graphics(atlas)
         return True
@@ -301,6 +301,16 @@ class TableScene:
                     node.set_face(card)
                 return node
         raise ValueError(f"{card} is not in seat {seat}'s hand on the table")
+
+    def _take_from_hand(self, seat: int, card: Card | None, zone: str) -> CardNode:
+        """``card``'s node out of ``seat``'s hand into ``zone``, untinted and not glowing
+        (the caller puts it in that zone's list and moves it)."""
+        node = self.node_for(seat, card)
+        self.hands[seat].remove(node)
+        node.np.clearColorScale()
+        node.set_glow(False)
+        node.zone = zone
+        return node
 
     def hand_cards(self, seat: int = 0) -> list[Card]:
         return [n.card for n in self.hands[seat]]
@@ -505,11 +515,7 @@ class TableScene:
 
     def _on_Discarded(self, e: Discarded) -> None:
         def discard():
-            node = self.node_for(e.seat, e.card)
-            self.hands[e.seat].remove(node)
-            node.np.clearColorScale()
-            node.set_glow(False)
-            node.zone = "pile"
+            node = self._take_from_hand(e.seat, e.card, "pile")
             self.pile.append(node)
             pos, hpr = layout.pile_pose(len(self.pile) - 1)
             rest = self.hand_layout_interval(0.25) if e.seat == 0 else self.opp_layout_interval()
@@ -523,10 +529,7 @@ class TableScene:
             self.knocker = e.seat
             parts = []
             if e.card is not None:
-                node = self.node_for(e.seat, e.card)
-                self.hands[e.seat].remove(node)
-                node.np.clearColorScale()
-                node.zone = "pile"
+                node = self._take_from_hand(e.seat, e.card, "pile")
                 self.pile.append(node)
                 self.knock_card = node
                 pos, hpr = layout.pile_pose(len(self.pile) - 1, face_up=False)
@@ -558,18 +561,7 @@ class TableScene:
         self.queue.add(knock)
 
     def _take_for_spread(self, seat: int, groups: list[list[Card]]) -> list[list[CardNode]]:
-        out = []
-        for g in groups:
-            nodes = []
-            for c in g:
-                node = self.node_for(seat, c)
-                self.hands[seat].remove(node)
-                node.np.clearColorScale()
-                node.set_glow(False)
-                node.zone = f"spread{seat}"
-                nodes.append(node)
-            out.append(nodes)
-        return out
+        return [[self._take_from_hand(seat, c, f"spread{seat}") for c in g] for g in groups]
 
     def _tint_spread(self, seat: int) -> None:
         """Each meld of a spread in its tint (alternating), the deadwood plain."""
@@ -605,11 +597,7 @@ class TableScene:
 
     def _on_LaidOff(self, e: LaidOff) -> None:
         def lay():
-            node = self.node_for(e.seat, e.card)
-            self.hands[e.seat].remove(node)
-            node.np.clearColorScale()
-            node.set_glow(False)
-            node.zone = f"spread{self.knocker}"
+            node = self._take_from_hand(e.seat, e.card, f"spread{self.knocker}")
             meld = self.table_melds[e.meld]
             meld.append(node)
             meld.sort(key=lambda n: (n.card.rank, n.card.suit))

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from panda3d.core import CardMaker, NodePath, Point2, TextNode, TransparencyAttrib
 
-from . import theme
-from .cards import CARD_H, CARD_W
-from .palette import GOLD
+from ..tabletop.cards import CARD_H, CARD_W
+from ..ui import theme
+from ..ui.palette import GOLD
 
 TITLE = "Gin Rummy"
 FAN = ("JC", "QD", "KH", "AS")  # left to right, the ace of spades on top

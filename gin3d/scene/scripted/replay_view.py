@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from ..driver import GameDriver, OneHand, ReplayLog
-from ..engine import best_melds
-from ..history import HandRecord, Replay
-from . import layout
+from ...driver import GameDriver, OneHand, ReplayLog
+from ...engine import best_melds
+from ...history import HandRecord, Replay
+from ..tabletop import layout
 
 FAR_SCALE, FAR_STEP, FAR_GAP, FAR_TILT = 1.3, 5.0, 2.6, 35.0  # the far hand in a replay
 
@@ -94,7 +94,7 @@ class ReplayView:
 
     def destroy(self) -> None:
         """Gather the cards back into the deck for the menus."""
-        from ..engine import HandStarted
+        from ...engine import HandStarted
 
         queue = self.app.queue
         speed, queue.speed = queue.speed, 0

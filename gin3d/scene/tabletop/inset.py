@@ -18,20 +18,19 @@ from __future__ import annotations
 import math
 
 from direct.gui.DirectGui import DirectFrame
-from direct.gui.OnscreenText import OnscreenText
 from panda3d.core import (
     Camera,
     CardMaker,
     NodePath,
     PerspectiveLens,
-    TextNode,
     Texture,
     TextureStage,
 )
 
-from ..engine import redact
+from ...engine import redact
+from ..ui import theme
+from ..ui.hud import FITTED
 from .animation import AnimationQueue
-from .hud import FITTED
 from .room import DARKEST
 from .table import TableScene
 
@@ -120,14 +119,8 @@ class InsetView:
         self._visible = True
         self._uv = (0, 0, 0, 0)  # the texture's size and padding the picture is fitted to
         self._task = base.taskMgr.add(self._draw_when_changed, "inset-draw", sort=48)
-        self.label = OnscreenText(
-            parent=self.frame,
-            text="",
-            pos=(LEFT + WIDTH / 2, TOP - HEIGHT - 0.05),
-            scale=0.034,
-            fg=(1, 1, 0.92, 1),
-            align=TextNode.ACenter,
-            mayChange=True,
+        self.label = theme.text_line(
+            self.frame, (LEFT + WIDTH / 2, TOP - HEIGHT - 0.05), 0.034, (1, 1, 0.92, 1), shadow=None
         )
         FITTED.add(self)
         self.fit()
