@@ -5,10 +5,14 @@ or your partner plays, each result's Next hand, and the game-over sheet."""
 
 from __future__ import annotations
 
+import json
 import os
 
 import pytest
 from player_harness import Player, my_move, on, play_game, play_move, play_until
+
+from gin3d.engine import PartnershipGame
+from gin3d.saves import GameRecord
 
 pytestmark = pytest.mark.slow
 # the partnership game takes 6-9 minutes at normal speed (8 rounds to 100): it runs with the
@@ -76,6 +80,17 @@ def test_a_whole_partnership_game_to_100(player):
     assert p.problems() == []
 
 
+def settled(snap: dict) -> bool:
+    """Your move, with the table showing the game as it stands: it is your turn at your
+    table and your hand holds ten cards to draw to, eleven to discard from."""
+    hand = snap.get("hand") or []
+    return (
+        my_move(snap)
+        and snap.get("turn") == 0
+        and len(hand) == (11 if snap.get("phase") == "discard" else 10)
+    )
+
+
 def test_a_partnership_game_quit_mid_round_comes_back_on_both_tables(player):
     """Four players: three of your moves, quit to the menu mid-round, close the game; the
     next start's Welcome back names your partner, the opponents, the round and the teams'
@@ -86,13 +101,20 @@ def test_a_partnership_game_quit_mid_round_comes_back_on_both_tables(player):
     for _ in range(3):
         snap = play_until(p, my_move, 60, "your move")
         play_move(p, snap, knock=False)
-    snap = play_until(p, my_move, 60, "your next move")
-    cards = sorted(c["card"] for c in snap["hand"])
+    p.wait(settled, 60, "your next move")
     p.screenshot("teams-1-mid-round")
     p.key("Escape")
     p.click_button("Quit to menu")
     p.wait(p.has_button("Resume game"), 20, "the menu with Resume game")
     p.stop()
+    # the game as saved (a click of ours may land after the record we read: the save, not a
+    # record, says where the game stood when we left)
+    saved = [f for f in p.home.rglob("savegame.json")]
+    assert len(saved) == 1, saved
+    record = GameRecord.from_dict(json.loads(saved[0].read_text()))
+    game = record.rebuild()
+    assert isinstance(game, PartnershipGame) and game.tables[0].hands[0]
+    cards = sorted(str(c) for c in game.tables[0].hands[0])
 
     p = player(home=p.home)
     snap = p.wait(on("Resume"), 60, "Welcome back")
@@ -100,7 +122,7 @@ def test_a_partnership_game_quit_mid_round_comes_back_on_both_tables(player):
     assert p.shows("round 1, score 0 to 0")(snap), snap.get("texts")
     p.screenshot("teams-2-welcome-back")
     p.click_button("Resume")
-    snap = play_until(p, lambda s: my_move(s), 30, "your move, resumed")
+    snap = p.wait(settled, 30, "your move, resumed")
     assert sorted(c["card"] for c in snap["hand"]) == cards  # your cards as you left them
     notes = " ".join(snap.get("texts", []))
     assert "&" in notes, notes  # the team scores on the table again
