@@ -4,7 +4,9 @@ import dataclasses
 
 from gin3d.ai import make_player
 from gin3d.ai.expert import ExpertPlayer
-from gin3d.engine import Discard, Hand, Knock, RuleSet, deadwood_of_mask, mask_of
+from gin3d.ai.knowledge import Knowledge
+from gin3d.ai.yardsticks import make_arena_player
+from gin3d.engine import Discard, Hand, Knock, RuleSet, card, deadwood_of_mask, mask_of
 
 
 def knockable_position():
@@ -55,15 +57,58 @@ def seen(expert: ExpertPlayer, hands: int, knocks: int, deadwood: int) -> Expert
     return expert
 
 
-def test_the_expert_knocks_sooner_against_an_opponent_that_knocks_in_every_hand():
+def hunting(seed: int = 3) -> ExpertPlayer:
+    """The expert with its undercut-hunting rule instead of playing the deals out."""
+    expert = ExpertPlayer(seed=seed)
+    expert.weights = dataclasses.replace(expert.weights, rollouts=0)
+    return expert
+
+
+def test_the_hunting_rule_knocks_sooner_against_an_opponent_that_knocks_in_every_hand():
     view = high_knock_position()
     mask = mask_of(view.hand)
     knocks = [a.card for a in view.legal if type(a) is Knock]
     assert min(deadwood_of_mask(mask & ~(1 << c)) for c in knocks) == 10
     assert view.stock_count >= 20
-    assert type(ExpertPlayer(seed=3).choose(view)) is Discard  # the prior: hunt undercuts
+    assert type(hunting().choose(view)) is Discard  # the prior: hunt undercuts
     # it knocks in every hand with about 7: waiting with 10 for an undercut is hopeless
-    assert type(seen(ExpertPlayer(seed=3), 12, 12, 7).choose(view)) is Knock
+    assert type(seen(hunting(), 12, 12, 7).choose(view)) is Knock
     # it keeps hunting against one that knocks in few hands, or only with little deadwood
-    assert type(seen(ExpertPlayer(seed=3), 12, 4, 7).choose(view)) is Discard
-    assert type(seen(ExpertPlayer(seed=3), 12, 12, 2).choose(view)) is Discard
+    assert type(seen(hunting(), 12, 4, 7).choose(view)) is Discard
+    assert type(seen(hunting(), 12, 12, 2).choose(view)) is Discard
+
+
+def early_knock_position():
+    """Seed 26, simple against eager, after 39 events: simple may knock with 8 deadwood
+    and 26 cards in the stock."""
+    hand = Hand.deal(RuleSet.preset("classic"), dealer=0, seed=26)
+    players = [make_player("simple", seed=1), make_arena_player("eager", seed=2)]
+    while len(hand.view(hand.turn).history) < 39:
+        hand.apply(players[hand.turn].choose(hand.view(hand.turn)))
+    return hand.view(hand.turn)
+
+
+def test_while_the_stock_lasts_the_expert_knocks_when_playing_on_is_worth_less():
+    view = early_knock_position()
+    mask = mask_of(view.hand)
+    knocks = [a.card for a in view.legal if type(a) is Knock]
+    assert min(deadwood_of_mask(mask & ~(1 << c)) for c in knocks) == 8
+    assert view.stock_count == 26
+    expert = ExpertPlayer(seed=3)
+    assert type(expert.choose(view)) is Knock
+    # the deals played out to the hand's end pay less than the knock, by more than the margin
+    know = Knowledge.of(view)
+    expert._deals = None
+    hand = mask & ~(1 << int(card("5H")))
+    knock = expert.knock_value(view, know, hand, 8)
+    assert knock > expert.hunt_value(view, know) + expert.weights.knock_margin
+    # the hunting rule would have played on for an undercut
+    assert type(hunting().choose(view)) is Discard
+
+
+def test_against_an_opponent_that_knocks_only_low_the_play_outs_let_it_run_longer():
+    view = early_knock_position()
+    expert = ExpertPlayer(seed=3)
+    assert expert.their_knock(view) == view.knock_limit  # the prior: any knock
+    patient = seen(ExpertPlayer(seed=3), 12, 6, 2)
+    assert patient.their_knock(view) <= 6 < view.knock_limit

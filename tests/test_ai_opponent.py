@@ -1,19 +1,23 @@
 """The expert's opponent model learns the opponent's style from its own views only."""
 
-from test_ai_expert_knock import high_knock_position
+from test_ai_expert_knock import high_knock_position, hunting
 from test_ai_hidden import DEALER, blind_move, twin_decks
 
 from gin3d.ai.expert import ExpertPlayer
+from gin3d.ai.knowledge import Knowledge
 from gin3d.ai.opponent import OpponentModel
 from gin3d.ai.yardsticks import make_arena_player
-from gin3d.engine import Discard, Game, Hand, Knock, NextHand, RuleSet
+from gin3d.engine import Discard, Game, Hand, Knock, NextHand, RuleSet, card, mask_of
 
 PRIOR = OpponentModel()
 
 
-def watch(opponent: str, hands: int = 24, seed: str = "model") -> OpponentModel:
+def watch(
+    opponent: str, hands: int = 24, seed: str = "model", predicted: float | None = None
+) -> OpponentModel:
     """Seat 0 (knocking at once, so the opponent's cards are shown) plays ``opponent``;
-    the model reads seat 0's views at its decisions and at the end of each hand."""
+    the model reads seat 0's views at its decisions and at the end of each hand (after
+    each, as if seat 0 had sampled hands of ``predicted`` mean deadwood, when given)."""
     model = OpponentModel()
     players = [make_arena_player("simple", seed=1), make_arena_player(opponent, seed=2)]
     seen, game_no = 0, 0
@@ -29,6 +33,8 @@ def watch(opponent: str, hands: int = 24, seed: str = "model") -> OpponentModel:
             view = game.view(game.turn)
             if game.turn == 0:
                 model.update(view)
+                if predicted is not None:
+                    model.predicted = predicted
             game.apply(players[game.turn].choose(view))
     return model
 
@@ -86,9 +92,28 @@ def test_the_model_reads_only_what_the_view_shows():
 
 def test_the_expert_knocks_against_an_opponent_that_never_lays_off():
     view = high_knock_position()  # 10 deadwood, 28 cards in the stock
-    waiting = ExpertPlayer(seed=3)
+    waiting = hunting()
     assert type(waiting.choose(view)) is Discard  # the prior: it lays off, so hunt undercuts
-    adapted = ExpertPlayer(seed=3)
+    adapted = hunting()
     adapted.model.layoff_chances = 10  # it could have laid off ten cards and laid off none
     assert not adapted.hunts_undercuts(10)
     assert type(adapted.choose(view)) is Knock
+    # playing the deals out: a knock it cannot lay off on is worth more
+    know = Knowledge.of(view)
+    hand = mask_of(view.hand) & ~(1 << int(card("8C")))
+    prior, learnt = ExpertPlayer(seed=3), ExpertPlayer(seed=3)
+    learnt.model.layoff_chances = 10
+    assert learnt.knock_value(view, know, hand, 10) > prior.knock_value(view, know, hand, 10)
+
+
+def test_the_samples_excess_deadwood_is_learnt_from_the_hands_our_knocks_show():
+    # sampled hands far above the real ones: the excess rises from the prior
+    high = watch("simple", hands=12, predicted=60.0)
+    assert high.excess_count >= 3
+    assert high.deal_excess > PRIOR.deal_excess + 5
+    # sampled hands of no deadwood: every real hand holds more, the excess falls below 0
+    low = watch("simple", hands=12, predicted=0.0)
+    assert low.excess_count == high.excess_count
+    assert low.deal_excess < 0 < PRIOR.deal_excess
+    # hands it ends itself show no sampling error (it knocked because it drew well)
+    assert high.excess_count < high.hands

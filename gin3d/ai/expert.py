@@ -10,12 +10,17 @@ up, took and threw, and that it has not knocked). Over those deals it:
 - weighs deadwood more heavily when many of the deals are close to knocking, so it sheds
   points when the opponent is near and keeps a flexible hand when it is not.
 
-While at least ``wait_stock`` cards are left it does not knock with deadwood up to
-``always_wait`` (10: any knock but gin): it keeps its deadwood low and waits for gin or for
-the opponent to knock into an undercut, which pays far more than a small knock. It learns
-its opponent over the hands of a game (``opponent.OpponentModel``): against one that does not
-lay off it prices every knock, and against one that knocks in most hands it hunts only with
-deadwood an undercut of its usual knock can reach.
+While at least ``wait_stock`` cards are left it plays each of the first ``rollouts`` deals
+out to the hand's end (``rollout``: both sides greedy, the opponent knocking with what the
+model says it knocks with, we playing on for gin or an undercut) and knocks only when the
+knock is worth more than playing on by ``knock_margin`` points. The margin stands for what
+the greedy play-out misses of our own later choices. It learns its opponent over the hands
+of a game (``opponent.OpponentModel``): its layoffs and knock deadwood feed the knock's price
+and the play-outs, and the deadwood the deals hold above its real hands (seen when our knock
+shows them) scales the deals' deadwood in the knock's price. With ``rollouts`` = 0 it uses
+the older undercut-hunting rule: it does not knock short of gin against an opponent that lays
+off, and against one that knocks in most hands it hunts only with deadwood an undercut of its
+usual knock can reach.
 
 Draws and discards otherwise use the ``hard`` evaluation. Sampling is numpy-vectorised
 (Gumbel top-k); a time budget caps the number of deals.
@@ -46,6 +51,7 @@ from .game_odds import point_worth, win_chance
 from .hard import DiscardScore, HardPlayer, Weights
 from .knowledge import Knowledge, completers
 from .opponent import OpponentModel
+from .rollout import RolloutRules, play_out
 
 
 @dataclass(frozen=True)
@@ -62,6 +68,9 @@ class ExpertWeights(Weights):
     fast_knocker: float = 0.8  # an opponent knocking in this share of hands or more knocks soon
     fast_deadwood: float = 5.0  # ... with more deadwood than this on average (not patient)
     hunt_margin: float = 2.0  # against it, hunt only within this of its usual knock deadwood
+    rollouts: int = 24  # deals played out to price playing on while the stock lasts (0: rule)
+    correct_excess: bool = True  # price knocks with the deals' deadwood brought to the real
+    knock_margin: float = 9.0  # knock while the stock lasts when it beats playing on by this
 
 
 class ExpertPlayer(HardPlayer):
@@ -140,6 +149,9 @@ class ExpertPlayer(HardPlayer):
             knocked = max(w.deal.knocked, 1.0 - self.knock_rate())
             dw = dataclasses.replace(w.deal, knocked=knocked)
             self._deals = Deals(know, w.samples, self.np_rng, dw)
+            if self._deals.masks:
+                mean = float(np.dot(self._deals.norm, self._deals.deadwood))
+                self.model.predicted = mean
         return self._deals
 
     # -- discards weigh deadwood by the opponent's threat -------------------------------
@@ -184,14 +196,56 @@ class ExpertPlayer(HardPlayer):
         if not any(type(a) is Discard for a in view.legal):
             return card
         w = self.weights
-        if (
-            left[card] <= w.always_wait
-            and view.stock_count >= w.wait_stock
-            and self.hunts_undercuts(left[card])
-        ):
-            return None
+        if left[card] <= w.always_wait and view.stock_count >= w.wait_stock:
+            if w.adapt and w.rollouts:
+                hunt_ev = self.hunt_value(view, know)
+                return card if knock_ev > hunt_ev + w.knock_margin else None
+            if self.hunts_undercuts(left[card]):
+                return None
         wait_ev, _ = self.wait_value(view, know, knock_ev)
         return card if knock_ev >= wait_ev else None
+
+    def their_knock(self, view: PlayerView) -> int:
+        """The deadwood the opponent knocks with or less, as the model reads it: any legal
+        knock for one that knocks in most hands with plenty, else about twice its average."""
+        w, m = self.weights, self.model
+        limit = view.knock_limit
+        if m.knock_share >= w.fast_knocker and m.knock_deadwood > w.fast_deadwood:
+            return limit
+        return min(limit, max(1, round(2 * m.knock_deadwood)))
+
+    def hunt_value(self, view: PlayerView, know: Knowledge) -> float:
+        """Expected worth of discarding and playing on for gin while the stock lasts: the
+        first ``rollouts`` deals each played out to the hand's end (``rollout``)."""
+        discards = [a.card for a in view.legal if type(a) is Discard]
+        best = self.score_discards(know.mine, know, discards)[0]
+        hand = know.mine & ~(1 << best.card)
+        w = self.weights
+        r = view.rules
+        rules = RolloutRules(
+            view.knock_limit, r.gin_bonus, r.undercut_bonus, self.their_knock(view), w.wait_stock
+        )
+        deals = self.deals(know)
+        n = w.rollouts
+        start = time.perf_counter()
+        total = weight = 0.0
+        for m, p in zip(deals.masks[:n], deals.norm[:n]):
+            stock = bits(know.unseen_mask & ~m)
+            self.rng.shuffle(stock)
+            total += p * self.hand_value(view, play_out(hand, m, best.card, stock, rules))
+            weight += p
+            if time.perf_counter() - start > w.budget_s / 2:
+                break
+        return total / weight if weight else -math.inf
+
+    def deal_scale(self, deals: Deals) -> float:
+        """Factor bringing the deals' deadwood down to what this opponent really holds
+        (the model's learnt excess); 1 when not adapting."""
+        w = self.weights
+        if not (w.adapt and w.correct_excess) or not deals.masks:
+            return 1.0
+        mean = float(np.dot(deals.norm, deals.deadwood))
+        return max(0.0, 1.0 - self.model.deal_excess / mean) if mean > 0 else 1.0
 
     def knock_value(self, view: PlayerView, know: Knowledge, hand: int, d: int) -> float:
         """Expected points of knocking with the 10 cards ``hand`` (deadwood ``d``)."""
@@ -201,13 +255,14 @@ class ExpertPlayer(HardPlayer):
         melds = best_melds(bits(hand)).melds
         rules = view.rules
         lay = self.layoff_rate()
+        scale = self.deal_scale(deals)
         start = time.perf_counter()
         total = 0.0
         weight = 0.0
         for m, w, raw in zip(deals.masks, deals.norm, deals.deadwood):
             od, _ = best_layoff(melds, bits(m))
             gain = 0.0
-            for share, left in ((lay, od), (1.0 - lay, raw)):
+            for share, left in ((lay, od * scale), (1.0 - lay, raw * scale)):
                 if share > 0:
                     mine = left - d if d < left else -(d - left + rules.undercut_bonus)
                     gain += share * self.hand_value(view, mine)

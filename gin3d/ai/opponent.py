@@ -29,6 +29,7 @@ PRIOR_KNOCK_DEADWOOD, PRIOR_KNOCK_WEIGHT = 5.0, 2.0
 PRIOR_LAID, PRIOR_LAYOFF_CHANCES = 2.7, 3.0  # lays off about 9 cards in 10
 PRIOR_PICKUPS, PRIOR_DRAWS = 1.0, 4.0
 PRIOR_KNOCKED_HANDS, PRIOR_HANDS = 1.0, 2.0  # knocks in about half of the hands
+PRIOR_EXCESS, PRIOR_EXCESS_WEIGHT = 6.0, 2.0  # sampled hands hold about 6 deadwood too many
 
 
 @dataclass
@@ -45,6 +46,9 @@ class OpponentModel:
     pickups: float = 0.0  # its draws from the pile
     draws: float = 0.0  # all its draws
     hands: int = 0  # hands seen to the end
+    excess_sum: float = 0.0  # sampled deadwood above its real one, at my knocks
+    excess_count: float = 0.0
+    predicted: float | None = None  # the sampled hands' mean deadwood at my last decision
     _key: tuple | None = None  # the hand being read (seat, number, my dealt cards)
     _read: int = 0  # events of that hand already read
 
@@ -72,6 +76,13 @@ class OpponentModel:
         return (self.knocks + PRIOR_KNOCKED_HANDS) / (self.hands + PRIOR_HANDS)
 
     @property
+    def deal_excess(self) -> float:
+        """How much more deadwood the sampled hands hold on average than its real hand
+        (seen when my knock shows its cards; the sampling cannot see how well it plays)."""
+        total = self.excess_sum + PRIOR_EXCESS * PRIOR_EXCESS_WEIGHT
+        return total / (self.excess_count + PRIOR_EXCESS_WEIGHT)
+
+    @property
     def layoff_rate(self) -> float:
         """Share of the cards it could lay off that it does lay off."""
         return (self.laid + PRIOR_LAID) / (self.layoff_chances + PRIOR_LAYOFF_CHANCES)
@@ -91,7 +102,7 @@ class OpponentModel:
             tuple(e.card for e in history if type(e) is CardDealt and e.seat == view.seat),
         )
         if key != self._key:
-            self._key, self._read = key, 0
+            self._key, self._read, self.predicted = key, 0, None
         opp = 1 - view.seat
         turns = sum(1 for e in history[: self._read] if type(e) is Discarded and e.seat == opp)
         for e in history[self._read :]:
@@ -125,8 +136,12 @@ class OpponentModel:
         mask = 0
         for c in cards:
             mask |= 1 << int(c)
-        if len(cards) == 10 and deadwood_of_mask(mask) <= limit:
+        real = deadwood_of_mask(mask)
+        if len(cards) == 10 and real <= limit:
             self.declines += 1  # it could have knocked instead of its last discard
+        if len(cards) == 10 and self.predicted is not None:
+            self.excess_sum += self.predicted - real
+            self.excess_count += 1
         if r.kind in ("gin", "big_gin"):
             return  # no layoffs on gin
         _, plan = best_layoff(r.knocker_melds, cards)
