@@ -547,12 +547,19 @@ def play_move(p: Player, snap: dict, knock: bool = True) -> str:
                 20,
                 f"the {card} lifted",
             )
+        # the lift changed the prompt ("Discard the 7♦: click it again..."): what follows is
+        # judged against the lifted state, or the lift alone would pass for the discard
+        seq, prompt = sel["seq"], sel.get("prompt", prompt)
         if knock and p.button("Knock", sel):
             p.click_button("Knock")
             p.wait(changed, 20, "the knock")
             return "knock"
         p.click(*sel["pile"])
-        p.wait(changed, 20, f"the discard of {card}")
+
+        def discarded(s: dict) -> bool:  # the card left the hand (a new prompt is not enough)
+            return s["seq"] > seq and (len(my_cards(s)) < len(hand) or s.get("screen") != "Table")
+
+        p.wait(discarded, 20, f"the discard of {card}")
         return "discard"
     if prompt.startswith("Lay off") and p.button("Best layoff", snap):
         p.click_button("Best layoff")
