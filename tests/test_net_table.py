@@ -12,7 +12,6 @@ import asyncio
 import json
 from pathlib import Path
 
-import pytest
 from net_processes import FAST, LOOP, FaultyProxy, _finish, _line, _spawn
 
 CLI = ("-m", "gin3d.net.cli")
@@ -157,7 +156,8 @@ def _vanishing_game(tmp: Path) -> list[str] | None:
     or None when the game ended before that."""
 
     async def scenario():
-        host, guests = await _open_table(tmp, 3, "--grace", "2", "--target", "30")
+        extra = ("--grace", "2", "--stall", "15", "--target", "30")
+        host, guests = await _open_table(tmp, 3, *extra)
         try:
             await asyncio.wait_for(_line(host, "NOTE hand 2: players"), 30)
         except AssertionError:  # the host ended first: the game was over in one hand
@@ -242,19 +242,13 @@ def test_a_player_whose_link_is_cut_comes_back_and_the_game_finishes(tmp_path):
     assert f"NOTE hand {hand}: resuming with player 2" in outs[other]
 
 
-@pytest.mark.skip(
-    reason="known bug: after player 2 takes its seat back the table can wait for the record"
-    " of a hand the computer played for it until the stall time ('claimed: no record of"
-    " hand 5'; 4 of 5 quiet runs, at the code before this round too), and the timed-out run"
-    " leaves the interpreter unable to parse source (CPython 3.11.2's 'AST constructor"
-    " recursion depth mismatch'), which takes the test worker down"
-)
 def test_a_player_replaced_by_the_computer_takes_its_seat_back(tmp_path):
     """Player 2's link is cut and the network stays away longer than the grace time (2 s):
     the computer takes its seat; when it gets through again it is given its seat back from
     a hand nobody has begun, learns what it missed, and all three finish with one log."""
     for attempt in range(5):  # the game may end before it is back: then it is played again
-        connections, outs = _cut_game(tmp_path / str(attempt), 8, "--target", "80", "--grace", "2")
+        extra = ("--target", "80", "--grace", "2", "--stall", "20")
+        connections, outs = _cut_game(tmp_path / str(attempt), 8, *extra)
         if "plays again from hand" in outs[0] and "played by the computer" in outs[0]:
             break
     _same_table(_results(tmp_path / str(attempt), 3), 3)
@@ -266,3 +260,20 @@ def test_a_player_replaced_by_the_computer_takes_its_seat_back(tmp_path):
     assert again > from_hand
     assert f"NOTE player 2 plays again from hand {again}" in outs[1]
     assert f"NOTE player 2 plays again from hand {again}" in outs[2]
+
+
+def test_a_player_away_when_the_game_ends_comes_back_to_see_the_end(tmp_path):
+    """Player 2's link is cut and it cannot get through for longer than the game lasts: the
+    computer plays its seat to the end, the host keeps the table open for it, and when it
+    gets through it replays every hand it missed and ends with the same log and totals."""
+    for attempt in range(5):  # a short game may end before 20 kB went to player 2
+        extra = ("--target", "30", "--grace", "2", "--stall", "40")
+        connections, outs = _cut_game(tmp_path / str(attempt), 30, *extra)
+        if connections > 1 and "is back to see the end" in outs[0]:
+            break
+    assert "NOTE keeping the table open for player 2" in outs[0], outs[0]
+    assert "NOTE player 2 saw the end" in outs[0]
+    assert "plays again" not in outs[0]  # it never took its seat back: the game was over
+    results = _results(tmp_path / str(attempt), 3)
+    _same_table(results, 3)
+    assert results[2]["ended"] == "finished"

@@ -51,7 +51,7 @@ from gin3d.players import GreedyPlayer
 
 def _options(args) -> MatchOptions:
     relay = parse_relays(args.relay, RELAY_PORT) if args.relay else None
-    timing = Timing(args.heartbeat, args.dead_after, args.grace)
+    timing = Timing(args.heartbeat, args.dead_after, args.grace, stall=args.stall)
     cb = Callbacks(
         on_status=lambda s: print(f"STATUS {s}", flush=True),
         on_refused=lambda r, by_peer: print(f"REFUSED {r}", flush=True),
@@ -117,7 +117,7 @@ def _table_rules(args) -> RuleSet:
 
 async def _run_table(args) -> int:
     options = {
-        "timing": Timing(args.heartbeat, args.dead_after, args.grace),
+        "timing": Timing(args.heartbeat, args.dead_after, args.grace, stall=args.stall),
         "evidence_dir": args.evidence,
         "on_note": lambda text: print(f"NOTE {text}", flush=True),
         "stand_in": GreedyPlayer(),  # for a player gone past the grace time, when we run it
@@ -156,14 +156,19 @@ async def _run_table(args) -> int:
         "notes": table.notes,
         "safety_code": table.safety_code,
     }
-    return await _report(args, ended, result, table)
+    # the host stays for a player away at the end: it may come back to see it
+    then = table.see_off if isinstance(table, TableHost) else None
+    return await _report(args, ended, result, table, then)
 
 
-async def _report(args, ended, result: dict, closing) -> int:
-    """Write the result, say how it ended, close; the exit status is 0 only when finished."""
+async def _report(args, ended, result: dict, closing, then=None) -> int:
+    """Write the result, say how it ended, ``await then()`` if given, close; the exit
+    status is 0 only when finished."""
     if args.out:
         write_atomic(args.out, json.dumps(result, indent=1))
     print(f"ENDED {ended.reason} {result['totals']}", flush=True)
+    if then is not None:
+        await then()
     await closing.close()
     return 0 if ended.reason == "finished" else 2
 
@@ -213,6 +218,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--heartbeat", type=float, default=2.0)
     parser.add_argument("--dead-after", type=float, default=8.0)
     parser.add_argument("--grace", type=float, default=60.0)
+    parser.add_argument(
+        "--stall", type=float, default=120.0, help="seconds to wait for a step before claiming"
+    )
     parser.add_argument("--retry", type=float, default=0.5)
     args = parser.parse_args(argv)
     _check(parser, args)

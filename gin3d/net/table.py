@@ -37,10 +37,12 @@ from .protocol import FrameError, ProtocolError
 from .session import CHEATED, Callbacks, Player, Timing
 from .tablegame import Record, TableGame, stand_in
 from .tablehand import TableHandSession, hand_match_id
-from .tablelink import AHEAD, PairInbox, PairLink, is_resume
+from .tablelink import PairInbox, PairLink, is_resume
 from .tablesig import TableKeys
 
 MAX_TABLE_REFUSALS = 20  # refused messages from one player before the table stops
+RECORDS_AHEAD = 100  # records kept for the hands from the oldest unsettled one to this many
+# more: a player back after an absence is sent the record of every hand it missed at once
 NOTES_KEPT = 100  # notes from the other players kept (a flood of them costs nothing)
 LINK_ERRORS = (ConnectionError, OSError, asyncio.IncompleteReadError, EOFError)
 BROADCAST = frozenset(
@@ -99,7 +101,7 @@ class TablePeer:
 
     async def _read(self, link: Link, sender: int) -> None:
         """Every message from one link, until it ends; nothing a peer sends raises here."""
-        while self.ended is None:
+        while self._listening():
             try:
                 msg = await link.recv()
             except FrameError as exc:
@@ -113,6 +115,10 @@ class TablePeer:
                 self.got_b[sender] = self.got_b.get(sender, 0) + 1
             if msg["t"] != "tresume":  # a stray one: nothing to do
                 await self._route(msg, sender)
+
+    def _listening(self) -> bool:
+        """Whether the links are still read: until the table ends."""
+        return self.ended is None
 
     async def _route(self, msg: dict, sender: int) -> None:
         raise NotImplementedError  # host and guest route differently
@@ -238,7 +244,7 @@ class TablePeer:
         p, hand = msg["p"], msg["hand"]
         if (
             hand < self.inbox.oldest
-            or hand > self.inbox.oldest + AHEAD
+            or hand > self.inbox.oldest + RECORDS_AHEAD
             or (hand, p) in self.records
         ):
             await self._refuse(p, f"player {p} sent a record of hand {hand + 1} out of turn")
@@ -393,6 +399,8 @@ class TablePeer:
 
     def _set_back(self, p: int, hand: int) -> None:
         self.back[p] = hand
+        if p == self.index:
+            self.inbox.rejoin(hand)
         self._say(f"player {p} plays again from hand {hand + 1}")
 
     def _set_away(self, gone: int, hand: int) -> None:

@@ -42,6 +42,8 @@ class TableHost(TablePeer):
         self.full = asyncio.Event()
         self.fingerprints: dict[int, str] = {}  # who sits where: a player coming back
         self.waiting: dict[int, asyncio.TimerHandle] = {}  # players gone: their grace time
+        self.lost_at: dict[int, float] = {}  # when each player's link was last lost
+        self.seeing_off = False  # the game is over: a player away may still come to see it
 
     @property
     def failures(self) -> list[str]:
@@ -81,11 +83,11 @@ class TableHost(TablePeer):
                 for p, fp in self.fingerprints.items()
                 if fp == peer.peer_fingerprint
                 and p not in self.links
-                and (p in self.waiting or p in self.away.keys() - self.back)
+                and (p in self.waiting or p in self.away.keys() - self.back or self.seeing_off)
             ),
             None,
         )
-        if back is None or self.ended is not None:
+        if back is None or (self.ended is not None and not self.seeing_off):
             peer.link.close()
             return
         try:
@@ -93,6 +95,9 @@ class TableHost(TablePeer):
         except (ProtocolError, asyncio.TimeoutError, *LINK_ERRORS) as exc:
             peer.link.close()
             self.failures.append(f"player {back} could not resume: {exc}")
+            return
+        if self.ended is not None:  # sent every hand it missed: it replays them to the end
+            self._say(f"player {back} is back to see the end")
             return
         self._say(f"player {back} is back")
         if back in self.waiting:
@@ -114,6 +119,7 @@ class TableHost(TablePeer):
         grace = self.timing.grace
         self._say(f"player {sender}'s link was lost ({why}): waiting {grace:.0f} s")
         loop = asyncio.get_running_loop()
+        self.lost_at[sender] = loop.time()
         self.waiting[sender] = loop.call_later(grace, lambda: self._spawn(self._not_back(sender)))
 
     async def _not_back(self, p: int) -> None:
@@ -143,6 +149,42 @@ class TableHost(TablePeer):
     async def play(self) -> MatchEnded:
         await self.full.wait()
         return await self.run()
+
+    def _listening(self) -> bool:
+        return self.ended is None or self.seeing_off
+
+    async def see_off(self) -> None:
+        """After a finished game, keep the door open for each seated player whose link is
+        down: one that comes back is sent every hand it missed and replays them to the same
+        end. Done when each has sent its final log head, or once it would have stopped
+        dialing (``max(grace, stall)`` after its loss, as ``TableGuest._redial``)."""
+        if self.ended is None or self.ended.reason != "finished":
+            return
+        away = [p for p in self.fingerprints if p not in self.links and p not in self.heads]
+        if not away:
+            return
+        loop = asyncio.get_running_loop()
+        wait = max(self.timing.grace, self.timing.stall)
+        until = max(self.lost_at.get(p, loop.time()) for p in away) + wait
+        self._say(f"keeping the table open for player {', '.join(map(str, away))}")
+        self.seeing_off = True
+        try:
+            async with self.changed:
+                await asyncio.wait_for(
+                    self.changed.wait_for(lambda: all(p in self.heads for p in away)),
+                    max(0.0, until - loop.time()),
+                )
+        except asyncio.TimeoutError:
+            pass
+        finally:
+            self.seeing_off = False
+        for p in away:
+            if p not in self.heads:
+                self._say(f"player {p} did not come back to see the end")
+            elif self.heads[p] != self.table.log.head:
+                self._say(f"player {p} saw a different end: its log differs")
+            else:
+                self._say(f"player {p} saw the end")
 
     async def _route(self, msg: dict, sender: int) -> None:
         kind = msg["t"]

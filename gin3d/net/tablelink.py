@@ -67,6 +67,7 @@ class PairInbox:
     def __init__(self) -> None:
         self.queues: dict[tuple[int, int], asyncio.Queue] = {}
         self.oldest = 0  # hands before this one are settled: their late frames are dropped
+        self.rejoined = 0  # we play again from this hand (we were replaced): see ``rejoin``
 
     def queue(self, hand: int, other: int) -> asyncio.Queue:
         return self.queues.setdefault((hand, other), asyncio.Queue())
@@ -84,13 +85,18 @@ class PairInbox:
         """Keep a frame for its hand's match; returns why it is refused, None if kept."""
         if hand < self.oldest:
             return None  # a finished hand's last pings: nothing to do
-        if hand > self.oldest + AHEAD:
+        if hand > max(self.oldest, self.rejoined) + AHEAD:
             return f"a frame for hand {hand + 1}, which is not near"
         q = self.queue(hand, other)
         if q.qsize() >= MAX_WAITING:
             return f"more than {MAX_WAITING} frames waiting for hand {hand + 1}"
         q.put_nowait(body)
         return None
+
+    def rejoin(self, hand: int) -> None:
+        """We take our seat back from ``hand``: its first frames may come while we are
+        still replaying the hands we missed (all sent at once), before it is near."""
+        self.rejoined = max(self.rejoined, hand)
 
     def close_all(self) -> None:
         """The table stopped: every hand's link reads its end (a match still starting too)."""
