@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from gin3d.engine import RuleSet, parse_cards, score_knock
-from gin3d.scene.ui.result_story import hand_story
+from gin3d.scene.ui.result_story import counted, hand_story
 
 CLASSIC = RuleSet.preset("classic")
 SAM_MELDS = "KD KH KC QS JS TS"  # a set of kings and a ten-to-queen run, nothing to lay off
@@ -44,3 +44,27 @@ def test_gin_big_gin_and_the_spade_doubling():
         "You went Big Gin; Walt had 14,",
         f"so you score 14 + {CLASSIC.big_gin_bonus} Big Gin bonus = {big.points}",
     )
+
+
+def test_a_count_has_its_noun_in_the_right_number():
+    """The game-over sheet said "1 rounds played" after a one-round team game."""
+    assert counted(1, "round") == "1 round"
+    assert [counted(n, "hand") for n in (0, 2, 6)] == ["0 hands", "2 hands", "6 hands"]
+
+
+def test_the_group_sheets_say_when_boxes_and_the_game_bonus_pay_nothing():
+    """A team game's sheet showed "Boxes (3/1 won)" over two zeros and a 0 game bonus for
+    the winners, with both bonuses off (the default): it reads as a mistake unless it says so."""
+    from gin3d.app.screens.team_results import box_label, team_sheet
+    from gin3d.engine import PartnershipGame
+
+    assert box_label([3, 1], True) == "Boxes (3 / 1 won)"
+    assert box_label([2, 0, 1], False) == "Boxes (2 / 0 / 1 won, no bonus)"
+    rules = RuleSet.preset("classic")
+    game = PartnershipGame(rules, "sheet-seed", 0)
+    labels = [label for label, _ in team_sheet(game)]
+    assert labels[1] == "Game bonus (off)" and labels[2].endswith("won, no bonus)")
+    paid = PartnershipGame(
+        rules.but(partnership_game_bonus=True, partnership_box_bonus=True), "sheet-seed", 0
+    )
+    assert [label for label, _ in team_sheet(paid)][1:3] == ["Game bonus", "Boxes (0 / 0 won)"]

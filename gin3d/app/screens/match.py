@@ -14,6 +14,7 @@ from ...net.constants import DEFAULT_PORT
 from ...scene.control.net_hub import parse_address, rules_label
 from ...scene.ui.palette import GOLD
 from ...scene.ui.panel import entry
+from ...scene.ui.result_story import counted
 from .base import Screen
 from .lobby import LobbyScreen
 from .setup import RulesRows
@@ -141,7 +142,7 @@ class SavedScreen(LobbyScreen):
                 role = "you host" if sm.role == "host" else "you joined"
                 kind = {"lan": "LAN", "online": "Online"}.get(sm.kind, "")
                 game = f", game {sm.game_number + 1}" if sm.game_number else ""
-                hands = f"{sm.hands} hand{'s' if sm.hands != 1 else ''}"
+                hands = counted(sm.hands, "hand")
                 game += ", finished" if sm.finished else ""
                 p.text(
                     f"vs {sm.opponent or 'unknown'}   {sm.scores[0]} - {sm.scores[1]}"

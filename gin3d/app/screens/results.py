@@ -7,9 +7,9 @@ from panda3d.core import TextNode
 
 from ...scene.ui.palette import GOLD
 from ...scene.ui.portraits import face_for, picture
-from ...scene.ui.result_story import hand_story
+from ...scene.ui.result_story import counted, hand_story
 from .base import Screen
-from .team_results import round_lines, team_sheet
+from .team_results import box_label, round_lines, team_sheet
 
 
 def score_rows(session) -> tuple[list[str], list[int], list[int]]:
@@ -55,7 +55,7 @@ def three_player_sheet(game) -> list[tuple[str, list[int]]]:
     return [
         ("Hand points", points),
         ("Game bonus", bonus),
-        (f"Boxes ({'/'.join(map(str, boxes))} won)", box),
+        (box_label(boxes, rules.three_player_boxes), box),
         ("Total", game.totals()),
     ]
 
@@ -252,7 +252,7 @@ class GameOverScreen(ResultScreen):
             face = face_for(player, names[player])
             picture(p.frame, face, (x, y + 0.09), 0.05, lit=player == winner)
         self._sheet(p, rows, columns, y)
-        p.text(f"{len(game.hands)} hands played", y - 0.58, 0.05, fg=(1, 1, 0.8, 1))
+        p.text(f"{counted(len(game.hands), 'hand')} played", y - 0.58, 0.05, fg=(1, 1, 0.8, 1))
         last, hand = game.hand.result, game.hand
         if last is not None and hand.winner is not None:  # the last hand's story
             pair = [names[player] for player in game.local]
@@ -273,7 +273,7 @@ class GameOverScreen(ResultScreen):
         for team, x in enumerate(columns):
             p.text(teams[team], y, 0.042, x=x, fg=GOLD)
         self._sheet(p, team_sheet(game), columns, y)
-        p.text(f"{len(game.results)} rounds played", y - 0.58, 0.05, fg=(1, 1, 0.8, 1))
+        p.text(f"{counted(len(game.results), 'round')} played", y - 0.58, 0.05, fg=(1, 1, 0.8, 1))
         _, last = round_lines(session.controller)  # the last round's two hands
         for yy, line in zip((y - 0.68, y - 0.75), last):
             p.text(f"Last round: {line}", yy, 0.04, fg=(0.85, 1, 0.85, 1))

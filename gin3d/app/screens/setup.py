@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from ..game_app import GameSetup
 
 TARGETS = (100, 150, 200, 250, 50)
-TEAM_TARGETS = (125, 150, 200, 250, 100)  # a partnership game's (the rule pages say 125)
+TEAM_TARGETS = (125, 150, 200, 250, 100, 50)  # a partnership game's (the rule pages say 125)
 PLAYERS_NOTES = {
     2: "You against one computer",
     3: "You and two computers: the dealer sits each hand out",

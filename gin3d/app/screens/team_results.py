@@ -40,6 +40,13 @@ def round_lines(controller) -> tuple[str, list[str]]:
     return title, lines
 
 
+def box_label(boxes: list[int], paid: bool) -> str:
+    """The sheet's boxes row: the hands each won, and whether the rules pay a bonus for them
+    (a bare "0" under "Boxes (3/1 won)" read as a mistake)."""
+    won = " / ".join(map(str, boxes))
+    return f"Boxes ({won} won)" if paid else f"Boxes ({won} won, no bonus)"
+
+
 def team_sheet(game) -> list[tuple[str, list[int]]]:
     """The rows of a finished partnership game's sheet, a value per team."""
     rules = game.rules
@@ -50,7 +57,7 @@ def team_sheet(game) -> list[tuple[str, list[int]]]:
     box = [rules.box_bonus * b if rules.partnership_box_bonus else 0 for b in boxes]
     return [
         ("Round points", game.running()),
-        ("Game bonus", bonus),
-        (f"Boxes ({'/'.join(map(str, boxes))} won)", box),
+        ("Game bonus" if rules.partnership_game_bonus else "Game bonus (off)", bonus),
+        (box_label(boxes, rules.partnership_box_bonus), box),
         ("Total", game.totals()),
     ]

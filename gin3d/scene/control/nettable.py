@@ -17,6 +17,7 @@ from ...net.constants import CONNECTED, DECLINED, GONE, SAVED_BYE
 from ..ui import theme
 from ..ui.hud import Hud, button, suitify
 from ..ui.palette import GOLD
+from ..ui.result_story import counted
 from .net_hub import net_event
 from .netcontroller import NetTableController
 from .perspective import MatchRecord
@@ -478,8 +479,7 @@ class NetSession:
                 record.add(hand, seat)
         n = len(hands)
         self.chat.add(
-            f"(!) match resumed after {n} hand{'s' if n != 1 else ''}; an unfinished"
-            " hand is dealt again"
+            f"(!) match resumed after {counted(n, 'hand')}; an unfinished hand is dealt again"
         )
 
     def _prompt(self) -> None:

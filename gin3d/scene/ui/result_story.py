@@ -14,6 +14,11 @@ from ...engine import HandResult
 BONUS_NAMES = {"gin": "gin bonus", "big_gin": "Big Gin bonus", "undercut": "undercut bonus"}
 
 
+def counted(n: int, noun: str) -> str:
+    """A count with its noun in the right number: "1 hand", "6 hands"."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 def _who(name: str, start: bool) -> str:
     """The local player is "You" on the table: "you" inside a sentence."""
     return name if start or name != "You" else "you"
@@ -51,7 +56,7 @@ def hand_story(result: HandResult, knocker: int, names: Sequence[str]) -> tuple[
     what the other had; then who scores and how."""
     k_name, o_name = names[knocker], names[1 - knocker]
     laid = len(result.layoffs)
-    after = f" after laying off {laid} card{'s' if laid != 1 else ''}" if laid else ""
+    after = f" after laying off {counted(laid, 'card')}" if laid else ""
     other_had = f"{_who(o_name, False)} had {result.other_deadwood}{after}"
     if result.kind in ("gin", "big_gin"):
         went = "went Big Gin" if result.kind == "big_gin" else "went gin"
