@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import asyncio
 
-from gin3d.net.table import TablePeer
+from gin3d.net.session import CHEATED
+from gin3d.net.table import RECORDS_AHEAD, TablePeer
 from gin3d.net.tablelink import AHEAD, PairInbox
 from gin3d.players import GreedyPlayer
 
@@ -44,3 +45,26 @@ def test_records_of_the_hands_we_missed_are_kept_however_many():
     asyncio.run(send_records())
     assert peer.refusals == []
     assert sorted(h for h, _ in peer.records) == list(range(12))
+
+
+def test_a_flood_of_records_for_hands_far_ahead_is_refused_and_bounded():
+    """A modified player sending records for hands no table could have reached: refused
+    past ``RECORDS_AHEAD`` hands, so what one player can make us hold stays bounded."""
+    peer = TablePeer(GreedyPlayer())
+    peer.index, peer.players = 0, 3
+
+    async def flood() -> None:
+        for hand in range(RECORDS_AHEAD - 2, RECORDS_AHEAD + 40):
+            msg = {"t": "trecord", "p": 1, "hand": hand, "deck": list(range(52)), "actions": []}
+            await peer._take_record(msg)
+
+    asyncio.run(flood())
+    assert sorted(h for h, _ in peer.records) == [
+        RECORDS_AHEAD - 2,
+        RECORDS_AHEAD - 1,
+        RECORDS_AHEAD,
+    ]
+    assert len(peer.refusals) == 39
+    # and the table stops: that many refusals from one player is a cheat verdict
+    assert peer.ended is not None and peer.ended.reason == CHEATED
+    assert peer.refusals[0] == f"player 1 sent a record of hand {RECORDS_AHEAD + 2} out of turn"
