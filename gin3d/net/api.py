@@ -493,6 +493,7 @@ class NetService:
         table_name: str = "",
         player=None,
         lan: bool = True,
+        open_table: bool = True,
         listen: str = "0.0.0.0",
         port: int = DEFAULT_PORT,
         lan_interfaces: list[str] | None = None,
@@ -500,9 +501,10 @@ class NetService:
         stand_in=None,
     ) -> concurrent.futures.Future:
         """Host a table of ``players`` (3, or 4 in two teams) as player 0. Its Future gives
-        a ``HostInfo``; ``lan`` lists it on the LAN as an open table (no code to type). The
-        others join with ``join_net_table`` or from the LAN list. ``stand_in`` plays a seat
-        whose player is gone past the grace time (the greedy player by default)."""
+        a ``HostInfo``; ``lan`` lists it on the LAN, ``open_table`` there with no code to
+        type (joined from the list only). The others join with ``join_net_table`` or from
+        the LAN list. ``stand_in`` plays a seat whose player is gone past the grace time
+        (the greedy player by default)."""
 
         async def hosting() -> HostInfo:
             self._free()
@@ -512,7 +514,7 @@ class NetService:
                 players,
                 listen=listen,
                 port=port,
-                open_table=lan,
+                open_table=lan and open_table,
                 **self._table_options(stand_in),
             )
             await table.start()
@@ -525,7 +527,7 @@ class NetService:
                     table.port,
                     table.door.identity.fingerprint,
                     addresses,
-                    True,
+                    open_table,
                     lan_interfaces,
                     rules=table.rules,
                     players=players,

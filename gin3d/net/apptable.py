@@ -5,6 +5,7 @@ human's seat, and ``TableRun`` tells the app what happens there as ``NetEvent``s
 The events (docs/net.md, *The app's API*), in the words of a two-player match where they fit:
 
 - ``table``: who sits where, each time it changes (``players``, ``you`` once seated,
+  ``hands``: the hands under way now, each (table hand number, its two players),
   ``joined``: the players seated so far, told at the host; ``lost``: links lost, waiting
   out the grace time, at the host; ``away`` / ``back``: player -> the hand from which the
   computer plays its seat / it plays again).
@@ -58,7 +59,9 @@ class TableRun:
         """Who sits where, as the ``table`` event tells it."""
         p = self.peer
         seated = self.hosting or p.seated.is_set()
+        hands = p.table.next_hands() if p.table is not None and not p.table.over else []
         return {
+            "hands": [(h, seats) for h, seats, _ in hands],
             "players": p.players,
             "you": p.index if seated else None,
             "joined": sorted(p.fingerprints) if self.hosting else [],

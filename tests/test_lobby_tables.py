@@ -1,0 +1,140 @@
+"""A LAN table of three (and of four in two teams) on the offscreen app, with real processes
+on loopback (127.0.0.1): the app hosts it from the LAN screen (Host a table of 3 or 4, the
+rules, the hosting screen showing who has joined), command line players join it with its
+code, and the app's player plays its hands through the real input path to the end of the
+game: the same totals as the others, the player sitting out or the teams and the partner's
+table on the pad, the result and game-over screens of a three-player or partnership game."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from net_processes import FAST, LOOP, ROOT
+from scene_harness import Driver, get_app
+from test_lobby_screens import check_view, pump
+
+from gin3d.driver.three_table import ThreePlayerTable
+from gin3d.net.session import Timing
+from gin3d.scene.control.net_hub import NetConfig, NetHub
+from gin3d.scene.control.netgroup import NetTeamTable
+
+TARGET = 30
+
+
+@pytest.fixture(scope="module")
+def app():
+    app = get_app()
+    app.request("Menu")
+    app.net_hub.close(wait=True)
+    app.net_hub = NetHub(
+        app,
+        NetConfig(
+            name="Ann",
+            listen=LOOP,
+            port=0,
+            discovery=False,
+            upnp=False,
+            timing=Timing(0.3, 2.5, 60),
+        ),
+    )
+    app.setup.options = {}
+    targets = app.setup.target, app.setup.team_target
+    app.setup.target = app.setup.team_target = TARGET
+    yield app
+    app.setup.target, app.setup.team_target = targets
+    app.request("Menu")
+    app.net_hub.close(wait=True)
+
+
+def join(code: str, port: int, out) -> subprocess.Popen:
+    """A command line player joining the table (the greedy player)."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "gin3d.net.cli", "table-join", "--code", code,
+         "--address", f"{LOOP}:{port}", "--out", str(out), *FAST],
+        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_host_a_table_from_the_lan_screen_and_play_it_out(app, tmp_path, players):
+    app.request("Menu")
+    app.request("Lan")
+    app.screens.panel.buttons[f"host{players}"]["command"]()
+    assert app.screens.state == "HostSetup"
+    app.screens.panel.buttons["host"]["command"]()
+    assert app.screens.state == "Hosting"
+    screen = app.screens.current
+    pump(app, lambda: "Join code" in screen.host_lines[0].getText(), "the hosting screen")
+    info = app.net_hub.service.host_info
+    others = players - 1
+    assert screen.waiting.getText() == f"Waiting for {others} players..."
+    pump(app, lambda: f"waiting for {others} more" in screen.seated.getText(), "the seats line")
+    guests = [join(info.code, info.port, tmp_path / "p1.json")]
+    try:
+        pump(app, lambda: "You, Player 2 " in screen.seated.getText(), "the first guest")
+        more = f"waiting for {others - 1} more..."
+        assert screen.seated.getText() == f"At the table: You, Player 2  -  {more}"
+        for i in range(2, players):
+            guests.append(join(info.code, info.port, tmp_path / f"p{i}.json"))
+        pump(app, lambda: app.screens.state == "Table", "the table")
+        session = app.session
+        ctl = session.controller
+        assert (ctl.me, ctl.players) == (0, players)
+        assert f"Table of {players}" in session.status.info.getText()
+        assert "table safety code" in session.status.info.getText()
+        driver = Driver(app)
+        sat_out = played = 0
+        for _ in range(3000):
+            pump(
+                app,
+                lambda: (
+                    ctl.waiting_for_human()
+                    or app.screens.state in ("HandResult", "GameOver")
+                    or ctl.watching_line()
+                ),
+                "our turn, a hand we sit out or a result",
+            )
+            if app.screens.state == "GameOver":
+                break
+            if app.screens.state == "HandResult":
+                assert isinstance(ctl.game, ThreePlayerTable if players == 3 else NetTeamTable)
+                app.screens.panel.buttons["next"]["command"]()
+                continue
+            if ctl.watching_line():
+                # the pad names the two players and who sits out: us
+                assert ctl.bench[0] == "You"
+                assert "You: " in session.hud.scores.getText()
+                assert "sits out" in session.hud.scores.getText()
+                sat_out += 1
+                pump(
+                    app,
+                    lambda: app.screens.state in ("HandResult", "GameOver"),
+                    "the hand we sat out",
+                )
+                continue
+            check_view(app)
+            if players == 4:  # the teams on the pad, the partner's table under them
+                pad = session.hud.scores.getText()
+                assert "You & Player 3: " in pad and "Player 2 & Player 4: " in pad, pad
+                assert "Partner's table: Player 3 vs" in pad, pad
+            driver.play_turn()
+            played += 1
+        assert app.screens.state == "GameOver"
+        assert played and ctl.submitted
+        for g in guests:
+            g.wait(60)
+    finally:
+        for g in guests:
+            if g.poll() is None:
+                g.kill()
+    results = [json.loads((tmp_path / f"p{i}.json").read_text()) for i in range(1, players)]
+    assert all(r["ended"] == "finished" for r in results)
+    game = ctl.game.game
+    assert game.over and max(game.totals()) >= TARGET
+    assert [list(game.totals())] * others == [r["totals"] for r in results]
+    pump(app, lambda: session.ended is not None, "the table's end")
+    assert session.ended == "finished"
+    app.request("Menu")
