@@ -138,3 +138,64 @@ def test_host_a_table_from_the_lan_screen_and_play_it_out(app, tmp_path, players
     pump(app, lambda: session.ended is not None, "the table's end")
     assert session.ended == "finished"
     app.request("Menu")
+
+
+def test_join_a_table_of_four_by_address_and_code_as_team_one(app, tmp_path):
+    """The app joins a command line host's table of four (LAN screen: address, code, Join a
+    table of 3 or 4) as player 1, in team 1: its pad puts its own team first, its results
+    and game-over sheet name each team by the engine's team numbers."""
+    said = tmp_path / "host.out"
+    with said.open("w") as out:
+        host = subprocess.Popen(
+            [sys.executable, "-m", "gin3d.net.cli", "table-host", "--players", "4", "--listen",
+             LOOP, "--port", "0", "--target", str(TARGET), "--out", str(tmp_path / "p0.json"),
+             *FAST],
+            cwd=ROOT, stdout=out, stderr=subprocess.STDOUT,
+        )  # fmt: skip
+    guests = [host]
+    try:
+        pump(app, lambda: said.read_text().startswith("LISTENING"), "the host's port and code")
+        port, code = said.read_text().split()[1:3]
+        app.request("Menu")
+        app.request("Lan")
+        p = app.screens.panel
+        p.entries["address"].enterText(f"{LOOP}:{port}")
+        p.entries["code"].enterText(code)
+        p.buttons["join_table"]["command"]()
+        note = app.screens.lobby.note
+        pump(app, lambda: "waiting for the others" in note.getText(), "the guest's waiting line")
+        for i in (2, 3):
+            guests.append(join(code, port, tmp_path / f"p{i}.json"))
+        pump(app, lambda: app.screens.state == "Table", "the table")
+        ctl = app.session.controller
+        assert (ctl.me, ctl.players) == (1, 4)
+        driver = Driver(app)
+        teams = ("Player 1 & Player 3", "You & Player 4")  # by the engine's team numbers
+        for _ in range(3000):
+            pump(
+                app,
+                lambda: ctl.waiting_for_human() or app.screens.state in ("HandResult", "GameOver"),
+                "our turn or a result",
+            )
+            title = app.screens.panel.title.getText() if app.screens.panel else ""
+            if app.screens.state == "GameOver":
+                assert title == f"{teams[ctl.game.game.winner]} win the game!", title
+                break
+            if app.screens.state == "HandResult":
+                team, _ = ctl.game.game.results[-1]
+                assert team is None or title.startswith(f"{teams[team]} score"), title
+                app.screens.panel.buttons["next"]["command"]()
+                continue
+            pad = app.session.hud.scores.getText()
+            assert pad.index("You & Player 4: ") < pad.index("Player 1 & Player 3: "), pad
+            check_view(app)
+            driver.play_turn()
+        assert app.screens.state == "GameOver" and ctl.submitted
+        for g in guests:
+            g.wait(60)
+    finally:
+        for g in guests:
+            if g.poll() is None:
+                g.kill()
+    assert json.loads((tmp_path / "p0.json").read_text())["totals"] == ctl.game.game.totals()
+    app.request("Menu")

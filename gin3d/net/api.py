@@ -571,8 +571,7 @@ class NetService:
                 raise
             run = TableRun(table, self._emit)
             self.table = run
-            run.tell_seats()
-            self._emit("status", text="waiting for the table to fill…")
+            run.tell_seats()  # (not seated yet: the app says we wait for the table to fill)
             asyncio.ensure_future(self._watch_table(run))
             return address
 
