@@ -77,6 +77,7 @@ def test_host_a_table_from_the_lan_screen_and_play_it_out(app, tmp_path, players
         pump(app, lambda: "You, Player 2 " in screen.seated.getText(), "the first guest")
         more = f"waiting for {others - 1} more..."
         assert screen.seated.getText() == f"At the table: You, Player 2  -  {more}"
+        assert screen.waiting.getText() == f"Waiting for {others - 1} player{'s' * (others > 2)}..."
         for i in range(2, players):
             guests.append(join(info.code, info.port, tmp_path / f"p{i}.json"))
         pump(app, lambda: app.screens.state == "Table", "the table")

@@ -46,6 +46,7 @@ def test_host_a_lan_table_of_three_and_play_a_hand(player, tmp_path):
         )
         if i == 1:
             snap = p.wait(p.shows("At the table: You, Player 2"), 30, "the first guest seated")
+            assert p.shows("Waiting for 1 player...")(snap), snap["texts"]
             p.screenshot("table3-2-one-joined")
     p.wait(on("Table"), 60, "the table, everyone seated")
     deadline = time.monotonic() + 300

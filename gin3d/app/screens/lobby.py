@@ -626,6 +626,8 @@ class HostingScreen(LobbyScreen):
         names = ", ".join(["You"] + [f"Player {p + 1}" for p in joined])
         more = f"waiting for {left} more..." if left else "everyone is here: dealing..."
         self.seated.setText(f"At the table: {names}  -  {more}")
+        if self.waiting.getText().startswith("Waiting for"):  # (the code is shown by now)
+            self.waiting.setText(f"Waiting for {left} player{'s' if left != 1 else ''}...")
 
     def _host_saved(self, net: NetService, saved) -> None:
         """Host a saved match again: same identity and code, so only its opponent gets in."""
