@@ -174,7 +174,17 @@ class NetGroupController(NetTableController):
         self.showing_result = True
         self.turn_view = None
         self.playing = None
-        self.queue.call(self._announce)
+        self.queue.call(self._announce_next_frame)
+
+    def _announce_next_frame(self) -> None:
+        """The result screen a frame later: a hand sat out is laid out at once, so its
+        result can be due while the previous result's Next hand is still being pressed
+        (the screen must reach the table before it opens the next result)."""
+        self.base.taskMgr.doMethodLater(0, lambda task: self._announce(), self._announce_task)
+
+    @property
+    def _announce_task(self) -> str:
+        return f"net-table-result-{id(self)}"
 
     def _lay_out(self, events) -> None:
         """A whole hand on the table at once (from the near seat's chair)."""
@@ -191,6 +201,10 @@ class NetGroupController(NetTableController):
         for fn in list(self.on_game_over if self.table.over else self.on_hand_over):
             fn(self.table)
         self._changed()
+
+    def destroy(self) -> None:
+        self.base.taskMgr.remove(self._announce_task)
+        super().destroy()
 
     def next_hand(self) -> bool:
         """Leave the result: on to the hand under way (it may be dealt already)."""
