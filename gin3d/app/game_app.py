@@ -31,6 +31,7 @@ from ..scene.control.controller import TableController
 from ..scene.control.help import HelpOverlay
 from ..scene.control.net_hub import NetConfig, NetHub
 from ..scene.control.nettable import NetSession
+from ..scene.control.nettablegroup import NetGroupSession
 from ..scene.control.tableinput import TableInput
 from ..scene.control.team_controller import PartnershipController
 from ..scene.control.three_controller import ThreePlayerController
@@ -256,6 +257,24 @@ class GinApp(ShowBase):
             opponent,
             route,
             safety_code,
+            kind=hub.kind,
+            player_name=hub.config.name,
+        )
+        hub.handler = self.session.handle
+        self.screens.request("Table")
+        return self.session
+
+    def start_net_table(self, hub: NetHub, connected: dict) -> NetGroupSession:
+        """A network table of three or four has every seat taken (the ``connected`` event's
+        data): play it on the table; the hub's events go to it from now on."""
+        self.end_game()
+        self.session = NetGroupSession(
+            self,
+            hub.service,
+            connected["seat"],
+            connected["players"],
+            connected["rules"],
+            connected.get("safety_code", ""),
             kind=hub.kind,
             player_name=hub.config.name,
         )

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from ..history import HandRecord
     from ..scene.control.net_hub import NetHub
     from ..scene.control.nettable import NetSession
+    from ..scene.control.nettablegroup import NetGroupSession
     from ..settings import Settings
     from .game_app import GameSetup, GinApp, Session
 
@@ -131,6 +132,11 @@ class ScreenServices:
     ) -> NetSession:
         """A network match was connected: play it on the table."""
         return self._app.start_net_game(hub, seat, opponent, route, safety_code)
+
+    def start_net_table(self, hub: NetHub, connected: dict) -> NetGroupSession:
+        """A network table of three or four is full (the ``connected`` event's data): play
+        it on the table."""
+        return self._app.start_net_table(hub, connected)
 
     # -- records and settings ---------------------------------------------------------------
     @property

@@ -19,13 +19,16 @@ from typing import Any
 
 from gin3d.engine import RuleSet
 
+from .apptable import TableRun
 from .candidates import format_candidate
 from .constants import DEFAULT_PORT, RELAY_PORT
 from .discovery import Table, TableAdvertiser, TableBrowser, find_table
 from .peer import HostedMatch, JoinedMatch, MatchOptions
 from .protocol import ProtocolError
 from .session import Callbacks, Timing
-from .transport import parse_address, parse_relays
+from .tableguest import TableGuest
+from .tablehost import TableHost
+from .transport import open_table_code, parse_address, parse_relays
 from .upnp import map_port, unmap_port
 
 
@@ -121,6 +124,7 @@ class NetService:
         self.advertiser: TableAdvertiser | None = None
         self.mapping = None
         self.host_info: HostInfo | None = None  # the table we host, as last told
+        self.table: TableRun | None = None  # a table of three or four (host_table...)
         self._rematch: asyncio.Future | None = None
 
     # -- thread plumbing ----------------------------------------------------------------
@@ -342,7 +346,12 @@ class NetService:
     def join_table(
         self, table: Table, player=None, code: str | None = None
     ) -> concurrent.futures.Future:
-        """Join a table from the LAN list (an open table needs no code)."""
+        """Join a table from the LAN list (an open table needs no code); a table of three
+        or four is joined as ``join_net_table`` does."""
+        if table.players > 2:
+            return self.join_net_table(
+                code or "", f"{table.address}:{table.port}", player, table.fingerprint
+            )
         fp = table.fingerprint if table.open else None
         return self._call(
             self._join(code or "", (table.address, table.port), player, fp, table.rules)
@@ -476,6 +485,124 @@ class NetService:
         ended = await match.wait()
         self._emit("ended", reason=ended.reason, detail=ended.detail)
 
+    # -- a table of three, or four in two teams (apptable.TableRun) ---------------------
+    def host_table(
+        self,
+        players: int,
+        rules: RuleSet | None = None,
+        table_name: str = "",
+        player=None,
+        lan: bool = True,
+        open_table: bool = True,
+        listen: str = "0.0.0.0",
+        port: int = DEFAULT_PORT,
+        lan_interfaces: list[str] | None = None,
+        advertise: list[str] | None = None,
+        stand_in=None,
+    ) -> concurrent.futures.Future:
+        """Host a table of ``players`` (3, or 4 in two teams) as player 0. Its Future gives
+        a ``HostInfo``; ``lan`` lists it on the LAN, ``open_table`` there with no code to
+        type (joined from the list only). The others join with ``join_net_table`` or from
+        the LAN list. ``stand_in`` plays a seat whose player is gone past the grace time
+        (the greedy player by default)."""
+
+        async def hosting() -> HostInfo:
+            self._free()
+            table = TableHost(
+                self._seat(player),
+                rules or RuleSet(),
+                players,
+                listen=listen,
+                port=port,
+                open_table=lan and open_table,
+                **self._table_options(stand_in),
+            )
+            await table.start()
+            run = TableRun(table, self._emit)
+            self.table = run
+            addresses = advertise or reachable_at(listen)
+            if lan:
+                self.advertiser = TableAdvertiser(
+                    table_name or self.name or "gin3d table",
+                    table.port,
+                    table.door.identity.fingerprint,
+                    addresses,
+                    open_table,
+                    lan_interfaces,
+                    rules=table.rules,
+                    players=players,
+                )
+                await self.advertiser.start()
+            info = HostInfo(table.code, table.port, addresses, "not tried")
+            self._hosting(info)
+            run.tell_seats()
+            self._emit("status", text="waiting for players…")
+            asyncio.ensure_future(self._watch_table(run, self._table_full(table)))
+            return info
+
+        return self._call(hosting())
+
+    def join_net_table(
+        self, code: str, address: str, player=None, fingerprint: str = "", stand_in=None
+    ) -> concurrent.futures.Future:
+        """Join a table of three or four at ``address`` ("host:port") with its ``code``, or
+        (``fingerprint``: an open table from the LAN list) with none. Its Future gives the
+        address once the host let us in; the seat comes with the ``connected`` event."""
+
+        async def joining() -> str:
+            self._free()
+            if not code and not fingerprint:
+                raise ValueError("joining a table needs its code")
+            key = code or open_table_code(fingerprint)
+            direct = parse_address(address, DEFAULT_PORT)
+            table = TableGuest(
+                self._seat(player),
+                key,
+                direct,
+                fingerprint,
+                **self._table_options(stand_in),
+            )
+            self._emit("status", text="connecting…")
+            try:
+                await table.start()
+            except (ConnectionError, ProtocolError, OSError) as exc:
+                self._emit("error", message=str(exc) or type(exc).__name__)
+                self._emit("status", text="not connected")
+                raise
+            run = TableRun(table, self._emit)
+            self.table = run
+            run.tell_seats()  # (not seated yet: the app says we wait for the table to fill)
+            asyncio.ensure_future(self._watch_table(run))
+            return address
+
+        return self._call(joining())
+
+    def _table_options(self, stand_in) -> dict:
+        if stand_in is None:
+            from gin3d.players import GreedyPlayer
+
+            stand_in = GreedyPlayer()
+        return {"timing": self.timing, "evidence_dir": self.evidence_dir, "stand_in": stand_in}
+
+    async def _table_full(self, table: TableHost) -> None:
+        """Once every seat is taken the table leaves the LAN list."""
+        await table.full.wait()
+        if self.advertiser is not None:
+            await self.advertiser.close()
+            self.advertiser = None
+
+    async def _watch_table(self, run: TableRun, *also) -> None:
+        watchers = [asyncio.ensure_future(c) for c in also]
+        try:
+            await run.run()
+        except Exception as exc:  # a background task: tell the app rather than lose it
+            self._emit("error", message=f"network error: {exc}")
+            self._emit("ended", reason="error", detail=str(exc), log_head="")
+        finally:
+            for w in watchers:
+                w.cancel()
+            await run.close()
+
     # -- the online service: is it there, its public tables, quick match -----------------
     def probe_service(self, service: str | None = None) -> concurrent.futures.Future:
         """Whether the service (``service``, or the one set up) answers; a ``Probe``."""
@@ -532,7 +659,9 @@ class NetService:
         return self.relay
 
     def _free(self) -> None:
-        if self.match is not None and not self.match.done:
+        if (self.match is not None and not self.match.done) or (
+            self.table is not None and not self.table.done
+        ):
             raise RuntimeError("a match is already open; leave it first")
 
     async def _adopt(self, started) -> str:
@@ -586,6 +715,8 @@ class NetService:
         return self._call(self._session_call("send_emote", name))
 
     def leave(self) -> concurrent.futures.Future:
+        if self.table is not None and not self.table.done:
+            return self._call(self.table.leave())
         return self._call(self._session_call("leave"))
 
     def claim(self) -> concurrent.futures.Future:
@@ -656,6 +787,10 @@ class NetService:
         }
 
     async def _shutdown(self) -> None:
+        if self.table is not None:
+            if not self.table.done:
+                await self.table.leave()
+            await self.table.close()
         if self.match is not None:
             s = self.match.session
             if s is not None and s.ended is None and s.link is not None:

@@ -4,7 +4,8 @@ A host advertises ``<table name>._gin3d._tcp.local.`` with TXT entries ``name`` 
 ``v`` (protocol version), ``fp`` (the host's certificate fingerprint), ``open`` (1 when
 anyone may join without a code), ``rules`` (the host's rules, ``offer.rules_token``) and
 ``resume`` (1 when the table is a saved match waiting for its own opponent: no one else
-can sit there, so the join list leaves it out).
+can sit there, so the join list leaves it out) and ``players`` (3 or 4 for a table of three
+or of four in two teams, ``table.TablePeer``; absent for two).
 A joining player's ``TableBrowser`` keeps a live list of the tables it hears and calls back
 on every change; ``Table.compatible`` tells the screen which ones it can join;
 ``find_table`` looks for one host by its fingerprint (a saved match's opponent, whose
@@ -42,6 +43,7 @@ class Table:
     open: bool  # joinable without a code (the code is derived from the fingerprint)
     rules: RuleSet | None = None  # what the host offers (None: not advertised or unreadable)
     resume: bool = False  # a saved match waiting for its own opponent to come back
+    players: int = 2  # 3 or 4: a table of three, or of four in two teams
 
     @property
     def compatible(self) -> bool:
@@ -71,7 +73,10 @@ def table_from_info(info) -> Table | None:
         addresses = info.parsed_addresses()
         version = int(props.get("v", ""))
         fp = props.get("fp", "")
+        players = int(props.get("players") or 2)
         if not addresses or not _FP.match(fp) or not 0 < int(info.port or 0) < 65536:
+            return None
+        if players not in (2, 3, 4):
             return None
         try:
             rules = rules_from_token(props["rules"]) if props.get("rules") else None
@@ -87,6 +92,7 @@ def table_from_info(info) -> Table | None:
             props.get("open") == "1",
             rules,
             props.get("resume") == "1",
+            players,
         )
     except (ValueError, UnicodeDecodeError, AttributeError, TypeError):
         return None
@@ -106,6 +112,7 @@ class TableAdvertiser:
         version: int = PROTOCOL_VERSION,
         rules: RuleSet | None = None,
         resume: bool = False,
+        players: int = 2,
     ) -> None:
         if not addresses:
             raise ValueError("advertise at least one address")
@@ -118,6 +125,7 @@ class TableAdvertiser:
         self.version = version
         self.rules = rules
         self.resume = resume
+        self.players = players
         self.azc = None
         self.info = None
 
@@ -138,6 +146,7 @@ class TableAdvertiser:
                 "open": "1" if self.open_table else "0",
                 **({"rules": rules_token(self.rules)} if self.rules else {}),
                 **({"resume": "1"} if self.resume else {}),
+                **({"players": str(self.players)} if self.players != 2 else {}),
             },
             server=f"gin3d-{self.fingerprint[:12]}.local.",
         )

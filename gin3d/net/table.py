@@ -28,6 +28,7 @@ import hashlib
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from gin3d.engine import RuleSet
 
@@ -61,6 +62,10 @@ class TablePeer:
     evidence_dir: str | None = None
     on_note: Callable[[str], None] | None = None  # every refusal and note, in words
     stand_in: Player | None = None  # plays a gone player's hands when we run its seat
+    # the app's view of the table: each move of a hand we play at our own seat (table hand,
+    # its players, redacted events, our view), and each round once agreed and replayed
+    on_hand_event: Callable[[int, tuple[int, int], list, Any], None] | None = None
+    on_round: Callable[[], None] | None = None
 
     def __post_init__(self) -> None:
         self.index = 0
@@ -366,6 +371,8 @@ class TablePeer:
         self.inbox.settle(hands[-1][0] + 1)
         for key in [k for k in self.records if k[0] <= hands[-1][0]]:
             del self.records[key]
+        if self.on_round is not None:
+            self.on_round()
 
     async def _settle(self, table_id: str, hand: int, seats: tuple[int, int], dealer: int):
         """One hand of the round, to its agreed record: played if we are at it (or run the
@@ -433,7 +440,8 @@ class TablePeer:
             hand_match_id(table_id, hand, by),
             rules=self.rules,
             callbacks=Callbacks(
-                on_refused=lambda r, by_peer: self._say(f"hand {hand + 1}: refused {r}")
+                on_refused=lambda r, by_peer: self._say(f"hand {hand + 1}: refused {r}"),
+                on_event=self._shown(hand, seats) if seats[seat] == self.index else None,
             ),
             # the hand's link is the table's: its death is seen there (a closed link), so
             # a slow host passing frames on late must not drop it (nothing would re-attach)
@@ -462,6 +470,12 @@ class TablePeer:
         await self._broadcast(
             {"t": "trecord", "p": self.index, "hand": hand, "deck": deck, "actions": actions}
         )
+
+    def _shown(self, hand: int, seats: tuple[int, int]):
+        """The app's ``on_hand_event`` for a hand we play ourselves (None without one)."""
+        if self.on_hand_event is None:
+            return None
+        return lambda events, view: self.on_hand_event(hand, seats, events, view)
 
     async def _run_hand(self, session: TableHandSession, link: PairLink, key) -> MatchEnded:
         """Attach a hand's match to its link and play it; how it ended."""

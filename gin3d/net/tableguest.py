@@ -21,16 +21,24 @@ REDIAL_EVERY = 0.5  # seconds between tries to reach the host again
 class TableGuest(TablePeer):
     """A player who joins a table by its code; player 1, 2 or 3 as the host seats it."""
 
-    def __init__(self, player: Player, code: str, address: tuple[str, int], **options) -> None:
+    def __init__(
+        self,
+        player: Player,
+        code: str,
+        address: tuple[str, int],
+        host_fingerprint: str = "",
+        **options,
+    ) -> None:
         super().__init__(player, **options)
         self.code = code
         self.address = address
         self.identity = Identity.generate()
         self.seated = asyncio.Event()
-        self.host_fingerprint = ""
+        self.host_fingerprint = host_fingerprint  # given: the host must show it (LAN list)
 
     async def start(self) -> None:
-        peer = await connect_direct(*self.address, self.identity, self.code)
+        expect = self.host_fingerprint or None
+        peer = await connect_direct(*self.address, self.identity, self.code, expect_peer=expect)
         self.host_fingerprint = peer.peer_fingerprint
         self.links[0] = peer.link
         self._spawn(self._read(peer.link, 0))

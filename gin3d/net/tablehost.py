@@ -29,6 +29,7 @@ class TableHost(TablePeer):
         code: str | None = None,
         listen: str = "127.0.0.1",
         port: int = 0,
+        open_table: bool = False,
         **options,
     ) -> None:
         super().__init__(player, **options)
@@ -36,7 +37,8 @@ class TableHost(TablePeer):
             raise ValueError("a table has 3 or 4 players")
         self.rules = rules
         self.players = players
-        self.door = TableDoor(self._seat_guest, code, listen, port)
+        # an open table (on the LAN list): its code is public, the host's fingerprint's
+        self.door = TableDoor(self._seat_guest, code, listen, port, open_table)
         self.code = self.door.code
         self.port = port
         self.full = asyncio.Event()
@@ -226,8 +228,10 @@ class TableDoor(HostedMatch):
     budgets, handshakes per address, timeouts) and join-code handshake; each guest who
     passes is handed to ``seat`` instead of starting a match."""
 
-    def __init__(self, seat, code: str | None, listen: str, port: int) -> None:
-        super().__init__(None, code=code, listen=listen, port=port)
+    def __init__(
+        self, seat, code: str | None, listen: str, port: int, open_table: bool = False
+    ) -> None:
+        super().__init__(None, code=code, listen=listen, port=port, open_table=open_table)
         self._seat = seat
 
     async def _use(self, peer: Peer) -> None:

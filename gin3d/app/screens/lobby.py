@@ -123,6 +123,10 @@ class LobbyScreen(Screen):
             self._say(data["message"], error=True)
         elif kind == "resumed":  # (normally after "connected"; kept for the table if not)
             self.early_events = [*self.early_events, ev]
+        elif kind == "table":
+            self._table_seats(data)
+        elif kind == "connected" and data.get("players", 2) > 2:
+            self.services.start_net_table(self.hub, data)
         elif kind == "connected":
             seat = data.get("seat", 0 if self.hub.role == "host" else 1)
             session = self.services.start_net_game(
@@ -138,6 +142,12 @@ class LobbyScreen(Screen):
 
     def _tables_changed(self) -> None:
         """The LAN list changed (shown by the LAN screen)."""
+
+    def _table_seats(self, data: dict) -> None:
+        """Who sits at the table of three or four we joined, until it is full (a guest
+        hears only that it waits; the hosting screen shows who has come)."""
+        if data.get("you") is None:
+            self._say("At the table: waiting for the others to join...")
 
     def _hosting(self, info) -> None:
         """Our table is open: ``info`` says where (shown by the screen that opened it)."""
@@ -197,6 +207,16 @@ class LanScreen(LobbyScreen):
         )
         y = -0.13
         p.text("Host a table", y, 0.05, x=-1.1, align=TextNode.ALeft, fg=GOLD)
+        groups = ((3, "Host a table of 3", 0.05), (4, "Host a table of 4 (teams)", 0.62))
+        for players, label, x in groups:
+            p.button(
+                f"host{players}",
+                label,
+                lambda n=players: self._host_lan(n),
+                (x, y + 0.012),
+                scale=0.04,
+                frameSize=(-6.4, 6.4, -0.55, 1.05),
+            )
         entry(p, "table", f"{self.hub.config.name}'s table", (-0.6, y - 0.1), width=12)
         p.text("Name", y - 0.1, 0.042, x=-1.1, align=TextNode.ALeft)
         p.button(
@@ -217,6 +237,14 @@ class LanScreen(LobbyScreen):
         )
         y2 = y - 0.27
         p.text("Or join by address", y2, 0.05, x=-1.1, align=TextNode.ALeft, fg=GOLD)
+        p.button(
+            "join_table",
+            "Join a table of 3 or 4",
+            lambda: self._join_address(table=True),
+            (0.62, y2 + 0.012),
+            scale=0.04,
+            frameSize=(-6.4, 6.4, -0.55, 1.05),
+        )
         p.text("host:port", y2 - 0.1, 0.042, x=-1.1, align=TextNode.ALeft)
         entry(p, "address", "", (-0.75, y2 - 0.1), width=9)
         p.text("code", y2 - 0.1, 0.042, x=-0.22, align=TextNode.ALeft)
@@ -291,6 +319,8 @@ class LanScreen(LobbyScreen):
         for i, t in enumerate(tables):
             y = 0.44 - i * 0.1
             access = "open" if t.open else "needs a code"
+            if t.players > 2:
+                access = f"table of {t.players}{' (teams)' if t.players == 4 else ''}, {access}"
             version = "" if t.compatible else f"  -  other version (v{t.version})"
             row = p.text(
                 f"{t.name}   {t.address}:{t.port}  -  {access}{version}",
@@ -350,7 +380,8 @@ class LanScreen(LobbyScreen):
         self._say(f"Joining {table.name}...")
         self.hub.watch(self.hub.open().join_table(table, code=code), "could not join")
 
-    def _join_address(self) -> None:
+    def _join_address(self, table: bool = False) -> None:
+        """Join by address and code: a two-player match, or (``table``) a table of 3 or 4."""
         p = self.panel
         address = p.entries["address"].get().strip()
         code = p.entries["code"].get().strip()
@@ -368,12 +399,15 @@ class LanScreen(LobbyScreen):
         self._set_name()
         self._for_match("guest", "lan")
         self._say(f"Connecting to {address}...")
-        self.hub.watch(self.hub.open().join_code(code, address), "could not join")
+        net = self.hub.open()
+        joined = net.join_net_table(code, address) if table else net.join_code(code, address)
+        self.hub.watch(joined, "could not join")
 
-    def _host_lan(self) -> None:
+    def _host_lan(self, players: int = 2) -> None:
+        """The host's rules, then a table for two, three or four (two teams)."""
         name = self._set_name()
         table = " ".join(self.panel.entries["table"].get().split())[:40] or f"{name}'s table"
-        self.request("HostSetup", "lan", table)
+        self.request("HostSetup", "lan", table, players)
 
     def exit(self) -> None:
         self.services.tasks.remove("lan-still-looking")
@@ -498,16 +532,23 @@ class HostingScreen(LobbyScreen):
 
     name = "Hosting"
     saved_match = None  # the saved match being hosted again
+    players = 2  # 3 or 4: a table of three, or of four in two teams
+    seated = None  # that table's line of who has joined
 
-    def enter(self, mode: str = "lan", table: str = "", saved=None) -> None:
+    def enter(self, mode: str = "lan", table: str = "", saved=None, players: int = 2) -> None:
         """Open a table (``mode`` lan / online) or, with ``saved`` (a ``SavedMatch`` of ours
-        as host), host that match again for the same opponent."""
+        as host), host that match again for the same opponent; ``players`` 3 or 4: a LAN
+        table of three, or four in two teams."""
         self.services.end_game()
         net = self._start_lobby("Hosting")
         if net is None:
             return
+        self.players = players
         if saved is not None:
             self._host_saved(net, saved)
+            return
+        if players > 2:
+            self._host_table(net, table, players)
             return
         c = self.hub.config
         lan = mode == "lan" and c.discovery
@@ -542,6 +583,51 @@ class HostingScreen(LobbyScreen):
             fut.add_done_callback(lambda f: self._host_elsewhere(f, net, request))
         else:
             self.hub.watch(fut, "could not open the table")
+
+    def _host_table(self, net: NetService, table: str, players: int) -> None:
+        """A LAN table of three or four: listed (open) when discovery is on, else joined by
+        address and code; who has joined shows as they come."""
+        c = self.hub.config
+        lan = c.discovery
+        self.hosting = ("lan", lan, lan and self.host_open)
+        rules = self.services.setup.rules()
+        kind = "three players" if players == 3 else "four players in two teams"
+        p = self._lobby(f"Hosting {table}: {kind}")
+        p.text(f"Rules: {rules_label(rules)}", 0.56, 0.042, fg=(0.9, 0.92, 0.85, 1))
+        self.host_lines = self._host_lines(p)
+        self.waiting = p.text("", -0.42, 0.055, fg=(0.85, 1, 0.85, 1))
+        self.seated = p.text("", -0.52, 0.045, fg=(1, 1, 0.85, 1))
+        p.button("back", "Cancel", lambda: self.request("Lan"), (0, -0.8), scale=0.055)
+        self._esc("Lan")
+        self._for_match("host", "lan")
+        request = dict(
+            rules=rules,
+            table_name=table or f"{c.name}'s table",
+            lan=lan,
+            open_table=lan and self.host_open,
+            listen=c.listen,
+            lan_interfaces=c.lan_interfaces,
+        )
+        fut = net.host_table(players, port=c.port, **request)
+        if c.port:
+            fut.add_done_callback(
+                lambda f: self._host_elsewhere(
+                    f, net, {}, lambda: net.host_table(players, port=0, **request)
+                )
+            )
+        else:
+            self.hub.watch(fut, "could not open the table")
+
+    def _table_seats(self, data: dict) -> None:
+        if self.state != "Hosting" or getattr(self, "seated", None) is None:
+            return
+        joined = data.get("joined", [])
+        left = data["players"] - 1 - len(joined)
+        names = ", ".join(["You"] + [f"Player {p + 1}" for p in joined])
+        more = f"waiting for {left} more..." if left else "everyone is here: dealing..."
+        self.seated.setText(f"At the table: {names}  -  {more}")
+        if self.waiting.getText().startswith("Waiting for"):  # (the code is shown by now)
+            self.waiting.setText(f"Waiting for {left} player{'s' if left != 1 else ''}...")
 
     def _host_saved(self, net: NetService, saved) -> None:
         """Host a saved match again: same identity and code, so only its opponent gets in."""
@@ -642,7 +728,10 @@ class HostingScreen(LobbyScreen):
             lines.append("Not listed (LAN discovery is off): give the code and address:port")
         for widget, text in zip(self.host_lines, lines + [""] * len(self.host_lines)):
             widget.setText(text)
-        self.waiting.setText("Waiting for an opponent...")
+        others = getattr(self, "players", 2) - 1
+        self.waiting.setText(
+            "Waiting for an opponent..." if others == 1 else f"Waiting for {others} players..."
+        )
 
     @staticmethod
     def _online_host_lines(info, relay: str | None) -> list[str]:
@@ -672,6 +761,7 @@ class HostingScreen(LobbyScreen):
 
     def exit(self) -> None:
         self.host_lines = []
+        self.seated = None
         self.saved_match = None
         self._close()
         if self.services.session is None:  # cancelled before anyone joined: close the table

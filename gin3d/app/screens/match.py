@@ -28,8 +28,9 @@ class HostSetupScreen(Screen):
 
     name = "HostSetup"
 
-    def enter(self, mode: str = "lan", table: str = "") -> None:
-        """Before a table opens: the rules preset, its options and the game target."""
+    def enter(self, mode: str = "lan", table: str = "", players: int = 2) -> None:
+        """Before a table opens: the rules preset, its options and the game target (of a
+        table of ``players``: 3, or 4 in two teams, on the LAN)."""
         title = f"Host {table}" if table else "Host an online game"
         p = self._panel(title, width=1.05, height=0.94)
         self.rows = RulesRows(self.services.setup, p, 0.62, opponent=False, on_change=self._refresh)
@@ -49,7 +50,7 @@ class HostSetupScreen(Screen):
         p.button(
             "host",
             "Open the table",
-            lambda: self.request("Hosting", mode, table),
+            lambda: self.request("Hosting", mode, table, None, players),
             (0.35, -0.78),
             scale=0.065,
             frameSize=(-5, 5, -0.55, 1.05),

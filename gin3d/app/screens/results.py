@@ -9,7 +9,7 @@ from ...scene.ui.palette import GOLD
 from ...scene.ui.portraits import face_for, picture
 from ...scene.ui.result_story import counted, hand_story
 from .base import Screen
-from .team_results import box_label, round_lines, team_sheet
+from .team_results import box_label, our_team, round_lines, team_labels, team_sheet
 
 
 def score_rows(session) -> tuple[list[str], list[int], list[int]]:
@@ -22,7 +22,7 @@ def score_rows(session) -> tuple[list[str], list[int], list[int]]:
         team, points = game.game.results[-1]
         run = game.game.running()
         before = [r - (points if t == team else 0) for t, r in enumerate(run)]
-        return list(session.controller.team_names), before, run
+        return list(team_labels(session.controller)), before, run
     if getattr(game, "players", 2) == 3:
         names = list(session.controller.player_names)
         run = game.game.running()
@@ -42,7 +42,8 @@ def hand_sound(game, winner: int) -> str:
     click for a three-player hand you sat out."""
     if getattr(game, "watching", False):
         return "click"
-    return "hand_won" if getattr(game, "local", (0, 1))[winner] == 0 else "hand_lost"
+    me = getattr(game, "me", 0)  # the local player (a network table's seat may be any)
+    return "hand_won" if getattr(game, "local", (0, 1))[winner] == me else "hand_lost"
 
 
 def three_player_sheet(game) -> list[tuple[str, list[int]]]:
@@ -158,7 +159,8 @@ class HandResultScreen(ResultScreen):
 
         self._count_up(show)
         team = session.game.game.results[-1][0]
-        self.services.play("click" if team is None else ("hand_won" if team == 0 else "hand_lost"))
+        won = "hand_won" if team == our_team(session.controller) else "hand_lost"
+        self.services.play("click" if team is None else won)
         self._next_hand_keys(p, (1.0, -0.165))
 
     def _next_hand(self) -> None:
@@ -244,7 +246,7 @@ class GameOverScreen(ResultScreen):
         names = session.controller.player_names
         winner = game.winner
         p = self._panel(f"{names[winner]} won the game!", width=1.1, height=0.78)
-        self.services.play("game_won" if winner == 0 else "hand_lost")
+        self.services.play("game_won" if winner == game.me else "hand_lost")
         rows = three_player_sheet(game.game)
         y, columns = 0.45, (-0.12, 0.32, 0.76)
         for player, x in enumerate(columns):
@@ -265,10 +267,10 @@ class GameOverScreen(ResultScreen):
     def _partnership_game_over(self, session) -> None:
         """The game-over sheet of a partnership game: a column per team."""
         game = session.game.game
-        teams = session.controller.team_names
+        teams = team_labels(session.controller)
         winner = game.winner
         p = self._panel(f"{teams[winner]} win the game!", width=1.1, height=0.78)
-        self.services.play("game_won" if winner == 0 else "hand_lost")
+        self.services.play("game_won" if winner == our_team(session.controller) else "hand_lost")
         y, columns = 0.45, (0.2, 0.66)
         for team, x in enumerate(columns):
             p.text(teams[team], y, 0.042, x=x, fg=GOLD)

@@ -6,6 +6,19 @@ from __future__ import annotations
 from ...engine.groups import team_of
 
 
+def our_team(controller) -> int:
+    """The local player's team (you are player 0 in a local game; at a network table you
+    may be any player)."""
+    return team_of(getattr(controller, "me", 0))
+
+
+def team_labels(controller) -> tuple[str, str]:
+    """Each team's players by team (team 0 first), as the game's totals and results count
+    them; the controller's ``team_names`` put yours first, as the pad shows them."""
+    mine, theirs = controller.team_names
+    return (theirs, mine) if our_team(controller) == 1 else (mine, theirs)
+
+
 def hand_line(names, players: tuple[int, int], hand) -> str:
     """One table's hand: who played whom and how it ended."""
     head = f"{names[players[0]]} vs {names[players[1]]}"
@@ -20,7 +33,7 @@ def round_lines(controller) -> tuple[str, list[str]]:
     rule (yours first, then your partner's)."""
     game = controller.game.game
     names = controller.player_names
-    teams = controller.team_names
+    teams = team_labels(controller)
     seats = game.seats
     lines = [hand_line(names, seats[t], game.tables[t]) for t in (0, 1)]
     team, points = game.results[-1] if game.results else (None, 0)

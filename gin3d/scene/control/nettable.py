@@ -255,8 +255,7 @@ class NetSession:
         self.want_rematch = False
         self.saving = False  # Save and leave pressed: waiting for the opponent to confirm
         self.notes: list = []  # callables told about rematch news (the game-over screen)
-        self.controller = NetTableController(app, app.scene, net, self.names)
-        self.controller.seat = my_seat
+        self.controller = self._controller(my_seat)
         self.hud = Hud(app, self.on_hud_action, lambda: app.request("Pause"))
         # no computer help against a person: the Hint button stays off in network matches
         self.input = TableInput(app, app.scene, self.controller, self.hud, hints=lambda: False)
@@ -271,6 +270,11 @@ class NetSession:
         # the claim countdown moves with the clock, not with events
         self._clock_task = f"net-claim-clock-{id(self)}"
         app.taskMgr.doMethodLater(1.0, self._tick, self._clock_task)
+
+    def _controller(self, my_seat: int) -> NetTableController:
+        controller = NetTableController(self.app, self.app.scene, self.net, self.names)
+        controller.seat = my_seat
+        return controller
 
     def _tick(self, task):
         self.refresh_status()

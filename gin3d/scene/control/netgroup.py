@@ -1,0 +1,217 @@
+"""A network table of three, or four in two teams, on the table: ``NetGroupController``.
+
+It is a ``NetTableController`` (your own hand comes move by move from the service, your
+moves go back with ``net.play``) that also knows the table: the hands under way (the
+``table`` event), and after every agreed hand the engine's group game, which every player
+replays itself (``hand_over``: ``ThreePlayerGame`` or ``PartnershipGame``). It shows that
+game with the single-player presentation: the driver's ``ThreePlayerTable`` / team table
+for the result screens, the player sitting out with their score on the pad, the team
+scores, whose turn it is. A hand you sat out (three players) is laid out on the table once
+agreed, every card open, so you see how it went before its result. Your partner's hand
+(four players) is told on the pad while it is under way and shown in the round's result.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ...driver.groups import PartnershipTable
+from ...driver.three_table import ThreePlayerTable
+from ...engine import PartnershipGame, redact
+from ...engine.groups import team_of
+from .netcontroller import HELD, NetTableController
+from .perspective import waiting_view
+
+
+class NetTeamTable(PartnershipTable):
+    """The table of a partnership round that player ``me`` played, for the result screens
+    (``players``, ``game``, ``hand``, ``over``, ``winner``, ``totals``)."""
+
+    players = 4
+
+    def __init__(self, game: PartnershipGame, me: int) -> None:
+        table = next(t for t in (0, 1) if me in game.seats[t])
+        super().__init__(game, table)
+        self.rules = game.rules
+        self.winner = game.winner
+
+    def totals(self) -> list[int]:
+        return self.game.totals()
+
+
+class NetGroupController(NetTableController):
+    """The table of a network game of ``players`` (3, or 4 in two teams) where the local
+    player is player ``me``; ``names`` are every player's, by player."""
+
+    def __init__(
+        self, base, scene, net, me: int, players: int, names: tuple[str, ...], rules
+    ) -> None:
+        if players not in (3, 4) or len(names) != players:
+            raise ValueError("a network table has 3 or 4 players, each named")
+        self.rules = rules
+        self.me = me
+        self.players = players
+        self.player_names = tuple(names)
+        self.group = None  # the engine's group game after the last agreed hand (a copy)
+        self.table = None  # that game from our chair, as the result screens read it
+        self.hands_now: list = []  # the hands under way: (table hand, its two players)
+        self.playing: tuple[int, int] | None = None  # the players of our hand, seats 0 and 1
+        self.hand_number: int | None = None  # the table's number of the hand we play
+        super().__init__(base, scene, net, (names[me], "?"))
+
+    # -- what the table and the result screens read --------------------------------------
+    @property
+    def game(self):
+        """The table's game from our chair (None before the first hand is agreed)."""
+        return self.table
+
+    @property
+    def team_names(self) -> tuple[str, str] | None:
+        """A partnership's two teams, yours first (the pad's score lines)."""
+        if self.players != 4:
+            return None
+        n, mine = self.player_names, team_of(self.me)
+        teams = [f"{n[t]} & {n[t + 2]}" for t in (0, 1)]
+        return teams[mine], teams[1 - mine]
+
+    @property
+    def bench(self) -> tuple[str, int] | None:
+        """Three players: who sits the hand under way out, and their score."""
+        if self.players != 3 or not self.hands_now:
+            return None
+        out = next(p for p in range(3) if p not in self.hands_now[0][1])
+        return self.player_names[out], self._running()[out]
+
+    def watching_line(self) -> str:
+        """The prompt while you sit a hand out ("" while you play)."""
+        if self.players != 3 or not self.hands_now or self.me in self.hands_now[0][1]:
+            return ""
+        a, b = (self.player_names[p] for p in self.hands_now[0][1])
+        return f"You sit out this hand \N{EM DASH} {a} plays {b}"
+
+    def hud_notes(self) -> tuple[str, ...]:
+        """Four players: your partner's table while it is under way."""
+        if self.players != 4:
+            return ()
+        for _, seats in self.hands_now:
+            if self.me not in seats:
+                a, b = (self.player_names[p] for p in seats)
+                return (f"Partner's table: {a} vs {b}, playing",)
+        return ()
+
+    def _running(self) -> list[int]:
+        return list(self.group.running()) if self.group is not None else [0] * self.players
+
+    # -- events from the NetService --------------------------------------------------------
+    def handle(self, ev) -> None:
+        if ev.kind in (*HELD, "table") and self.showing_result:
+            self.held.append(ev)
+            return
+        if ev.kind == "table":
+            self._hands(list(ev.data.get("hands", [])))
+        elif ev.kind == "game":
+            self._our_hand(ev.data["hand"], tuple(ev.data["seats"]))
+            self._show(ev.data["events"], self._scored(ev.data["view"]))
+        elif ev.kind == "your_turn":
+            self._your_turn(self._scored(ev.data["view"]))
+        elif ev.kind == "hand_over":
+            self._agreed(ev.data["game"])
+
+    def _hands(self, hands: list) -> None:
+        """The hands under way now; a hand of three we sit out clears the table, its two
+        players' names and scores on the pad."""
+        new = hands and (not self.hands_now or hands[0][0] != self.hands_now[0][0])
+        self.hands_now = hands
+        if new and self.players == 3 and self.me not in hands[0][1]:
+            seats = hands[0][1]
+            self.playing = None
+            self.turn_view = None
+            self.names = tuple(self.player_names[p] for p in seats)
+            run = self._running()
+            view = waiting_view(self.rules)
+            scores = (run[seats[0]], run[seats[1]])
+            self.current = replace(view, scores=scores, target=self.rules.game_target)
+            self.scene.clear_table()
+        self._changed()
+
+    def _our_hand(self, hand: int, seats: tuple[int, int]) -> None:
+        """A move of the hand we play: our seat and opponent's name are this hand's."""
+        if hand != self.hand_number:
+            self.hand_number = hand
+            self.playing = seats
+            self.seat = seats.index(self.me)
+            self.names = (self.player_names[self.me], self.player_names[seats[1 - self.seat]])
+
+    def _scored(self, view):
+        """A hand's view with the table's scores (its match of one hand knows none): the
+        two players', or at four their teams', and the table's target."""
+        if self.playing is None:
+            return view
+        run = self._running()
+        if self.players == 4:
+            scores = tuple(self._team_running(team_of(p)) for p in self.playing)
+            target = view.rules.partnership_target
+        else:
+            scores = tuple(run[p] for p in self.playing)
+            target = view.rules.game_target
+        return replace(view, scores=scores, target=target)
+
+    def _team_running(self, team: int) -> int:
+        return self.group.running()[team] if self.group is not None else 0
+
+    def _agreed(self, game) -> None:
+        """A hand (or round) agreed by the table: its result, after the hand we watched is
+        laid out (a hand we sat out: every card open)."""
+        self.group = game
+        if self.players == 3:
+            self.table = ThreePlayerTable(game, me=self.me)
+            self.names = tuple(self.player_names[p] for p in self.table.local)
+            if self.table.watching:
+                self._lay_out(self.table.events)
+        else:
+            self.table = NetTeamTable(game, self.me)
+        self.hands_done += 1
+        self.showing_result = True
+        self.turn_view = None
+        self.playing = None
+        self.queue.call(self._announce_next_frame)
+
+    def _announce_next_frame(self) -> None:
+        """The result screen a frame later: a hand sat out is laid out at once, so its
+        result can be due while the previous result's Next hand is still being pressed
+        (the screen must reach the table before it opens the next result)."""
+        self.base.taskMgr.doMethodLater(0, lambda task: self._announce(), self._announce_task)
+
+    @property
+    def _announce_task(self) -> str:
+        return f"net-table-result-{id(self)}"
+
+    def _lay_out(self, events) -> None:
+        """A whole hand on the table at once (from the near seat's chair)."""
+        speed, self.queue.speed = self.queue.speed, 0
+        try:
+            for e in events:
+                self.scene.show_event(redact(e, 0))
+            self.queue.finish_all()
+        finally:
+            self.queue.speed = speed
+
+    def _announce(self) -> None:
+        """After the hand's last animation: the result (or game-over) screen."""
+        for fn in list(self.on_game_over if self.table.over else self.on_hand_over):
+            fn(self.table)
+        self._changed()
+
+    def destroy(self) -> None:
+        self.base.taskMgr.remove(self._announce_task)
+        super().destroy()
+
+    def next_hand(self) -> bool:
+        """Leave the result: on to the hand under way (it may be dealt already)."""
+        if not self.showing_result or self.queue.busy or self.table is None or self.table.over:
+            return False
+        self._release()
+        return True
+
+
+__all__ = ["NetGroupController", "NetTeamTable"]

@@ -1,0 +1,93 @@
+"""A network table of three, or four in two teams, as the app's session: ``NetGroupSession``.
+
+The same face as a two-player ``NetSession`` (the table, result and game-over screens serve
+both), with a ``NetGroupController``: the table's players by name on the pad, the one who
+sits out, the teams, and the connection line saying which player you are and the table's
+safety code. A table has no chat, rematch or save: what its players hear of each other (a
+player's link lost, the computer taking a seat, a player back, a refusal) shows as the
+table's messages.
+"""
+
+from __future__ import annotations
+
+from .netgroup import NetGroupController
+from .nettable import NetSession
+
+TOLD = ("link was lost", "played by the computer", "plays again", "is back", "refused")
+
+
+def table_names(players: int, me: int, name: str) -> tuple[str, ...]:
+    """Every player's name at the table, by player: yours, and "Player 2" for the others
+    (the table's messages name players by number, from 1 for the host)."""
+    return tuple(name if p == me else f"Player {p + 1}" for p in range(players))
+
+
+class NetGroupSession(NetSession):
+    """One network table on the table (the local player is player ``my_seat``)."""
+
+    def __init__(self, app, net, my_seat: int, players: int, rules, safety_code: str = "", **kw):
+        self.players = players
+        self.table_rules = rules
+        super().__init__(app, net, my_seat, "", "direct", safety_code, **kw)
+        self.chat.hide()
+
+    def _controller(self, my_seat: int) -> NetGroupController:
+        names = table_names(self.players, my_seat, "You")
+        self.names = (names[my_seat], "?")
+        return NetGroupController(
+            self.app, self.app.scene, self.net, my_seat, self.players, names, self.table_rules
+        )
+
+    @property
+    def rules(self):
+        return self.table_rules
+
+    def again(self) -> None:
+        """A table has no rematch: a new one is hosted from the LAN screen."""
+        self._note("A table plays one game: host a new one from the LAN screen")
+
+    def handle(self, ev) -> None:
+        kind = ev.kind
+        if kind == "table":
+            self.controller.handle(ev)
+        elif kind == "note":
+            text = ev.data["text"]
+            if any(word in text for word in TOLD):
+                self.hud.set_message(f"Table: {text}")
+        else:
+            super().handle(ev)
+            return
+        self.refresh_status()
+        self._prompt()
+
+    def _keep(self, data: dict) -> None:
+        """The statistics and history keep two-player matches; a table is not kept."""
+
+    def refresh_status(self) -> None:
+        me = self.controller.me
+        parts = [f"Table of {self.players}", f"you are player {me + 1}"]
+        if self.safety_code:
+            parts.append(f"table safety code {self.safety_code}")
+        state = self.alarm or self.link_state
+        self.status.set("  -  ".join(parts), state, alarm=bool(self.alarm))
+        self.status.claim.hide()
+        self.status.save.hide()
+
+    def _prompt(self) -> None:
+        c = self.controller
+        if self.alarm:
+            super()._prompt()
+        elif c.watching_line():
+            self.hud.set_prompt(c.watching_line())
+        elif c.current.phase == "deal" and not c.queue.busy and not c.waiting_for_human():
+            if c.playing is None:
+                self.hud.set_prompt("Waiting for the table...")
+            else:
+                self.hud.set_prompt(f"Dealing (shuffling with {c.names[1]})...")
+
+    def set_active(self, on: bool) -> None:
+        super().set_active(on)
+        self.chat.hide()
+
+
+__all__ = ["NetGroupSession", "table_names"]

@@ -1,0 +1,289 @@
+"""A LAN table of three (and of four in two teams) on the offscreen app, with real processes
+on loopback (127.0.0.1): the app hosts it from the LAN screen (Host a table of 3 or 4, the
+rules, the hosting screen showing who has joined), command line players join it with its
+code, and the app's player plays its hands through the real input path to the end of the
+game: the same totals as the others, the player sitting out or the teams and the partner's
+table on the pad, the result and game-over screens of a three-player or partnership game."""
+
+from __future__ import annotations
+
+import copy
+import json
+import subprocess
+import sys
+
+import pytest
+from net_processes import FAST, LOOP, ROOT
+from scene_harness import Driver, get_app
+from test_lobby_screens import check_view, pump
+
+from gin3d.driver.three_table import ThreePlayerTable
+from gin3d.engine import NextHand, RuleSet, ThreePlayerGame, redact
+from gin3d.net.session import Timing
+from gin3d.players import GreedyPlayer
+from gin3d.scene.control.net_hub import NetConfig, NetHub, net_event
+from gin3d.scene.control.netgroup import NetTeamTable
+from gin3d.scene.control.nettablegroup import NetGroupSession
+
+TARGET = 50  # a few hands: one hand (a gin, say) rarely ends the game before we play
+
+
+@pytest.fixture(scope="module")
+def app():
+    app = get_app()
+    app.request("Menu")
+    app.net_hub.close(wait=True)
+    app.net_hub = NetHub(
+        app,
+        NetConfig(
+            name="Ann",
+            listen=LOOP,
+            port=0,
+            discovery=False,
+            upnp=False,
+            timing=Timing(0.3, 2.5, 60),
+        ),
+    )
+    app.setup.options = {}
+    targets = app.setup.target, app.setup.team_target
+    app.setup.target = app.setup.team_target = TARGET
+    yield app
+    app.setup.target, app.setup.team_target = targets
+    app.request("Menu")
+    app.net_hub.close(wait=True)
+
+
+def join(code: str, port: int, out) -> subprocess.Popen:
+    """A command line player joining the table (the greedy player)."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "gin3d.net.cli", "table-join", "--code", code,
+         "--address", f"{LOOP}:{port}", "--out", str(out), *FAST],
+        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_host_a_table_from_the_lan_screen_and_play_it_out(app, tmp_path, players):
+    app.request("Menu")
+    app.request("Lan")
+    app.screens.panel.buttons[f"host{players}"]["command"]()
+    assert app.screens.state == "HostSetup"
+    app.screens.panel.buttons["host"]["command"]()
+    assert app.screens.state == "Hosting"
+    screen = app.screens.current
+    pump(app, lambda: "Join code" in screen.host_lines[0].getText(), "the hosting screen")
+    info = app.net_hub.service.host_info
+    others = players - 1
+    assert screen.waiting.getText() == f"Waiting for {others} players..."
+    pump(app, lambda: f"waiting for {others} more" in screen.seated.getText(), "the seats line")
+    guests = [join(info.code, info.port, tmp_path / "p1.json")]
+    try:
+        pump(app, lambda: "You, Player 2 " in screen.seated.getText(), "the first guest")
+        more = f"waiting for {others - 1} more..."
+        assert screen.seated.getText() == f"At the table: You, Player 2  -  {more}"
+        assert screen.waiting.getText() == f"Waiting for {others - 1} player{'s' * (others > 2)}..."
+        for i in range(2, players):
+            guests.append(join(info.code, info.port, tmp_path / f"p{i}.json"))
+        pump(app, lambda: app.screens.state == "Table", "the table")
+        session = app.session
+        ctl = session.controller
+        assert (ctl.me, ctl.players) == (0, players)
+        assert f"Table of {players}" in session.status.info.getText()
+        assert "table safety code" in session.status.info.getText()
+        driver = Driver(app)
+        sat_out = played = 0
+        for _ in range(3000):
+            pump(
+                app,
+                lambda: (
+                    ctl.waiting_for_human()
+                    or app.screens.state in ("HandResult", "GameOver")
+                    or ctl.watching_line()
+                ),
+                "our turn, a hand we sit out or a result",
+            )
+            if app.screens.state == "GameOver":
+                break
+            if app.screens.state == "HandResult":
+                assert isinstance(ctl.game, ThreePlayerTable if players == 3 else NetTeamTable)
+                app.screens.panel.buttons["next"]["command"]()
+                continue
+            if ctl.watching_line():
+                # the pad names the two players and who sits out: us
+                assert ctl.bench[0] == "You"
+                assert "You: " in session.hud.scores.getText()
+                assert "sits out" in session.hud.scores.getText()
+                sat_out += 1
+                pump(
+                    app,
+                    lambda: app.screens.state in ("HandResult", "GameOver"),
+                    "the hand we sat out",
+                )
+                continue
+            check_view(app)
+            if players == 4:  # the teams on the pad, the partner's table under them
+                pad = session.hud.scores.getText()
+                assert "You & Player 3: " in pad and "Player 2 & Player 4: " in pad, pad
+                assert "Partner's table: Player 3 vs" in pad, pad
+            driver.play_turn()
+            played += 1
+        assert app.screens.state == "GameOver"
+        # (a game of three can end in a first hand we sat out: nothing of ours to play)
+        assert (played and ctl.submitted) or len(ctl.game.game.results) == 1
+        for g in guests:
+            g.wait(60)
+    finally:
+        for g in guests:
+            if g.poll() is None:
+                g.kill()
+    results = [json.loads((tmp_path / f"p{i}.json").read_text()) for i in range(1, players)]
+    assert all(r["ended"] == "finished" for r in results)
+    game = ctl.game.game
+    assert game.over and max(game.totals()) >= TARGET
+    assert [list(game.totals())] * others == [r["totals"] for r in results]
+    pump(app, lambda: session.ended is not None, "the table's end")
+    assert session.ended == "finished"
+    app.request("Menu")
+
+
+def test_join_a_table_of_four_by_address_and_code_as_team_one(app, tmp_path):
+    """The app joins a command line host's table of four (LAN screen: address, code, Join a
+    table of 3 or 4) as player 1, in team 1: its pad puts its own team first, its results
+    and game-over sheet name each team by the engine's team numbers."""
+    said = tmp_path / "host.out"
+    with said.open("w") as out:
+        host = subprocess.Popen(
+            [sys.executable, "-m", "gin3d.net.cli", "table-host", "--players", "4", "--listen",
+             LOOP, "--port", "0", "--target", str(TARGET), "--out", str(tmp_path / "p0.json"),
+             *FAST],
+            cwd=ROOT, stdout=out, stderr=subprocess.STDOUT,
+        )  # fmt: skip
+    guests = [host]
+    try:
+        pump(app, lambda: said.read_text().startswith("LISTENING"), "the host's port and code")
+        port, code = said.read_text().split()[1:3]
+        app.request("Menu")
+        app.request("Lan")
+        p = app.screens.panel
+        p.entries["address"].enterText(f"{LOOP}:{port}")
+        p.entries["code"].enterText(code)
+        p.buttons["join_table"]["command"]()
+        note = app.screens.lobby.note
+        pump(app, lambda: "waiting for the others" in note.getText(), "the guest's waiting line")
+        for i in (2, 3):
+            guests.append(join(code, port, tmp_path / f"p{i}.json"))
+        pump(app, lambda: app.screens.state == "Table", "the table")
+        ctl = app.session.controller
+        assert (ctl.me, ctl.players) == (1, 4)
+        driver = Driver(app)
+        teams = ("Player 1 & Player 3", "You & Player 4")  # by the engine's team numbers
+        for _ in range(3000):
+            pump(
+                app,
+                lambda: ctl.waiting_for_human() or app.screens.state in ("HandResult", "GameOver"),
+                "our turn or a result",
+            )
+            title = app.screens.panel.title.getText() if app.screens.panel else ""
+            if app.screens.state == "GameOver":
+                assert title == f"{teams[ctl.game.game.winner]} win the game!", title
+                break
+            if app.screens.state == "HandResult":
+                team, _ = ctl.game.game.results[-1]
+                assert team is None or title.startswith(f"{teams[team]} score"), title
+                app.screens.panel.buttons["next"]["command"]()
+                continue
+            pad = app.session.hud.scores.getText()
+            assert pad.index("You & Player 4: ") < pad.index("Player 1 & Player 3: "), pad
+            check_view(app)
+            driver.play_turn()
+        assert app.screens.state == "GameOver" and ctl.submitted
+        for g in guests:
+            g.wait(60)
+    finally:
+        for g in guests:
+            if g.poll() is None:
+                g.kill()
+    assert json.loads((tmp_path / "p0.json").read_text())["totals"] == ctl.game.game.totals()
+    app.request("Menu")
+
+
+def test_leaving_the_table_stops_it_for_everyone(app, tmp_path):
+    """Quit to the menu mid-hand: every other player's table stops, saying who left; before
+    that, a note of the table about a player (a lost link) shows as the table's message."""
+    app.request("Menu")
+    app.request("Lan")
+    app.screens.panel.buttons["host3"]["command"]()
+    app.screens.panel.buttons["host"]["command"]()
+    screen = app.screens.current
+    pump(app, lambda: "Join code" in screen.host_lines[0].getText(), "the hosting screen")
+    info = app.net_hub.service.host_info
+    guests = [join(info.code, info.port, tmp_path / f"p{i}.json") for i in (1, 2)]
+    try:
+        pump(app, lambda: app.screens.state == "Table", "the table")
+        session = app.session
+        lost = "player 2's link was lost (EOF): waiting 60 s"
+        session.handle(net_event("note", text=lost))
+        assert session.hud.message.getText() == f"Table: {lost}"
+        session.handle(net_event("note", text="hand 2: players 0 and 1"))  # not told
+        assert "link was lost" in session.hud.message.getText()
+        app.request("Menu")  # leaves the table (the service stops in the background)
+        for g in guests:
+            g.wait(60)
+    finally:
+        for g in guests:
+            if g.poll() is None:
+                g.kill()
+    for i in (1, 2):
+        result = json.loads((tmp_path / f"p{i}.json").read_text())
+        assert result["ended"] == "opponent left", result["detail"]
+        assert "player 0 left" in result["detail"], result["detail"]
+
+
+def _hand_played(game: ThreePlayerGame) -> ThreePlayerGame:
+    """``game`` with its hand under way played to its end (greedy players), and a copy of
+    it as a table's ``hand_over`` brings it."""
+    brain = GreedyPlayer()
+    while not game.hand.over:
+        game.apply(brain.choose(game.view(game.turn)))
+    return copy.deepcopy(game)
+
+
+def test_a_hand_sat_out_agreed_behind_the_last_result_opens_its_own(app):
+    """The table agreed the hand we sit out while the last hand's result still showed: on
+    Next hand that hand is laid out at once, and its result opens over the table, not asked
+    for while the first result is still being left (a screen that does not lead to itself
+    refused it; the table then only found it on entering)."""
+    won = [s for s in range(50) if _hand_played(ThreePlayerGame(seed=s)).results[0][0] is not None]
+    seed = won[0]  # (a drawn first hand: the same dealer deals again)
+    game = ThreePlayerGame(RuleSet().but(game_target=500), seed=seed)
+    first = _hand_played(game)
+    me = next(p for p in first.playing if p != first.results[0][0])  # the loser deals next
+    game.apply(NextHand())
+    assert game.sitting_out == me
+    second = _hand_played(game)
+    app.request("Menu")
+    app.end_game()
+    session = NetGroupSession(app, app.net_hub.open(), me, 3, game.rules)
+    app.session = session
+    app.net_hub.handler = session.handle
+    app.request("Table")
+    session.handle(net_event("table", hands=[(0, first.playing)]))
+    seat = first.playing.index(me)  # our first hand, move by move as its match tells it
+    events = [redact(e, seat) for e in first.hands[0].events]
+    view = first.view(me)
+    session.handle(net_event("game", events=events, view=view, hand=0, seats=first.playing))
+    session.handle(net_event("hand_over", game=first, totals=first.totals()))
+    pump(app, lambda: app.screens.state == "HandResult", "the first hand's result")
+    session.handle(net_event("table", hands=[(1, second.playing)]))  # held behind it
+    session.handle(net_event("hand_over", game=second, totals=second.totals()))
+    refused = len(app.screens.refused)
+    app.screens.panel.buttons["next"]["command"]()
+    # its result was not asked for while the first one was being left (refused, and lost)
+    assert app.screens.refused[refused:] == []
+    pump(
+        app,
+        lambda: app.screens.state == "HandResult" and not session.controller.held,
+        "the result of the hand we sat out",
+    )
+    assert session.controller.table.watching and len(session.controller.table.hands) == 2
+    app.request("Menu")
