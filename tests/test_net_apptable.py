@@ -21,7 +21,7 @@ TARGET = 30
 
 
 def _service() -> NetService:
-    return NetService(name="Ann", timing=Timing(0.3, 2.5, 60)).start()
+    return NetService(name="Ann", timing=Timing(0.3, 2.5, 60), stand_in=GreedyPlayer).start()
 
 
 async def _play_as_human(net: NetService, timeout: float = 90) -> list:

@@ -13,6 +13,7 @@ import asyncio
 import concurrent.futures
 import queue
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -105,8 +106,12 @@ class NetService:
         evidence_dir: str | None = None,
         save_dir: str | None = None,
         confirm_rules: bool = False,
+        stand_in: Callable[[], Any] | None = None,
     ) -> None:
         self.name = name
+        # makes the computer player for a gone player's seat at a table of three or four
+        # (the app picks it: the network layer knows no AI); without one the table ends
+        self.stand_in = stand_in
         self.kind = ""  # what the app calls the match ("lan" / "online"), kept in its saves
         # a guest asks the app before playing the host's rules ("offer" / answer_offer)
         self.confirm_rules = confirm_rules
@@ -578,10 +583,8 @@ class NetService:
         return self._call(joining())
 
     def _table_options(self, stand_in) -> dict:
-        if stand_in is None:
-            from gin3d.players import GreedyPlayer
-
-            stand_in = GreedyPlayer()
+        if stand_in is None and self.stand_in is not None:
+            stand_in = self.stand_in()
         return {"timing": self.timing, "evidence_dir": self.evidence_dir, "stand_in": stand_in}
 
     async def _table_full(self, table: TableHost) -> None:

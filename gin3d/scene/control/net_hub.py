@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ...net.constants import DEFAULT_PORT
+from ...players import GreedyPlayer
 
 if TYPE_CHECKING:  # the network stack (TLS, crypto) loads only when a network screen opens
     from ...net.api import NetEvent, NetService
@@ -112,6 +113,7 @@ class NetHub:
                 evidence_dir=c.evidence_dir,
                 save_dir=c.save_dir,
                 confirm_rules=True,
+                stand_in=GreedyPlayer,
             ).start()
             self.base.taskMgr.add(self._poll, "net-poll")
         return self.service
