@@ -14,7 +14,7 @@ import sys
 
 import pytest
 from net_processes import FAST, LOOP, ROOT
-from scene_harness import Driver, get_app
+from scene_harness import Driver, get_app, panel_texts
 from test_lobby_screens import check_view, pump
 
 from gin3d.driver.three_table import ThreePlayerTable
@@ -68,9 +68,19 @@ def test_host_a_table_from_the_lan_screen_and_play_it_out(app, tmp_path, players
     app.request("Lan")
     app.screens.panel.buttons[f"host{players}"]["command"]()
     assert app.screens.state == "HostSetup"
+    # the target the table plays to: the teams' at four (it said "game to 100" there)
+    shown = app.screens.panel.buttons["target"]["text"]
+    summary = app.screens.current.setup_summary[0].getText()
+    teams = f"{app.setup.rules().partnership_target} (teams)"
+    if players == 4:
+        assert shown == teams and f"game to {teams}" in summary, (shown, summary)
+    else:
+        assert "(teams)" not in shown + summary, (shown, summary)
     app.screens.panel.buttons["host"]["command"]()
     assert app.screens.state == "Hosting"
     screen = app.screens.current
+    if players == 4:
+        assert f"game to {teams}" in panel_texts(app), panel_texts(app)
     pump(app, lambda: "Join code" in screen.host_lines[0].getText(), "the hosting screen")
     info = app.net_hub.service.host_info
     others = players - 1

@@ -73,8 +73,9 @@ def rules_digest(rules: RuleSet) -> str:
     return hashlib.sha256(b"gin3d-rules|" + text.encode()).hexdigest()
 
 
-def rules_label(rules: RuleSet | None) -> str:
-    """A short line for lists: ``Oklahoma, game to 150, last chance``."""
+def rules_label(rules: RuleSet | None, players: int = 2) -> str:
+    """A short line for lists: ``Oklahoma, game to 150, last chance``; a table of four plays
+    to the teams' target (``game to 125 (teams)``)."""
     if rules is None:
         return "rules not advertised"
     extras = [
@@ -88,7 +89,8 @@ def rules_label(rules: RuleSet | None) -> str:
         )
         if getattr(rules, key, False)
     ]
-    return ", ".join([rules.name.title(), f"game to {rules.game_target}", *extras])
+    target = f"{rules.partnership_target} (teams)" if players == 4 else str(rules.game_target)
+    return ", ".join([rules.name.title(), f"game to {target}", *extras])
 
 
 __all__ = ["rules_digest", "rules_from_token", "rules_label", "rules_token"]

@@ -332,7 +332,7 @@ class LanScreen(LobbyScreen):
             )
             self.table_rows.append(row)
             rules = p.text(
-                f"Rules: {rules_label(getattr(t, 'rules', None))}",
+                f"Rules: {rules_label(getattr(t, 'rules', None), getattr(t, 'players', 2))}",
                 y - 0.035,
                 0.032,
                 x=-1.0,
@@ -593,7 +593,7 @@ class HostingScreen(LobbyScreen):
         rules = self.services.setup.rules()
         kind = "three players" if players == 3 else "four players in two teams"
         p = self._lobby(f"Hosting {table}: {kind}")
-        p.text(f"Rules: {rules_label(rules)}", 0.56, 0.042, fg=(0.9, 0.92, 0.85, 1))
+        p.text(f"Rules: {rules_label(rules, players)}", 0.56, 0.042, fg=(0.9, 0.92, 0.85, 1))
         self.host_lines = self._host_lines(p)
         self.waiting = p.text("", -0.42, 0.055, fg=(0.85, 1, 0.85, 1))
         self.seated = p.text("", -0.52, 0.045, fg=(1, 1, 0.85, 1))

@@ -33,14 +33,19 @@ class HostSetupScreen(Screen):
         table of ``players``: 3, or 4 in two teams, on the LAN)."""
         title = f"Host {table}" if table else "Host an online game"
         p = self._panel(title, width=1.05, height=0.94)
-        self.rows = RulesRows(self.services.setup, p, 0.62, opponent=False, on_change=self._refresh)
+        self.players = players
+        self.rows = RulesRows(
+            self.services.setup, p, 0.62, opponent=False, on_change=self._refresh, players=players
+        )
         last = self.rows.last_y
         self.rows.note = p.text("", last - 0.07, 0.04, fg=(1, 0.8, 0.6, 1))
         self.setup_summary = [p.text("", last - 0.15, 0.045, fg=GOLD)] + [
             p.text("", last - 0.22 - i * 0.055, 0.034, fg=SOFT) for i in range(5)
         ]
         p.text(
-            "Your opponent sees these rules before accepting them.",
+            "Your opponent sees these rules before accepting them."
+            if players == 2
+            else "The players who join see these rules at the table.",
             -0.64,
             0.038,
             fg=(0.85, 1, 0.85, 1),
@@ -62,7 +67,7 @@ class HostSetupScreen(Screen):
         """The rows, and the chosen rules in words, as the guest will see them."""
         self.rows.refresh()
         rules = self.services.setup.rules()
-        lines = [rules_label(rules)] + rules.describe()[:5]
+        lines = [rules_label(rules, self.players)] + rules.describe()[:5]
         for widget, text in zip(self.setup_summary, lines + [""] * len(self.setup_summary)):
             widget.setText(text)
 

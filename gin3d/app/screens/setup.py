@@ -90,7 +90,8 @@ class RulesRows:
     setup and the network host's table setup share them (and the ``GameSetup``). A click
     moves to the next choice, a right-click (or the ``<`` button) back to the one before;
     then ``on_change`` redraws (``refresh`` when not given). ``note`` is a text the screen
-    places for "not with these rules"; ``last_y`` the y of the last row's line."""
+    places for "not with these rules"; ``last_y`` the y of the last row's line. ``players``
+    fixes how many play (a network table's host: 2, 3 or 4), else the setup's row says it."""
 
     def __init__(
         self,
@@ -101,11 +102,17 @@ class RulesRows:
         x: float = -0.9,
         step: float = 0.13,
         on_change: Callable[[], None] | None = None,
+        players: int | None = None,
     ) -> None:
         self.setup = setup
+        self.fixed_players = players
         self.note = None
         self.on_change = on_change or self.refresh
         self.last_y = self._build(p, top, opponent, x, step)
+
+    @property
+    def players(self) -> int:
+        return self.fixed_players or self.setup.players
 
     def _build(self, p: Panel, top: float, opponent: bool, x: float, step: float) -> float:
         s = self.setup
@@ -150,7 +157,7 @@ class RulesRows:
                 "Game to",
                 lambda: (
                     f"{s.rules().partnership_target} (teams)"
-                    if s.players == 4
+                    if self.players == 4
                     else str(s.rules().game_target)
                 ),
                 self._cycle_target,
@@ -242,14 +249,14 @@ class RulesRows:
         """The game's target; in a team game, the teams' (the two-player one does not
         apply there)."""
         s = self.setup
-        if s.players == 4:
+        if self.players == 4:
             now = s.rules().partnership_target
             choices = TEAM_TARGETS
         else:
             now = s.rules().game_target
             choices = TARGETS
         pick = choices[(choices.index(now) + step) % len(choices)] if now in choices else choices[0]
-        if s.players == 4:
+        if self.players == 4:
             s.team_target = pick
         else:
             s.target = pick

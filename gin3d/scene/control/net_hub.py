@@ -29,10 +29,10 @@ def net_event(kind: str, **data) -> NetEvent:
     return NetEvent(kind, data)
 
 
-def rules_label(rules) -> str:
+def rules_label(rules, players: int = 2) -> str:
     from ...net.offer import rules_label
 
-    return rules_label(rules)
+    return rules_label(rules, players)
 
 
 def normalize_code(text: str) -> str:
