@@ -112,13 +112,3 @@ def test_against_an_opponent_that_knocks_only_low_the_play_outs_let_it_run_longe
     assert expert.their_knock(view) == view.knock_limit  # the prior: any knock
     patient = seen(ExpertPlayer(seed=3), 12, 6, 2)
     assert patient.their_knock(view) <= 6 < view.knock_limit
-
-
-def test_the_play_outs_value_knocking_on_a_later_turn_too():
-    view = early_knock_position()
-    know = Knowledge.of(view)
-    gin_only = ExpertPlayer(seed=3)
-    gin_only.weights = dataclasses.replace(gin_only.weights, later_knocks=False)
-    later = ExpertPlayer(seed=3)
-    # the same deals and stock orders: playing on for gin only is one of the later policies
-    assert later.hunt_value(view, know) > gin_only.hunt_value(view, know)

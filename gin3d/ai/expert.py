@@ -12,16 +12,15 @@ up, took and threw, and that it has not knocked). Over those deals it:
 
 While at least ``wait_stock`` cards are left it plays each of the first ``rollouts`` deals
 out to the hand's end (``rollout``: both sides greedy, the opponent knocking with what the
-model says it knocks with, we knocking on a later turn with the best of the thresholds
-0..knock limit, priced with the opponent's learnt layoff rate) and knocks when the knock is
-worth more than playing on by ``knock_margin`` points (0: letting the play-outs choose our
-later knock made the old margin of 9, which stood for it, unneeded). It learns its opponent
-over the hands of a game (``opponent.OpponentModel``): its layoffs and knock deadwood feed
-the knock's price and the play-outs, and the deadwood the deals hold above its real hands
-(seen when our knock shows them) scales the deals' deadwood in the knock's price. With
-``rollouts`` = 0 it uses the older undercut-hunting rule: it does not knock short of gin
-against an opponent that lays off, and against one that knocks in most hands it hunts only
-with deadwood an undercut of its usual knock can reach.
+model says it knocks with, we playing on for gin or an undercut) and knocks only when the
+knock is worth more than playing on by ``knock_margin`` points. The margin stands for what
+the greedy play-out misses of our own later choices. It learns its opponent over the hands
+of a game (``opponent.OpponentModel``): its layoffs and knock deadwood feed the knock's price
+and the play-outs, and the deadwood the deals hold above its real hands (seen when our knock
+shows them) scales the deals' deadwood in the knock's price. With ``rollouts`` = 0 it uses
+the older undercut-hunting rule: it does not knock short of gin against an opponent that lays
+off, and against one that knocks in most hands it hunts only with deadwood an undercut of its
+usual knock can reach.
 
 Draws and discards otherwise use the ``hard`` evaluation. Sampling is numpy-vectorised
 (Gumbel top-k); a time budget caps the number of deals.
@@ -57,7 +56,7 @@ from .rollout import RolloutRules, play_out
 
 @dataclass(frozen=True)
 class ExpertWeights(Weights):
-    samples: int = 192  # opponent deals per decision
+    samples: int = 96  # opponent deals per decision
     threat: float = 0.6  # extra weight on deadwood when the opponent is close to knocking
     threat_margin: int = 6  # a deal within knock limit + this counts as "close"
     deal: DealWeights = DealWeights()  # how the deals are weighed by the opponent's play
@@ -69,10 +68,9 @@ class ExpertWeights(Weights):
     fast_knocker: float = 0.8  # an opponent knocking in this share of hands or more knocks soon
     fast_deadwood: float = 5.0  # ... with more deadwood than this on average (not patient)
     hunt_margin: float = 2.0  # against it, hunt only within this of its usual knock deadwood
-    rollouts: int = 192  # deals played out to price playing on while the stock lasts (0: rule)
+    rollouts: int = 24  # deals played out to price playing on while the stock lasts (0: rule)
     correct_excess: bool = True  # price knocks with the deals' deadwood brought to the real
-    knock_margin: float = 0.0  # knock while the stock lasts when it beats playing on by this
-    later_knocks: bool = True  # the play-outs let us knock on a later turn too
+    knock_margin: float = 9.0  # knock while the stock lasts when it beats playing on by this
 
 
 class ExpertPlayer(HardPlayer):
@@ -217,9 +215,8 @@ class ExpertPlayer(HardPlayer):
         return min(limit, max(1, round(2 * m.knock_deadwood)))
 
     def hunt_value(self, view: PlayerView, know: Knowledge) -> float:
-        """Expected worth of discarding and playing on while the stock lasts: the first
-        ``rollouts`` deals each played out to the hand's end (``rollout``), once for each
-        deadwood we might knock with on a later turn (0: gin only); the best of those."""
+        """Expected worth of discarding and playing on for gin while the stock lasts: the
+        first ``rollouts`` deals each played out to the hand's end (``rollout``)."""
         discards = [a.card for a in view.legal if type(a) is Discard]
         best = self.score_discards(know.mine, know, discards)[0]
         hand = know.mine & ~(1 << best.card)
@@ -228,29 +225,18 @@ class ExpertPlayer(HardPlayer):
         rules = RolloutRules(
             view.knock_limit, r.gin_bonus, r.undercut_bonus, self.their_knock(view), w.wait_stock
         )
-        knock_at = range(view.knock_limit + 1) if w.later_knocks else (0,)
-        lay = self.layoff_rate()
         deals = self.deals(know)
         n = w.rollouts
         start = time.perf_counter()
-        totals = [0.0] * len(knock_at)
-        weight = 0.0
-        value = self.hand_value
+        total = weight = 0.0
         for m, p in zip(deals.masks[:n], deals.norm[:n]):
             stock = bits(know.unseen_mask & ~m)
             self.rng.shuffle(stock)
-            ends = play_out(hand, m, best.card, stock, rules, knock_at)
-            for i, (laid, kept) in enumerate(ends):
-                v = (
-                    value(view, laid)
-                    if laid == kept
-                    else (lay * value(view, laid) + (1 - lay) * value(view, kept))
-                )
-                totals[i] += p * v
+            total += p * self.hand_value(view, play_out(hand, m, best.card, stock, rules))
             weight += p
             if time.perf_counter() - start > w.budget_s / 2:
                 break
-        return max(totals) / weight if weight else -math.inf
+        return total / weight if weight else -math.inf
 
     def deal_scale(self, deals: Deals) -> float:
         """Factor bringing the deals' deadwood down to what this opponent really holds
