@@ -275,6 +275,7 @@ class GinApp(ShowBase):
             connected["players"],
             connected["rules"],
             connected.get("safety_code", ""),
+            connected.get("names", ()),
             kind=hub.kind,
             player_name=hub.config.name,
         )

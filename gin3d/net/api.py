@@ -585,7 +585,12 @@ class NetService:
     def _table_options(self, stand_in) -> dict:
         if stand_in is None and self.stand_in is not None:
             stand_in = self.stand_in()
-        return {"timing": self.timing, "evidence_dir": self.evidence_dir, "stand_in": stand_in}
+        return {
+            "timing": self.timing,
+            "evidence_dir": self.evidence_dir,
+            "stand_in": stand_in,
+            "name": self.name,
+        }
 
     async def _table_full(self, table: TableHost) -> None:
         """Once every seat is taken the table leaves the LAN list."""

@@ -10,7 +10,8 @@ The events (docs/net.md, *The app's API*), in the words of a two-player match wh
   out the grace time, at the host; ``away`` / ``back``: player -> the hand from which the
   computer plays its seat / it plays again).
 - ``connected``: everyone is seated and the keys are known (``seat``, ``players``,
-  ``rules``, ``safety_code``: the table safety code every player shows).
+  ``rules``, ``safety_code``: the table safety code every player shows; ``names``: the
+  name each player announced with its key, "" for none).
 - ``game`` (``events``, ``view``, ``hand``: the table's hand number, ``seats``: its two
   players) for each move of a hand the local player plays, and ``your_turn`` from
   ``HumanSeat`` as in a two-player match.
@@ -89,6 +90,7 @@ class TableRun:
                 players=p.players,
                 rules=p.rules,
                 safety_code=p.safety_code,
+                names=[p.names.get(i, "") for i in range(p.players)],
             )
         self.tell_seats()
 

@@ -121,6 +121,7 @@ async def _run_table(args) -> int:
         "evidence_dir": args.evidence,
         "on_note": lambda text: print(f"NOTE {text}", flush=True),
         "stand_in": GreedyPlayer(),  # for a player gone past the grace time, when we run it
+        "name": args.name,
     }
     player = GreedyPlayer()
     if args.role == "table-host":
@@ -155,6 +156,7 @@ async def _run_table(args) -> int:
         "refusals": table.refusals,
         "notes": table.notes,
         "safety_code": table.safety_code,
+        "names": [table.names.get(p, "") for p in range(table.players)],
     }
     # the host stays for a player away at the end: it may come back to see it
     then = table.see_off if isinstance(table, TableHost) else None

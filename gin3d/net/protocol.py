@@ -280,7 +280,7 @@ SCHEMAS: dict[str, dict[str, Callable[[Any], None]]] = {
     # the first message on a link that replaces a lost one: how many table messages
     # (the signed kinds below, frames of hands aside) came from the other end so far
     "tresume": {"got": _int_in(0, 2**31)},
-    "tkey": {"p": _PLAYER, "key": _hex64, "sig": _sig},
+    "tkey": {"p": _PLAYER, "key": _hex64, "?name": _text(40), "sig": _sig},
     "tcommit": {"p": _PLAYER, "commit": _hex64, "sig": _sig},
     "topen": {"p": _PLAYER, "nonce": _hex64, "sig": _sig},
     # one frame of a hand's two-player match, as text (decoded and checked at its end)

@@ -33,6 +33,7 @@ from typing import Any
 from gin3d.engine import RuleSet
 
 from .channel import Link
+from .directory import clean_name
 from .ended import MatchEnded
 from .protocol import FrameError, ProtocolError
 from .session import CHEATED, Callbacks, Player, Timing
@@ -62,6 +63,7 @@ class TablePeer:
     evidence_dir: str | None = None
     on_note: Callable[[str], None] | None = None  # every refusal and note, in words
     stand_in: Player | None = None  # plays a gone player's hands when we run its seat
+    name: str = ""  # the name we go by at the table (sent with our key)
     # the app's view of the table: each move of a hand we play at our own seat (table hand,
     # its players, redacted events, our view), and each round once agreed and replayed
     on_hand_event: Callable[[int, tuple[int, int], list, Any], None] | None = None
@@ -87,6 +89,7 @@ class TablePeer:
         self.sessions: list[TableHandSession] = []
         self.sig = TableKeys()
         self.safety_code = ""
+        self.names: dict[int, str] = {}  # the name each player announced with its key
         # after a reconnect the table messages the other end missed are sent again: what
         # each link carried (signed kinds only; a hand's match resends its own frames)
         self.out_b: dict[int, list[dict]] = {}
@@ -221,6 +224,8 @@ class TablePeer:
         if kind == "tkey":
             if not self.sig.learn(msg):
                 await self._refuse(p, f"player {p} announced a second key")
+            elif msg.get("name", "").strip():
+                self.names[p] = clean_name(msg["name"])
         elif kind == "taway" and p == 0 and msg["player"] not in self.away:
             self._set_away(msg["player"], msg["hand"])
         elif kind == "tback" and p == 0 and msg["player"] in self.away.keys() - self.back:
@@ -314,7 +319,9 @@ class TablePeer:
     async def run(self) -> MatchEnded:
         """Play the table's game to its end (the links are up); never raises for a peer."""
         try:
-            await self._send_all(self.sig.key_message(self.index))
+            if self.name.strip():
+                self.names[self.index] = clean_name(self.name)
+            await self._send_all(self.sig.key_message(self.index, self.names.get(self.index, "")))
             await self._until(lambda: len(self.sig.keys) == self.players, "keys")
             self.safety_code = self.sig.safety_code(self.players)
             self._say(f"table safety code {self.safety_code}")

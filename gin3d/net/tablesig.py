@@ -34,9 +34,12 @@ class TableKeys:
         self.mine = SigningKey.generate()
         self.keys: dict[int, VerifyKey] = {}
 
-    def key_message(self, me: int) -> dict:
+    def key_message(self, me: int, name: str = "") -> dict:
+        """Our key for the table, and the name we go by there (signed with it: the host
+        cannot change what the others read)."""
         self.keys[me] = self.mine.verify_key
-        return self.sign({"t": "tkey", "p": me, "key": self.mine.verify_key.encode().hex()})
+        msg = {"t": "tkey", "p": me, "key": self.mine.verify_key.encode().hex()}
+        return self.sign({**msg, "name": name[:40]} if name else msg)
 
     def sign(self, msg: dict, p: int | None = None) -> dict:
         """``msg`` with its signature; ``p``: the player named in the signed text when it

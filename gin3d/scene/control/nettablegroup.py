@@ -10,29 +10,52 @@ table's messages.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from .netgroup import NetGroupController
 from .nettable import NetSession
 
 TOLD = ("link was lost", "played by the computer", "plays again", "is back", "refused")
 
 
-def table_names(players: int, me: int, name: str) -> tuple[str, ...]:
-    """Every player's name at the table, by player: yours, and "Player 2" for the others
-    (the table's messages name players by number, from 1 for the host)."""
-    return tuple(name if p == me else f"Player {p + 1}" for p in range(players))
+def table_names(players: int, me: int, name: str, told: Sequence[str] = ()) -> tuple[str, ...]:
+    """Every player's name at the table, by player: yours, the name each other player
+    announced (``told``, by player), or "Player 2" for one that announced none or the same
+    as another (the table's messages name players by number, from 1 for the host)."""
+    told = list(told) + [""] * players
+    names = []
+    for p in range(players):
+        if p == me:
+            names.append(name)
+            continue
+        mine = told[p]
+        clash = mine in (name, *(told[q] for q in range(players) if q not in (p, me)))
+        names.append(mine if mine and not clash else f"Player {p + 1}")
+    return tuple(names)
 
 
 class NetGroupSession(NetSession):
     """One network table on the table (the local player is player ``my_seat``)."""
 
-    def __init__(self, app, net, my_seat: int, players: int, rules, safety_code: str = "", **kw):
+    def __init__(
+        self,
+        app,
+        net,
+        my_seat: int,
+        players: int,
+        rules,
+        safety_code: str = "",
+        names: Sequence[str] = (),
+        **kw,
+    ):
         self.players = players
+        self.told_names = tuple(names)
         self.table_rules = rules
         super().__init__(app, net, my_seat, "", "direct", safety_code, **kw)
         self.chat.hide()
 
     def _controller(self, my_seat: int) -> NetGroupController:
-        names = table_names(self.players, my_seat, "You")
+        names = table_names(self.players, my_seat, "You", self.told_names)
         self.names = (names[my_seat], "?")
         return NetGroupController(
             self.app, self.app.scene, self.net, my_seat, self.players, names, self.table_rules
