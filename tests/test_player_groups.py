@@ -6,7 +6,6 @@ or your partner plays, each result's Next hand, and the game-over sheet."""
 from __future__ import annotations
 
 import json
-import os
 
 import pytest
 from player_harness import Player, my_move, on, play_game, play_move, play_until
@@ -15,11 +14,8 @@ from gin3d.engine import PartnershipGame
 from gin3d.saves import GameRecord
 
 pytestmark = pytest.mark.slow
-# a partnership game to 100 takes 6-9 minutes at normal speed (8 rounds): it runs with the
-# long soak (GIN3D_SOAK=1); CI plays the three-player game to 50 (4-5 minutes), the
-# partnership game to 50 (the short team game) and, offscreen, whole partnership games to 125
-# (tests/test_scene_partnership.py)
-LONG = os.environ.get("GIN3D_SOAK", "") not in ("", "0")
+# whole partnership games: tests/test_player_team_game.py (a file of their own, so one test
+# worker plays them while another plays the three-player game here)
 
 
 def _set_up(p: Player, players: int, targets: tuple[str, ...]) -> dict:
@@ -65,35 +61,6 @@ def test_a_whole_three_player_game_to_50(player):
     for name in ("You", "Walt", "Margo"):
         assert name in text, text  # a column for each player
     assert "hands played" in text, text
-    assert p.problems() == []
-
-
-TEAM = ("125 (teams)", "150 (teams)", "200 (teams)", "250 (teams)", "100 (teams)", "50 (teams)")
-
-
-def test_a_whole_partnership_game_to_50(player):
-    """Four players in two teams, the short team game (to 50): rounds of two hands at once
-    (your partner's in the inset), each round's result, to game over with the teams' names."""
-    p = player(args=("--seed", "35"))
-    _set_up(p, 4, TEAM)
-    play_game(p, 900)
-    text = _game_over_texts(p)
-    p.screenshot("group-4-game-over-50")
-    assert "You & Rosie" in text and "Walt & Margo" in text, text
-    assert "rounds played" in text, text  # more than one round (this seed: several)
-    assert p.problems() == []
-
-
-@pytest.mark.skipif(not LONG, reason="a 6-9 minute game: set GIN3D_SOAK=1 (the long soak)")
-def test_a_whole_partnership_game_to_100(player):
-    """Four players in two teams, the teams' game to 100: rounds of two hands at once (your
-    partner's in the inset), each round's result, to game over."""
-    p = player(args=("--seed", "32"))
-    _set_up(p, 4, TEAM[:5])
-    play_game(p, 900)
-    text = _game_over_texts(p)
-    p.screenshot("group-4-game-over")
-    assert "&" in text, text  # the teams' names: "You & Rosie", "Walt & Margo"
     assert p.problems() == []
 
 
