@@ -79,6 +79,8 @@ class GameDriver:
         g = self.game
         if g.hand.over:
             return self._hand_over()
+        if g.turn < 0:  # nobody is to move (a fed game between its moves)
+            return WAITING
         stamp = self._stamp()
         if stamp != self._decision:  # a new decision: the seat starts thinking
             self._decision = stamp

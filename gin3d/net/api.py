@@ -264,7 +264,9 @@ class NetService:
         emit = self._emit
         cb = Callbacks(
             on_status=lambda s: emit("status", text=s),
-            on_event=lambda events, view: emit("game", events=events, view=view),
+            on_event=lambda events, view, seat, action: emit(
+                "game", events=events, view=view, seat=seat, action=action
+            ),
             on_chat=lambda seat, text: emit("chat", seat=seat, text=text),
             on_emote=lambda seat, name: emit("emote", seat=seat, name=name),
             on_refused=lambda reason, by_peer: emit("refused", reason=reason, by_peer=by_peer),

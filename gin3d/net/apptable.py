@@ -94,13 +94,17 @@ class TableRun:
             )
         self.tell_seats()
 
-    def _hand_event(self, hand: int, seats: tuple[int, int], events: list, view) -> None:
-        self.emit("game", events=events, view=view, hand=hand, seats=seats)
+    def _hand_event(
+        self, hand: int, seats: tuple[int, int], events: list, view, seat, action
+    ) -> None:
+        self.emit(
+            "game", events=events, view=view, seat=seat, action=action, hand=hand, seats=seats
+        )
 
     def _round(self) -> None:
         table = self.peer.table
         game = copy.deepcopy(table.game)  # the network thread plays on with its own
-        self.emit("hand_over", game=game, totals=table.totals())
+        self.emit("hand_over", game=game, totals=table.totals(), table=table.log.match_id)
         if table.over:
             self.emit("game_over", totals=table.totals(), winner=game.winner)
 

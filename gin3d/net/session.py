@@ -88,7 +88,8 @@ class Callbacks:
     """What the app hears about. Every callback is optional and runs on the network loop."""
 
     on_status: Callable[[str], None] | None = None  # connected / waiting for opponent… / gone
-    on_event: Callable[[list, Any], None] | None = None  # (redacted events, my PlayerView)
+    # (redacted events, my PlayerView, who moved and the move; both None for a new deal)
+    on_event: Callable[[list, Any, int | None, Any], None] | None = None
     on_chat: Callable[[int, str], None] | None = None  # (seat, text)
     on_emote: Callable[[int, str], None] | None = None
     on_refused: Callable[[str, bool], None] | None = None  # (reason, True if the peer refused)
@@ -576,7 +577,7 @@ class MatchSession(Channel, DealProtocol, Verifier):
         if self.deal_ahead:
             self._prepare(points, hand_no + 1, early=True)
         dealt = [redact(e, self.seat) for e in self.tracker.hand.events]
-        self.callbacks.fire("on_event", dealt, self._view())
+        self.callbacks.fire("on_event", dealt, self._view(), None, None)
         while not self.tracker.over:
             if self.tracker.turn == self.seat:
                 await self._my_turn(hand_no)
@@ -736,7 +737,8 @@ class MatchSession(Channel, DealProtocol, Verifier):
 
     def _logged(self, hand_no: int, seat: int, action, events: list) -> None:
         self.log.append(self._game_no, hand_no, seat, str(action))
-        self.callbacks.fire("on_event", [redact(e, self.seat) for e in events], self._view())
+        shown = [redact(e, self.seat) for e in events]
+        self.callbacks.fire("on_event", shown, self._view(), seat, action)
 
 
 # what other modules and tests import from here, the words of a match among them

@@ -65,8 +65,9 @@ class TablePeer:
     stand_in: Player | None = None  # plays a gone player's hands when we run its seat
     name: str = ""  # the name we go by at the table (sent with our key)
     # the app's view of the table: each move of a hand we play at our own seat (table hand,
-    # its players, redacted events, our view), and each round once agreed and replayed
-    on_hand_event: Callable[[int, tuple[int, int], list, Any], None] | None = None
+    # its players, redacted events, our view, the hand's seat that moved and its move: None
+    # for a deal), and each round once agreed and replayed
+    on_hand_event: Callable[[int, tuple[int, int], list, Any, Any, Any], None] | None = None
     on_round: Callable[[], None] | None = None
 
     def __post_init__(self) -> None:
@@ -482,7 +483,9 @@ class TablePeer:
         """The app's ``on_hand_event`` for a hand we play ourselves (None without one)."""
         if self.on_hand_event is None:
             return None
-        return lambda events, view: self.on_hand_event(hand, seats, events, view)
+        return lambda events, view, seat, action: self.on_hand_event(
+            hand, seats, events, view, seat, action
+        )
 
     async def _run_hand(self, session: TableHandSession, link: PairLink, key) -> MatchEnded:
         """Attach a hand's match to its link and play it; how it ended."""

@@ -1,84 +1,86 @@
-"""The table driven by a network match: the NetService's events in, the local seat's moves out.
+"""The table of a network match: the one game driver over a feed of the match's checked moves.
 
-``NetTableController`` stands beside ``TableController`` with the same face for ``TableInput``
-(``legal``, ``view``, ``submit``, ``submit_many``, ``next_hand``, ``on_change``...), but it
-runs no ``Game``: the match lives in ``gin3d.net`` (the opponent's cards are hidden and the
-deal is verified there). It shows the service's ``game`` events on the ``TableScene`` (turned
-round so the local seat is seat 0), opens local input on ``your_turn`` with the view's legal
-actions, and sends the chosen action with ``net.play``. Finished hands arrive verified
-(``hand_over``) and go into a ``MatchRecord``, the engine ``Game`` the result screens read.
-While a result shows, the next hand's events wait until the player presses Next hand.
+``NetTableController`` is a ``TableController`` whose game is a ``FedGame``: the match itself
+lives in ``gin3d.net`` (the opponent's cards are hidden and every move is checked there), and
+the service's events are fed in order, turned round so the local seat is seat 0: each move
+(``game``), the local seat's turn (``your_turn``: input opens with the view's legal actions)
+and each verified hand (``hand_over``: into a ``MatchRecord``, the engine ``Game`` the result
+screens read). The driver takes the moves one at a time as the table is free, shows and
+narrates them as in a local game, and reports a finished hand, whose result then holds what
+follows until the player presses Next hand. The local seat's moves go to the network with
+``net.play`` and come back as fed moves once the match has checked them.
 """
 
 from __future__ import annotations
 
-from collections import deque
-from collections.abc import Callable
-
-from ...engine import HandStarted, PlayerView
+from ...driver import MOVED, FedGame, FedSeat
+from ...engine import NextHand, PlayerView
 from ...engine.actions import Action
 from .controller import TableController
 from .perspective import MatchRecord, local_event, local_view, waiting_view
 
-HELD = ("game", "your_turn", "hand_over", "game_over")  # kinds that wait behind a result
 
-
-class NetTableController:
+class NetTableController(TableController):
     """Runs the table of a network match; local input answers ``your_turn``."""
 
     def __init__(self, base, scene, net, names: tuple[str, str] = ("You", "Opponent")) -> None:
-        self.base = base
-        self.scene = scene
-        self.queue = scene.queue
         self.net = net
-        self.names = names
         self.seat: int | None = None  # our seat in the match (host 0, guest 1)
-        self.current: PlayerView = waiting_view()  # the latest view, local numbering
-        self.turn_view: PlayerView | None = None  # set while the service waits for our move
         self.planned: list[Action] = []  # the rest of a submit_many (best layoff)
         self.submitted: list[Action] = []  # every action this seat sent
         self.record = MatchRecord()
-        self.held: deque = deque()
-        self.showing_result = False  # a finished hand is on the table, its result on screen
-        self.hands_done = 0
-        self.paused = False
-        self.log: list[str] = []
-        self.on_change: list[Callable[[], None]] = []
-        self.on_hand_over: list[Callable[[object], None]] = []
-        self.on_game_over: list[Callable[[object], None]] = []
-        self.on_message: list[Callable[[str], None]] = []
-        self.on_applied: list[Callable[[Action, list], None]] = []
-        self.queue.on_idle.append(self._changed)
+        self.feed = FedGame(waiting_view(), shape=self._shaped)
+        seats = [FedSeat(self.feed, 0, names[0], local=True), FedSeat(self.feed, 1, names[1])]
+        super().__init__(base, scene, self.feed, seats, names=names)
 
-    # -- the face TableInput uses ----------------------------------------------------------
+    # -- the face TableInput and the session read -------------------------------------------
     @property
     def game(self):
         """The engine Game of the verified hands so far (None before the first one ends)."""
         return self.record.game
 
     @property
+    def current(self) -> PlayerView:
+        """The latest view, local numbering."""
+        return self.feed.current
+
+    @property
+    def showing_result(self) -> bool:
+        """A finished hand is on the table, its result on screen (what follows waits)."""
+        return self.feed.holding
+
+    @property
+    def held(self) -> tuple:
+        """What waits behind the result on screen."""
+        return self.feed.waiting if self.feed.holding else ()
+
+    @property
     def hand_over(self) -> bool:
         return self.current.phase == "over" or self.showing_result
 
     def view(self, seat: int = 0) -> PlayerView:
-        return self.turn_view if self.turn_view is not None else self.current
+        return self.feed.view(0)
 
     def waiting_for_human(self) -> bool:
+        f = self.feed
         return (
-            self.turn_view is not None
+            f.asked is not None
+            and not f.waiting
+            and not f.holding
             and not self.queue.busy
             and not self.paused
-            and not self.showing_result
         )
 
     def legal(self) -> list[Action]:
-        return list(self.turn_view.legal) if self.waiting_for_human() else []
+        return list(self.feed.asked.legal) if self.waiting_for_human() else []
 
+    # -- the local seat's moves -------------------------------------------------------------
     def submit(self, action: Action) -> bool:
-        """Send the local seat's move; refused (False) when it is not legal now."""
+        """Send the local seat's move; refused (False) when it is not legal now. It is shown
+        once the match has checked it (it comes back fed)."""
         if action not in self.legal():
             return False
-        self.turn_view = None
+        self.feed.asked = None
         self.submitted.append(action)
         self.net.play(action)
         self._changed()
@@ -100,103 +102,94 @@ class NetTableController:
         return True
 
     def start_rematch(self) -> None:
-        """Both said yes to a rematch: the held events of the new game may play."""
+        """Both said yes to a rematch: the fed moves of the new game may play."""
         self.record.reset()
-        self._release()
+        self.feed.new_game()
+        self._changed()
+        self.advance()
 
     def stop(self) -> None:
         """The match ended (left, cheated, claimed): no more local moves."""
-        self.turn_view = None
+        self.feed.asked = None
         self.planned = []
         self._changed()
 
     def set_paused(self, paused: bool) -> None:
-        """The pause menu only stops local input; the match itself goes on."""
+        """The pause menu only stops local input: the match goes on and its moves show."""
         self.paused = paused
         self._changed()
+
+    def advance(self) -> None:
+        """Take the fed moves while the table is free (a new hand's deal is the table's own
+        move); the pause menu does not stop them."""
+        while not self.queue.busy:
+            self.feed.settle()
+            if self.feed.deal_due:
+                self.driver.apply(NextHand())
+            elif self.driver.pump(self._now()) != MOVED:
+                return
+            self._changed()
+
+    def _release(self) -> None:
+        self.feed.release()
+        self._changed()
+        self.advance()
 
     # -- events from the NetService ---------------------------------------------------------
     def handle(self, ev) -> None:
         """One NetEvent of the match kinds (``game``, ``your_turn``, ``hand_over``...)."""
-        if ev.kind in HELD and self.showing_result:
-            self.held.append(ev)
-            return
         if ev.kind == "game":
-            self._show(ev.data["events"], ev.data["view"])
+            self._fed(ev.data)
         elif ev.kind == "your_turn":
-            self._your_turn(ev.data["view"])
+            view = ev.data["view"]
+            self.feed.then(lambda: self._your_turn(view))
         elif ev.kind == "hand_over":
-            self._hand_over(ev.data["hand"])
+            hand = ev.data["hand"]
+            self.feed.finish(lambda: self._hand_agreed(hand))
+        self.advance()
 
-    def _learn_seat(self, view: PlayerView) -> None:
+    def _fed(self, data: dict) -> None:
+        """One move (or a new deal) of the match, seen from our seat, into the feed."""
+        view = data["view"]
         if self.seat is None:
             self.seat = view.seat
+        me, seat, action = view.seat, data.get("seat"), data.get("action")
+        events = [local_event(e, me) for e in data["events"]]
+        if action is None:
+            self.feed.deal(events, view)
+        else:
+            self.feed.move(0 if seat == me else 1, action, events, view)
 
-    def _show(self, events: list, view: PlayerView) -> None:
-        self._learn_seat(view)
-        shown = [local_event(e, self.seat) for e in events]
-        for e in shown:
-            if isinstance(e, HandStarted):
-                self.turn_view = None
-                self.planned = []
-            self.scene.show_event(e)
-            self._narrate(e)
-        self.current = local_view(view)
-        for fn in list(self.on_applied):
-            fn(None, shown)
-        self._changed()
+    def _shaped(self, view: PlayerView) -> PlayerView:
+        """A fed view as the table shows it: our seat is 0."""
+        return local_view(view)
+
+    def show_events(self, action: Action | None, events) -> None:
+        """The driver's ``on_events``: a new deal also drops the rest of a planned layoff."""
+        if isinstance(action, NextHand):
+            self.planned = []
+        super().show_events(action, events)
 
     def _your_turn(self, view: PlayerView) -> None:
-        self._learn_seat(view)
-        self.current = self.turn_view = local_view(view)
+        self.feed.asked = self._shaped(view)
         if self.planned:
             nxt = self.planned.pop(0)
-            if nxt in self.turn_view.legal:
+            if nxt in self.feed.asked.legal:
                 self.submit(nxt)
                 return
             self.planned = []
         self._changed()
 
-    def _hand_over(self, hand) -> None:
-        self.record.add(hand, self.seat if self.seat is not None else 0)
-        self.hands_done += 1
-        self.showing_result = True
-        self.turn_view = None
-        self.queue.call(self._announce)
+    def _hand_agreed(self, hand) -> bool:
+        """A verified hand, in its place: into the record; whether it ended the game."""
+        return self.record.add(hand, self.seat if self.seat is not None else 0).over
 
-    def _announce(self) -> None:
-        """After the hand's last animation: the result (or game-over) screen."""
+    def _hand_finished(self, game) -> None:
+        """The driver reports the finished hand: the result (or game-over) screen."""
         game = self.record.game
         for fn in list(self.on_game_over if game.over else self.on_hand_over):
             fn(game)
         self._changed()
-
-    def _release(self) -> None:
-        self.showing_result = False
-        while self.held and not self.showing_result:
-            self.handle(self.held.popleft())
-        self._changed()
-
-    # the same narration lines as a local game (reads names, log, on_message, queue)
-    _narrate = TableController._narrate
-    quiet_seat = TableController.quiet_seat  # (what ``_narrate`` reads)
-
-    def _changed(self) -> None:
-        for fn in list(self.on_change):
-            fn()
-
-    def destroy(self) -> None:
-        if self._changed in self.queue.on_idle:
-            self.queue.on_idle.remove(self._changed)
-        self.held.clear()
-        for hooks in (
-            self.on_change,
-            self.on_hand_over,
-            self.on_game_over,
-            self.on_message,
-            self.on_applied,
-        ):
-            hooks.clear()
 
 
 __all__ = ["NetTableController"]

@@ -19,8 +19,8 @@ from ...driver.groups import PartnershipTable
 from ...driver.three_table import ThreePlayerTable
 from ...engine import PartnershipGame, redact
 from ...engine.groups import team_of
-from .netcontroller import HELD, NetTableController
-from .perspective import waiting_view
+from .netcontroller import NetTableController
+from .perspective import local_view, waiting_view
 
 
 class NetTeamTable(PartnershipTable):
@@ -104,18 +104,22 @@ class NetGroupController(NetTableController):
 
     # -- events from the NetService --------------------------------------------------------
     def handle(self, ev) -> None:
-        if ev.kind in (*HELD, "table") and self.showing_result:
-            self.held.append(ev)
-            return
+        """The table's events, each in its place among our hand's moves."""
+        data = ev.data
         if ev.kind == "table":
-            self._hands(list(ev.data.get("hands", [])))
+            hands = list(data.get("hands", []))
+            self.feed.then(lambda: self._hands(hands))
         elif ev.kind == "game":
-            self._our_hand(ev.data["hand"], tuple(ev.data["seats"]))
-            self._show(ev.data["events"], self._scored(ev.data["view"]))
+            hand, seats = data["hand"], tuple(data["seats"])
+            self.feed.then(lambda: self._our_hand(hand, seats))
+            self._fed(data)
         elif ev.kind == "your_turn":
-            self._your_turn(self._scored(ev.data["view"]))
+            view = data["view"]
+            self.feed.then(lambda: self._your_turn(view))
         elif ev.kind == "hand_over":
-            self._agreed(ev.data["game"])
+            game = data["game"]
+            self.feed.finish(lambda: self._agreed(game))
+        self.advance()
 
     def _hands(self, hands: list) -> None:
         """The hands under way now; a hand of three we sit out clears the table, its two
@@ -125,12 +129,12 @@ class NetGroupController(NetTableController):
         if new and self.players == 3 and self.me not in hands[0][1]:
             seats = hands[0][1]
             self.playing = None
-            self.turn_view = None
+            self.feed.asked = None
             self.names = tuple(self.player_names[p] for p in seats)
             run = self._running()
             view = waiting_view(self.rules)
             scores = (run[seats[0]], run[seats[1]])
-            self.current = replace(view, scores=scores, target=self.rules.game_target)
+            self.feed.current = replace(view, scores=scores, target=self.rules.game_target)
             self.scene.clear_table()
         self._changed()
 
@@ -141,6 +145,10 @@ class NetGroupController(NetTableController):
             self.playing = seats
             self.seat = seats.index(self.me)
             self.names = (self.player_names[self.me], self.player_names[seats[1 - self.seat]])
+
+    def _shaped(self, view):
+        """Our hand's view with the table's scores, our seat 0."""
+        return local_view(self._scored(view))
 
     def _scored(self, view):
         """A hand's view with the table's scores (its match of one hand knows none): the
@@ -159,9 +167,10 @@ class NetGroupController(NetTableController):
     def _team_running(self, team: int) -> int:
         return self.group.running()[team] if self.group is not None else 0
 
-    def _agreed(self, game) -> None:
-        """A hand (or round) agreed by the table: its result, after the hand we watched is
-        laid out (a hand we sat out: every card open)."""
+    def _agreed(self, game) -> bool:
+        """A hand (or round) agreed by the table, in its place: the table's game as the
+        result screens read it, a hand we sat out laid out with every card open; whether
+        the game is over."""
         self.group = game
         if self.players == 3:
             self.table = ThreePlayerTable(game, me=self.me)
@@ -170,11 +179,13 @@ class NetGroupController(NetTableController):
                 self._lay_out(self.table.events)
         else:
             self.table = NetTeamTable(game, self.me)
-        self.hands_done += 1
-        self.showing_result = True
-        self.turn_view = None
+        self.feed.asked = None
         self.playing = None
-        self.queue.call(self._announce_next_frame)
+        return self.table.over
+
+    def _hand_finished(self, game) -> None:
+        """The driver reports the agreed hand: its result screen, a frame later."""
+        self._announce_next_frame()
 
     def _announce_next_frame(self) -> None:
         """The result screen a frame later: a hand sat out is laid out at once, so its
