@@ -16,6 +16,7 @@ from pathlib import Path
 
 from . import stats as stats_mod
 from .engine import Game, PartnershipGame, ThreePlayerGame
+from .engine.groups import team_of
 from .history import HandRecord, append_hand
 from .paths import history_path, save_path, stats_path
 from .saves import SavedGame, Seat, saveable, write_save
@@ -83,20 +84,23 @@ def count_partnership_results(
     game_id: str,
     names: tuple[str, ...],
     history_file: Path,
+    player: int = 0,
 ) -> bool:
-    """``count_results`` for a partnership game, from player 0's chair (yours): your hand of
-    the round once it is over (each round's own, at table 0, against the opponent you faced),
-    kept in the hand history with its two players' names, and the game once it is over,
-    won when your team (team 0) won, all under ``PARTNERSHIPS``. Called after every action,
-    so every round's hand is counted while it is on the table."""
+    """``count_results`` for a partnership game, from ``player``'s chair (yours; at home
+    player 0): your hand of the round once it is over (each round's own, at the table where
+    you play it, against the opponent you faced), kept in the hand history with its two
+    players' names, and the game once it is over, won when your team won, all under
+    ``PARTNERSHIPS``. Called after every action (or every round), so every round's hand is
+    counted while it is on the table."""
     counted = False
-    hand = game.tables[0]
-    if hand.over and stats.record_hand(PARTNERSHIPS, hand, 0, game_id):
-        pair = tuple(names[p] for p in game.seats[0])
+    table = next(t for t in (0, 1) if player in game.seats[t])
+    hand, seats = game.tables[table], game.seats[table]
+    if hand.over and stats.record_hand(PARTNERSHIPS, hand, seats.index(player), game_id):
+        pair = tuple(names[p] for p in seats)
         append_hand(HandRecord.of(hand, pair, game_id, PARTNERSHIPS), history_file)
         counted = True
     if game.over:
-        counted |= stats.record_game(PARTNERSHIPS, game, 0, game_id)
+        counted |= stats.record_game(PARTNERSHIPS, game, team_of(player), game_id)
     return counted
 
 
@@ -185,13 +189,16 @@ NET_KINDS = ("lan", "online")
 
 @dataclass
 class MatchKeeper:
-    """Statistics and hand history of a network match, from the local player's side.
+    """Statistics and hand history of a network match (or table), from the local player's
+    side.
 
     Fed the match's current game in local seat numbers (seat 0 = this player) after every
     verified hand. Network results are kept under the pseudo-levels ``lan`` and ``online``
-    with the opponent's name in the history. The game id names the match and the game
-    (``net-<match>-<game number>``), so a resumed match (its earlier hands fed again) or a
-    rematch (a new game number) never counts anything twice.
+    with the opponent's name in the history (a table's game of three or four, after every
+    agreed hand or round: ``record_table``, in the rows of those games at home). The game
+    id names the match and the game (``net-<match>-<game number>``), so a resumed match
+    (its earlier hands fed again) or a rematch (a new game number) never counts anything
+    twice.
     """
 
     kind: str
@@ -217,6 +224,26 @@ class MatchKeeper:
         """Count every finished hand (and the game, once over) not counted yet."""
         gid = self.game_id(game_number)
         counted = count_results(self.stats, game, self.kind, 0, gid, self.names, self.history_file)
+        if counted:
+            self.stats.save(self.stats_file)
+        return counted
+
+    def record_table(
+        self, game: ThreePlayerGame | PartnershipGame, player: int, names: tuple[str, ...]
+    ) -> bool:
+        """A network table's game (``match_id``: the table's id; it plays one game) after
+        each agreed hand or round, from ``player``'s chair: counted as the same game played
+        at home is, in its own row (``THREE_PLAYERS``, ``PARTNERSHIPS``), every player by
+        ``names``; each hand once."""
+        gid = self.game_id(0)
+        if isinstance(game, PartnershipGame):
+            counted = count_partnership_results(
+                self.stats, game, gid, names, self.history_file, player
+            )
+        else:
+            counted = count_three_player_results(
+                self.stats, game, player, gid, names, self.history_file
+            )
         if counted:
             self.stats.save(self.stats_file)
         return counted

@@ -17,15 +17,23 @@ from net_processes import FAST, LOOP, ROOT
 from scene_harness import Driver, get_app, panel_texts
 from test_lobby_screens import check_view, pump
 
+from gin3d import stats as stats_mod
 from gin3d.driver.three_table import ThreePlayerTable
 from gin3d.engine import NextHand, RuleSet, ThreePlayerGame, redact
 from gin3d.net.session import Timing
 from gin3d.players import GreedyPlayer
+from gin3d.recorder import PARTNERSHIPS, THREE_PLAYERS
 from gin3d.scene.control.net_hub import NetConfig, NetHub, net_event
 from gin3d.scene.control.netgroup import NetTeamTable
 from gin3d.scene.control.nettablegroup import NetGroupSession
 
 TARGET = 50  # a few hands: one hand (a gin, say) rarely ends the game before we play
+
+
+def kept(players: int) -> tuple[int, int]:
+    """(hands, games) the statistics hold in the row of three-player or partnership games."""
+    row = stats_mod.load()[0].level(THREE_PLAYERS if players == 3 else PARTNERSHIPS)
+    return row.hands_played, row.games_played
 
 
 @pytest.fixture(scope="module")
@@ -76,6 +84,7 @@ def test_host_a_table_from_the_lan_screen_and_play_it_out(app, tmp_path, players
         assert shown == teams and f"game to {teams}" in summary, (shown, summary)
     else:
         assert "(teams)" not in shown + summary, (shown, summary)
+    before = kept(players)
     app.screens.panel.buttons["host"]["command"]()
     assert app.screens.state == "Hosting"
     screen = app.screens.current
@@ -153,6 +162,9 @@ def test_host_a_table_from_the_lan_screen_and_play_it_out(app, tmp_path, players
     assert [list(game.totals())] * others == [r["totals"] for r in results]
     pump(app, lambda: session.ended is not None, "the table's end")
     assert session.ended == "finished"
+    # every hand we played counted once, in the row of its kind of game, and the game
+    ours = sum(0 in seats for seats in game.seats) if players == 3 else len(game.results)
+    assert kept(players) == (before[0] + ours, before[1] + 1), (before, kept(players), ours)
     app.request("Menu")
 
 
@@ -161,6 +173,7 @@ def test_join_a_table_of_four_by_address_and_code_as_team_one(app, tmp_path):
     table of 3 or 4) as player 1, in team 1: its pad puts its own team first, its results
     and game-over sheet name each team by the engine's team numbers."""
     said = tmp_path / "host.out"
+    before = stats_mod.load()[0].level(PARTNERSHIPS).games_won, kept(4)
     with said.open("w") as out:
         host = subprocess.Popen(
             [sys.executable, "-m", "gin3d.net.cli", "table-host", "--players", "4", "--listen",
@@ -213,7 +226,12 @@ def test_join_a_table_of_four_by_address_and_code_as_team_one(app, tmp_path):
         for g in guests:
             if g.poll() is None:
                 g.kill()
-    assert json.loads((tmp_path / "p0.json").read_text())["totals"] == ctl.game.game.totals()
+    game = ctl.game.game
+    assert json.loads((tmp_path / "p0.json").read_text())["totals"] == game.totals()
+    # our hand of each round counted, and the game, won when our team (team 1) won
+    (won, (hands, games)), rounds = before, len(game.results)
+    assert kept(4) == (hands + rounds, games + 1), (before, kept(4), rounds)
+    assert stats_mod.load()[0].level(PARTNERSHIPS).games_won == won + (game.winner == 1)
     app.request("Menu")
 
 

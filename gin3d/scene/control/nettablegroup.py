@@ -3,9 +3,10 @@
 The same face as a two-player ``NetSession`` (the table, result and game-over screens serve
 both), with a ``NetGroupController``: the table's players by name on the pad, the one who
 sits out, the teams, and the connection line saying which player you are and the table's
-safety code. A table has no chat, rematch or save: what its players hear of each other (a
-player's link lost, the computer taking a seat, a player back, a refusal) shows as the
-table's messages.
+safety code. Each agreed hand goes into the statistics and hand history (the rows of
+three-player and partnership games). A table has no chat, rematch or save: what its players
+hear of each other (a player's link lost, the computer taking a seat, a player back, a
+refusal) shows as the table's messages.
 """
 
 from __future__ import annotations
@@ -84,7 +85,19 @@ class NetGroupSession(NetSession):
         self._prompt()
 
     def _keep(self, data: dict) -> None:
-        """The statistics and history keep two-player matches; a table is not kept."""
+        """An agreed hand (or round): into the statistics and hand history, in the rows of
+        three-player and partnership games, each hand counted once."""
+        from ...recorder import MatchKeeper
+
+        if not data.get("table"):
+            return
+        try:
+            if self.keeper is None:
+                self.keeper = MatchKeeper(self.kind, (self.player_name, ""), data["table"])
+            c = self.controller
+            self.keeper.record_table(data["game"], c.me, c.player_names)
+        except (OSError, ValueError) as err:
+            self.hud.set_message(f"Statistics are not kept for this table: {err}")
 
     def refresh_status(self) -> None:
         me = self.controller.me
