@@ -3,8 +3,8 @@
 ``python -m gin3d.net.cli host [--port P] [--code C] [--relay H:P] [--out result.json]``
 ``python -m gin3d.net.cli host --public --relay H:P [--rules R] [--name N]``
 ``python -m gin3d.net.cli join --code C [--address H:P] [--relay H:P] [--out result.json]``
-``python -m gin3d.net.cli table-host --players 3|4 [--port P] [--code C] [--target N]``
-``python -m gin3d.net.cli table-join --code C --address H:P``
+``python -m gin3d.net.cli table-host --players 3|4 [--port P] [--code C] [--relay H:P]``
+``python -m gin3d.net.cli table-join --code C [--address H:P] [--relay H:P]``
 
 The host prints ``LISTENING <port> <code>`` once it accepts connections; with ``--public`` it
 opens a listed table at the online service (``service_client.open_table``: anyone may join
@@ -23,7 +23,10 @@ watch two machines play; the packaged Linux build carries it as ``gin3d-match``
 
 A table (three players, or four in two teams: ``gin3d.net.table``) is hosted by one player
 and joined by the others with its code (``table-host --players 3|4``, ``table-join --code C
---address H:P``); every player writes the whole table's log and its hash. ``--target``
+--address H:P``); with ``--relay`` the host also waits at the service for each player, who
+then needs only the code (``table-join --code C --relay H:P``: the host's address first if
+given too, and the result's ``route`` says which way it went). Every player writes the
+whole table's log and its hash. ``--target``
 plays the game to that many points (``game_target`` for two or three players,
 ``partnership_target`` for four), for short test games.
 """
@@ -124,6 +127,7 @@ async def _run_table(args) -> int:
         "name": args.name,
     }
     player = GreedyPlayer()
+    relay = parse_relays(args.relay, RELAY_PORT) if args.relay else None
     if args.role == "table-host":
         table = TableHost(
             player,
@@ -132,13 +136,14 @@ async def _run_table(args) -> int:
             args.code,
             args.listen or "127.0.0.1",
             args.port,
+            relay=relay,
             **options,
         )
         await table.start()
         print(f"LISTENING {table.port} {table.code}", flush=True)
     else:
-        address = parse_address(args.address, DEFAULT_PORT)
-        table = TableGuest(player, args.code, address, **options)
+        address = parse_address(args.address, DEFAULT_PORT) if args.address else None
+        table = TableGuest(player, args.code, address, relay=relay, **options)
         await table.start()
     ended = await table.play()
     game = table.table
@@ -157,6 +162,7 @@ async def _run_table(args) -> int:
         "notes": table.notes,
         "safety_code": table.safety_code,
         "names": [table.names.get(p, "") for p in range(table.players)],
+        "route": table.route if isinstance(table, TableGuest) else "",
     }
     # the host stays for a player away at the end: it may come back to see it
     then = table.see_off if isinstance(table, TableHost) else None
@@ -184,8 +190,8 @@ def _check(parser, args) -> None:
         parser.error(f"{args.role} needs --code")
     if args.role == "join" and not (args.address or args.relay):
         parser.error("join needs --address or --relay")
-    if args.role == "table-join" and not args.address:
-        parser.error("table-join needs --address")
+    if args.role == "table-join" and not (args.address or args.relay):
+        parser.error("table-join needs --address or --relay")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -442,9 +442,9 @@ class JoinedMatch(_Base):
         if direct is None and self.options.relay is None:
             raise ValueError("give an address, a relay, or both")
 
-    async def _connect(self) -> Peer:
+    async def connect(self) -> Peer:
         """Direct first (at ``direct``, or at the addresses the host published), then the
-        relay; the error names what was tried."""
+        relay; the error names what was tried. (A table's guest dials its host with it.)"""
         errors: list[str] = []
         o = self.options
         peer = None
@@ -543,7 +543,7 @@ class JoinedMatch(_Base):
 
     async def start(self) -> None:
         """Connect and start the match; raises ConnectionError / HandshakeError on failure."""
-        peer = await self._connect()
+        peer = await self.connect()
         self.peer_fingerprint = peer.peer_fingerprint
         self.peer_name = peer.name
         self.safety_code = peer.safety_code
@@ -563,7 +563,7 @@ class JoinedMatch(_Base):
             done.cancel()
             while s.link is None and not s.done.is_set():
                 try:
-                    peer = await self._connect()
+                    peer = await self.connect()
                     await s.attach(peer.link)
                 except (
                     ConnectionError,

@@ -1,5 +1,6 @@
-"""A player who joins a table by its code (player 1, 2 or 3 as the host seats it), and
-dials the host again when its link is lost. The rest is ``table.TablePeer``'s.
+"""A player who joins a table by its code (player 1, 2 or 3 as the host seats it), at the
+host's address or through the service's relay, and dials the host again when its link is
+lost. The rest is ``table.TablePeer``'s.
 """
 
 from __future__ import annotations
@@ -10,23 +11,27 @@ from gin3d.engine import RuleSet
 
 from .channel import Link
 from .ended import MatchEnded
+from .peer import JoinedMatch, MatchOptions
 from .protocol import ProtocolError
 from .session import CHEATED, Player
 from .table import BROADCAST, LINK_ERRORS, TablePeer
-from .transport import Identity, connect_direct
+from .transport import Identity
 
 REDIAL_EVERY = 0.5  # seconds between tries to reach the host again
 
 
 class TableGuest(TablePeer):
-    """A player who joins a table by its code; player 1, 2 or 3 as the host seats it."""
+    """A player who joins a table by its code; player 1, 2 or 3 as the host seats it. The
+    host is dialled at ``address`` if given, else (or then, if it does not answer there)
+    through ``relay`` (a service's node or nodes), as a two-player guest does."""
 
     def __init__(
         self,
         player: Player,
         code: str,
-        address: tuple[str, int],
+        address: tuple[str, int] | None,
         host_fingerprint: str = "",
+        relay: tuple[str, int] | list[tuple[str, int]] | None = None,
         **options,
     ) -> None:
         super().__init__(player, **options)
@@ -35,10 +40,25 @@ class TableGuest(TablePeer):
         self.identity = Identity.generate()
         self.seated = asyncio.Event()
         self.host_fingerprint = host_fingerprint  # given: the host must show it (LAN list)
+        opened = code.startswith("open:")  # an open LAN table: its code is the host's key's
+        self.dialer = JoinedMatch(
+            None,
+            "" if opened else code,
+            direct=address,
+            options=MatchOptions(relay=relay, name=self.name, retry=REDIAL_EVERY),
+            open_fingerprint=host_fingerprint if opened else None,
+        )
+        self.dialer.identity = self.identity  # the host knows our seat by it
+        self.route = ""  # how the link to the host runs: "direct" or "relay"
+
+    async def _dial(self):
+        self.dialer.peer_fingerprint = self.host_fingerprint or None
+        peer = await self.dialer.connect()
+        self.route = self.dialer.route
+        return peer
 
     async def start(self) -> None:
-        expect = self.host_fingerprint or None
-        peer = await connect_direct(*self.address, self.identity, self.code, expect_peer=expect)
+        peer = await self._dial()
         self.host_fingerprint = peer.peer_fingerprint
         self.links[0] = peer.link
         self._spawn(self._read(peer.link, 0))
@@ -56,9 +76,7 @@ class TableGuest(TablePeer):
         deadline = loop.time() + max(self.timing.grace, self.timing.stall)
         while self.ended is None and loop.time() < deadline:
             try:
-                peer = await connect_direct(
-                    *self.address, self.identity, self.code, expect_peer=self.host_fingerprint
-                )
+                peer = await self._dial()
                 await self._reattach(0, peer.link)
             except (ProtocolError, asyncio.TimeoutError, *LINK_ERRORS) as exc:
                 self._say(f"the host did not answer ({exc})")

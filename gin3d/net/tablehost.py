@@ -1,5 +1,6 @@
-"""The table's host (player 0): its door, seating, passing every message on, a player lost
-and coming back, and the computer player taking a seat past the grace time. The rest of
+"""The table's host (player 0): its door (at its address, and with a relay also at the
+service, for players behind NAT), seating, passing every message on, a player lost and
+coming back, and the computer player taking a seat past the grace time. The rest of
 what a player does is ``table.TablePeer``'s (docs/net.md, *Tables of three and four*).
 """
 
@@ -11,7 +12,7 @@ from gin3d.engine import RuleSet
 
 from .channel import Link
 from .ended import MatchEnded
-from .peer import HostedMatch
+from .peer import HostedMatch, MatchOptions
 from .protocol import ProtocolError
 from .session import Player
 from .table import BROADCAST, LINK_ERRORS, TablePeer
@@ -30,15 +31,19 @@ class TableHost(TablePeer):
         listen: str = "127.0.0.1",
         port: int = 0,
         open_table: bool = False,
+        relay: tuple[str, int] | list[tuple[str, int]] | None = None,
         **options,
     ) -> None:
         super().__init__(player, **options)
         if players not in (3, 4):
             raise ValueError("a table has 3 or 4 players")
+        if relay is not None and open_table:
+            raise ValueError("an open table is joined on the LAN only: no relay")
         self.rules = rules
         self.players = players
-        # an open table (on the LAN list): its code is public, the host's fingerprint's
-        self.door = TableDoor(self._seat_guest, code, listen, port, open_table)
+        # an open table (on the LAN list): its code is public, the host's fingerprint's;
+        # with a relay the door also waits there for each guest (and for one coming back)
+        self.door = TableDoor(self._seat_guest, code, listen, port, open_table, relay)
         self.code = self.door.code
         self.port = port
         self.full = asyncio.Event()
@@ -53,7 +58,7 @@ class TableHost(TablePeer):
         return self.door.failures
 
     async def start(self) -> None:
-        await self.door.listen_directly()
+        await self.door.start()
         self.port = self.door.port
 
     async def _seat_guest(self, peer: Peer) -> None:
@@ -229,9 +234,22 @@ class TableDoor(HostedMatch):
     passes is handed to ``seat`` instead of starting a match."""
 
     def __init__(
-        self, seat, code: str | None, listen: str, port: int, open_table: bool = False
+        self,
+        seat,
+        code: str | None,
+        listen: str,
+        port: int,
+        open_table: bool = False,
+        relay: tuple[str, int] | list[tuple[str, int]] | None = None,
     ) -> None:
-        super().__init__(None, code=code, listen=listen, port=port, open_table=open_table)
+        super().__init__(
+            None,
+            code=code,
+            listen=listen,
+            port=port,
+            open_table=open_table,
+            options=MatchOptions(relay=relay),
+        )
         self._seat = seat
 
     async def _use(self, peer: Peer) -> None:
