@@ -506,22 +506,27 @@ class NetService:
         lan_interfaces: list[str] | None = None,
         advertise: list[str] | None = None,
         stand_in=None,
+        online: bool = False,
     ) -> concurrent.futures.Future:
         """Host a table of ``players`` (3, or 4 in two teams) as player 0. Its Future gives
         a ``HostInfo``; ``lan`` lists it on the LAN, ``open_table`` there with no code to
-        type (joined from the list only). The others join with ``join_net_table`` or from
-        the LAN list. ``stand_in`` plays a seat whose player is gone past the grace time
-        (the greedy player by default)."""
+        type (joined from the list only); ``online``: the table also waits at the service's
+        relay, so players anywhere join with the code alone. The others join with
+        ``join_net_table`` or from the LAN list. ``stand_in`` plays a seat whose player is
+        gone past the grace time (the greedy player by default)."""
 
         async def hosting() -> HostInfo:
             self._free()
+            if online and not self.relay:
+                raise ValueError("an online table needs an online service (Settings)")
             table = TableHost(
                 self._seat(player),
                 rules or RuleSet(),
                 players,
                 listen=listen,
                 port=port,
-                open_table=lan and open_table,
+                open_table=lan and open_table and not online,
+                relay=self.relay if online else None,
                 **self._table_options(stand_in),
             )
             await table.start()
@@ -550,23 +555,34 @@ class NetService:
         return self._call(hosting())
 
     def join_net_table(
-        self, code: str, address: str, player=None, fingerprint: str = "", stand_in=None
+        self,
+        code: str,
+        address: str,
+        player=None,
+        fingerprint: str = "",
+        stand_in=None,
+        online: bool = False,
     ) -> concurrent.futures.Future:
         """Join a table of three or four at ``address`` ("host:port") with its ``code``, or
-        (``fingerprint``: an open table from the LAN list) with none. Its Future gives the
-        address once the host let us in; the seat comes with the ``connected`` event."""
+        (``fingerprint``: an open table from the LAN list) with none; ``online``: through the
+        service's relay (the address, if given, first). Its Future gives the address (or
+        "relay") once the host let us in; the seat comes with the ``connected`` event."""
 
         async def joining() -> str:
             self._free()
             if not code and not fingerprint:
                 raise ValueError("joining a table needs its code")
             key = code or open_table_code(fingerprint)
-            direct = parse_address(address, DEFAULT_PORT)
+            direct = parse_address(address, DEFAULT_PORT) if address else None
+            relay = self.relay if online else None
+            if direct is None and relay is None:
+                raise ValueError("joining a table needs its address, or an online service")
             table = TableGuest(
                 self._seat(player),
                 key,
                 direct,
                 fingerprint,
+                relay=relay,
                 **self._table_options(stand_in),
             )
             self._emit("status", text="connecting…")
@@ -580,7 +596,7 @@ class NetService:
             self.table = run
             run.tell_seats()  # (not seated yet: the app says we wait for the table to fill)
             asyncio.ensure_future(self._watch_table(run))
-            return address
+            return address if table.route == "direct" else table.route
 
         return self._call(joining())
 

@@ -84,7 +84,7 @@ class TableRun:
             p = self.peer
             self.emit(
                 "connected",
-                route="direct",
+                route=getattr(p, "route", "") or "direct",
                 opponent="",
                 seat=p.index,
                 players=p.players,

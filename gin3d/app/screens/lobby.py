@@ -453,6 +453,20 @@ class OnlineScreen(LobbyScreen):
             scale=0.05,
             frameSize=(-2.4, 2.4, -0.55, 1.05),
         )
+        # friends at one table: three players, or four in two teams (through the relay)
+        p.text("Or a table of friends", 0.24, 0.042, x=-1.1, align=TextNode.ALeft)
+        groups = ((3, "Host a table of 3", 0.05), (4, "Host a table of 4 (teams)", 0.62))
+        for players, label, x in groups:
+            b = p.button(
+                f"host{players}",
+                label,
+                lambda n=players: self._host_table(n),
+                (x, 0.252),
+                scale=0.04,
+                frameSize=(-6.4, 6.4, -0.55, 1.05),
+            )
+            if not relay:
+                b["state"] = "disabled"
         p.text("Play a friend: join by code", 0.14, 0.05, x=-1.1, align=TextNode.ALeft, fg=GOLD)
         p.text("Code", 0.03, 0.042, x=-1.1, align=TextNode.ALeft)
         entry(p, "code", "", (-0.45, 0.03), width=10)  # in line with the address below
@@ -485,6 +499,14 @@ class OnlineScreen(LobbyScreen):
             scale=0.05,
             frameSize=(-2.4, 2.4, -0.55, 1.05),
         )
+        p.button(
+            "join_table",
+            "Join a table of 3 or 4",
+            lambda: self._join_online(table=True),
+            (0.62, -0.068),
+            scale=0.04,
+            frameSize=(-6.4, 6.4, -0.55, 1.05),
+        )
         p.text("Find an opponent", -0.34, 0.05, x=-1.1, align=TextNode.ALeft, fg=GOLD)
         p.text(
             "Public tables and quick match on the online service"
@@ -507,7 +529,13 @@ class OnlineScreen(LobbyScreen):
         self._saved_button(p, "Online")
         self._esc("Menu")
 
-    def _join_online(self) -> None:
+    def _host_table(self, players: int) -> None:
+        """The rules, then an online table of three or four (joined with its code)."""
+        name = self._set_name()
+        self.request("HostSetup", "online", f"{name}'s table", players)
+
+    def _join_online(self, table: bool = False) -> None:
+        """Join a friend's match (or, ``table``, a table of three or four) by its code."""
         p = self.panel
         code = p.entries["code"].get().strip()
         address = p.entries["address"].get().strip() or None
@@ -524,7 +552,13 @@ class OnlineScreen(LobbyScreen):
         self._set_name()
         self._for_match("guest", "online")
         self._say("Connecting...")
-        self.hub.watch(self.hub.open().join_code(code, address), "could not join")
+        net = self.hub.open()
+        joined = (
+            net.join_net_table(code, address or "", online=True)
+            if table
+            else net.join_code(code, address)
+        )
+        self.hub.watch(joined, "could not join")
 
 
 class HostingScreen(LobbyScreen):
@@ -548,7 +582,7 @@ class HostingScreen(LobbyScreen):
             self._host_saved(net, saved)
             return
         if players > 2:
-            self._host_table(net, table, players)
+            self._host_table(net, table, players, mode)
             return
         c = self.hub.config
         lan = mode == "lan" and c.discovery
@@ -584,12 +618,14 @@ class HostingScreen(LobbyScreen):
         else:
             self.hub.watch(fut, "could not open the table")
 
-    def _host_table(self, net: NetService, table: str, players: int) -> None:
-        """A LAN table of three or four: listed (open) when discovery is on, else joined by
-        address and code; who has joined shows as they come."""
+    def _host_table(self, net: NetService, table: str, players: int, mode: str = "lan") -> None:
+        """A table of three or four: on the LAN listed (open) when discovery is on, else
+        joined by address and code; online it also waits at the service's relay, joined
+        with the code alone. Who has joined shows as they come."""
         c = self.hub.config
-        lan = c.discovery
-        self.hosting = ("lan", lan, lan and self.host_open)
+        online = mode == "online"
+        lan = c.discovery and not online
+        self.hosting = (mode, lan, lan and self.host_open)
         rules = self.services.setup.rules()
         kind = "three players" if players == 3 else "four players in two teams"
         p = self._lobby(f"Hosting {table}: {kind}")
@@ -597,9 +633,10 @@ class HostingScreen(LobbyScreen):
         self.host_lines = self._host_lines(p)
         self.waiting = p.text("", -0.42, 0.055, fg=(0.85, 1, 0.85, 1))
         self.seated = p.text("", -0.52, 0.045, fg=(1, 1, 0.85, 1))
-        p.button("back", "Cancel", lambda: self.request("Lan"), (0, -0.8), scale=0.055)
-        self._esc("Lan")
-        self._for_match("host", "lan")
+        back = "Online" if online else "Lan"
+        p.button("back", "Cancel", lambda: self.request(back), (0, -0.8), scale=0.055)
+        self._esc(back)
+        self._for_match("host", mode)
         request = dict(
             rules=rules,
             table_name=table or f"{c.name}'s table",
@@ -607,6 +644,7 @@ class HostingScreen(LobbyScreen):
             open_table=lan and self.host_open,
             listen=c.listen,
             lan_interfaces=c.lan_interfaces,
+            online=online,
         )
         fut = net.host_table(players, port=c.port, **request)
         if c.port:
@@ -715,7 +753,12 @@ class HostingScreen(LobbyScreen):
         else:
             lines.append(f"Join code:  {info.code}")
         lines.append(f"Port {info.port}   -   addresses: {', '.join(info.addresses)}")
-        if mode == "online":
+        if mode == "online" and getattr(self, "players", 2) > 2:
+            lines += [
+                "Your friends type only the code (Online: Join a table): no address, no port",
+                f"They reach this table through the relay at {c.relay}",
+            ]
+        elif mode == "online":
             lines += self._online_host_lines(info, c.relay)
         elif open_table:
             lines.append(
