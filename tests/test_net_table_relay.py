@@ -4,7 +4,9 @@ host (``cli table-host --relay``, listening on loopback but joined there by nobo
 guests given only the code and the node (``cli table-join --code C --relay H:P``). Every
 player finishes the game with the same table log, each guest's route is the relay; and a
 node that dies mid-game and comes back on its port: every player dials again through it,
-and the game goes on to its end."""
+and the game goes on to its end. And a stranger who knows the room part of the code but not
+the rest: the relay never pairs it with the host, which hears of the wrong code, and the
+table fills with its real players."""
 
 from __future__ import annotations
 
@@ -103,3 +105,48 @@ def test_a_table_of_four_survives_its_relay_node_dying_mid_game(tmp_path):
     first = _same_table(results, 4)
     assert max(first["totals"]) >= 60
     assert [results[p]["route"] for p in (1, 2, 3)] == ["relay"] * 3
+
+
+def test_a_wrong_code_at_the_relay_takes_no_seat_and_the_host_hears_of_it(tmp_path):
+    async def scenario():
+        node, relay = await _node()
+        try:
+            host = await _spawn(
+                *CLI, "table-host", "--players", "3", "--listen", LOOP, "--port", "0",
+                "--relay", relay, "--target", "20", "--out", str(tmp_path / "p0.json"), *FAST,
+            )  # fmt: skip
+            _, code = (await asyncio.wait_for(_line(host, "LISTENING"), 30)).split()
+            secret = code[5:]
+            wrong = code[:5] + ("2" if secret[0] != "2" else "3") + secret[1:]  # same room
+            stranger = await _spawn(
+                *CLI, "table-join", "--code", wrong, "--relay", relay,
+                "--out", str(tmp_path / "stranger.json"), *FAST,
+            )  # fmt: skip
+            said = await asyncio.wait_for(stranger.stdout.read(), 60)
+            assert await stranger.wait() != 0, said.decode()
+            assert not (tmp_path / "stranger.json").exists()
+            guests = []
+            for i in (1, 2):
+                guests.append(
+                    await _spawn(
+                        *CLI,
+                        "table-join",
+                        "--code",
+                        code,
+                        "--relay",
+                        relay,
+                        "--out",
+                        str(tmp_path / f"join{i}.json"),
+                        *FAST,
+                    )  # fmt: skip
+                )
+                await _seated(host, i)
+            await _finish(host, *guests, timeout=90)
+        finally:
+            node.kill()
+            await node.wait()
+
+    asyncio.run(scenario())
+    results = _results(tmp_path, 3)
+    _same_table(results, 3)
+    assert any("wrong join code" in f for f in results[0]["failures"]), results[0]["failures"]

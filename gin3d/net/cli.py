@@ -163,6 +163,7 @@ async def _run_table(args) -> int:
         "safety_code": table.safety_code,
         "names": [table.names.get(p, "") for p in range(table.players)],
         "route": table.route if isinstance(table, TableGuest) else "",
+        "failures": table.failures if isinstance(table, TableHost) else [],
     }
     # the host stays for a player away at the end: it may come back to see it
     then = table.see_off if isinstance(table, TableHost) else None
