@@ -35,12 +35,18 @@ async def _every(proc, line: str, players) -> None:
         left = {want for want in left if not text.startswith(want)}
 
 
-async def _relayed_table(tmp: Path, players: int, relay: str, target: int):
+async def _relay_host(tmp: Path, players: int, relay: str, target: int):
+    """The host of a table that waits at the relay; it and its code."""
     host = await _spawn(
         *CLI, "table-host", "--players", str(players), "--listen", LOOP, "--port", "0",
         "--relay", relay, "--target", str(target), "--out", str(tmp / "p0.json"), *FAST,
     )  # fmt: skip
     _, code = (await asyncio.wait_for(_line(host, "LISTENING"), 30)).split()
+    return host, code
+
+
+async def _relay_guests(tmp: Path, players: int, relay: str, host, code: str) -> list:
+    """The other players, joining one at a time with the code alone, each seated in turn."""
     guests = []
     for i in range(1, players):
         guests.append(
@@ -57,7 +63,12 @@ async def _relayed_table(tmp: Path, players: int, relay: str, target: int):
             )  # fmt: skip
         )
         await _seated(host, i)
-    return host, guests
+    return guests
+
+
+async def _relayed_table(tmp: Path, players: int, relay: str, target: int):
+    host, code = await _relay_host(tmp, players, relay, target)
+    return host, await _relay_guests(tmp, players, relay, host, code)
 
 
 def test_a_table_of_three_played_through_the_relay(tmp_path):
@@ -111,11 +122,7 @@ def test_a_wrong_code_at_the_relay_takes_no_seat_and_the_host_hears_of_it(tmp_pa
     async def scenario():
         node, relay = await _node()
         try:
-            host = await _spawn(
-                *CLI, "table-host", "--players", "3", "--listen", LOOP, "--port", "0",
-                "--relay", relay, "--target", "20", "--out", str(tmp_path / "p0.json"), *FAST,
-            )  # fmt: skip
-            _, code = (await asyncio.wait_for(_line(host, "LISTENING"), 30)).split()
+            host, code = await _relay_host(tmp_path, 3, relay, 20)
             secret = code[5:]
             wrong = code[:5] + ("2" if secret[0] != "2" else "3") + secret[1:]  # same room
             stranger = await _spawn(
@@ -125,22 +132,7 @@ def test_a_wrong_code_at_the_relay_takes_no_seat_and_the_host_hears_of_it(tmp_pa
             said = await asyncio.wait_for(stranger.stdout.read(), 60)
             assert await stranger.wait() != 0, said.decode()
             assert not (tmp_path / "stranger.json").exists()
-            guests = []
-            for i in (1, 2):
-                guests.append(
-                    await _spawn(
-                        *CLI,
-                        "table-join",
-                        "--code",
-                        code,
-                        "--relay",
-                        relay,
-                        "--out",
-                        str(tmp_path / f"join{i}.json"),
-                        *FAST,
-                    )  # fmt: skip
-                )
-                await _seated(host, i)
+            guests = await _relay_guests(tmp_path, 3, relay, host, code)
             await _finish(host, *guests, timeout=90)
         finally:
             node.kill()
