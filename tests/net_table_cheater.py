@@ -3,7 +3,9 @@ honestly except for the cheat named by its first argument.
 
 - ``forge``: at the first hand it sits out, it sends the table a made-up record of that hand;
 - ``lie``: the record of its own first hand it sends the table lacks the hand's last move;
-- ``alter`` (a host): the first record of a guest it passes on has two cards swapped.
+- ``alter`` (a host): the first record of a guest it passes on has two cards swapped;
+- ``tell``: of its first hand it tells the table a deal that cannot be (a seat 9), and of
+  its second a discard of another card it holds than the one it threw.
 """
 
 from __future__ import annotations
@@ -35,6 +37,36 @@ def lying_record(self) -> tuple[list[int], list[str]]:
     return deck, actions[:-1]
 
 
+honest_tell = table.TablePeer._tell
+honest_queue = table.TablePeer._queue_told
+told_hands: list[int] = []  # the hands we told of, in order
+views: dict[int, object] = {}  # each hand's view as of its last move
+
+
+def noting_tell(self, hand: int, view, told: list[int]) -> None:
+    if hand not in told_hands:
+        told_hands.append(hand)
+    views[hand] = view
+    honest_tell(self, hand, view, told)
+
+
+def lying_queue(self, msg: dict) -> None:
+    nth = told_hands.index(msg["hand"])
+    if nth == 0 and msg["n"] == 0:  # a deal that cannot be
+        msg = {**msg, "ev": ["start 9 31", *msg["ev"][1:]]}
+    elif nth == 1 and "swap" not in done:  # a discard of another card it holds
+        view = views[msg["hand"]]
+        texts = list(msg["ev"])
+        for i, text in enumerate(texts):
+            word, seat, *rest = text.split()
+            if word == "discard" and int(seat) == view.seat:
+                texts[i] = f"discard {seat} {next(str(c) for c in view.hand)}"
+                done.add("swap")
+                msg = {**msg, "ev": texts}
+                break
+    honest_queue(self, msg)
+
+
 honest_route = tablehost.TableHost._route
 
 
@@ -52,6 +84,9 @@ if CHEAT == "forge":
     table.TablePeer._play_round = forging_round
 elif CHEAT == "lie":
     tablehand.TableHandSession.record = lying_record
+elif CHEAT == "tell":
+    table.TablePeer._tell = noting_tell
+    table.TablePeer._queue_told = lying_queue
 elif CHEAT == "alter":
     tablehost.TableHost._route = altering_route
 else:

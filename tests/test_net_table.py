@@ -125,6 +125,35 @@ def test_four_processes_play_a_partnership_game_to_its_target(tmp_path):
         assert told == {0, 2, 3} - {p}
 
 
+def test_every_player_watches_its_partners_hands_and_a_lie_about_them_is_refused(tmp_path):
+    # player 2 is modified: of its first hand it tells the table a deal that cannot be (a
+    # seat 9), of its second a discard of another card than the one it threw. Every other
+    # player refuses each once (the first as it comes, the second once it does not fit what
+    # comes after or once the hand is agreed), and the game goes on to its end
+    results = _play_table(tmp_path, 4, 100, cheat=(2, "tell"))
+    first = _same_table(results, 4)
+    rounds = first["hands"]
+    assert rounds >= 2, first
+    for p in range(4):
+        # each round the partner plays the hand at the other table: its every move watched,
+        # to its end, except the cheater's first (refused, nothing more heard of it)
+        partner = (p + 2) % 4
+        by_hand = _players_by_hand(first)
+        mine = {int(h[1:]) for h, seats in by_hand.items() if f"s{p}" in seats}
+        theirs = set(range(2 * rounds)) - mine
+        watched = {hand: (moves, over) for hand, moves, over in results[p]["watched"]}
+        lied = sorted(theirs)[:2] if partner == 2 else []  # the cheater's first two hands
+        assert set(watched) == theirs - set(lied[:1]), (p, watched, theirs)
+        for hand, (moves, over) in watched.items():  # the second: heard until refused
+            assert moves > 20 and (over or hand in lied), (hand, watched)
+        if p == 2:
+            assert results[p]["refusals"] == []
+            continue
+        told = [r for r in results[p]["refusals"] if r.startswith("player 2 told")]
+        assert told == results[p]["refusals"] and len(told) == 2, results[p]["refusals"]
+        assert "wrongly: a hand's seat is 0 or 1, not '9'" in told[0], told
+
+
 def test_a_record_that_differs_from_the_opponents_stops_the_table(tmp_path):
     # player 2 lies about its first hand; a short game may end before it plays one (it sat
     # out the first, which scored the target), so that game is played again, at most 5 times

@@ -119,7 +119,13 @@ def _table_rules(args) -> RuleSet:
 
 
 async def _run_table(args) -> int:
+    watched: dict[int, list] = {}  # hand -> [public moves watched, whether it ended]
+
+    def watch(hand: int, seats, events: list, told) -> None:
+        watched[hand] = [len(told.events), told.over]
+
     options = {
+        "on_watch": watch,
         "timing": Timing(args.heartbeat, args.dead_after, args.grace, stall=args.stall),
         "evidence_dir": args.evidence,
         "on_note": lambda text: print(f"NOTE {text}", flush=True),
@@ -160,6 +166,7 @@ async def _run_table(args) -> int:
         "log_ok": log.verify() if log else False,
         "refusals": table.refusals,
         "notes": table.notes,
+        "watched": sorted([hand, *seen] for hand, seen in watched.items()),
         "safety_code": table.safety_code,
         "names": [table.names.get(p, "") for p in range(table.players)],
         "route": table.route if isinstance(table, TableGuest) else "",

@@ -221,6 +221,17 @@ def _sig(v: Any) -> None:
         raise ProtocolError("expected a signature: 128 lowercase hex digits")
 
 
+MAX_TOLD = 60  # public moves in one tplay (a deal is 23)
+MAX_HAND_EVENTS = 400  # a hand's public moves (a long hand has ~150)
+
+
+def _public_moves(v: Any) -> None:
+    if not isinstance(v, list) or not 1 <= len(v) <= MAX_TOLD:
+        raise ProtocolError(f"expected a list of 1 to {MAX_TOLD} public moves")
+    for a in v:
+        _text(200)(a)
+
+
 def _actions(v: Any) -> None:
     if not isinstance(v, list) or len(v) > MAX_HAND_ACTIONS:
         raise ProtocolError(f"expected a list of at most {MAX_HAND_ACTIONS} moves")
@@ -287,6 +298,15 @@ SCHEMAS: dict[str, dict[str, Callable[[Any], None]]] = {
     "tpair": {"p": _PLAYER, "hand": _HANDNO, "m": _text(MAX_FRAME - 1024), "sig": _sig},
     "trecord": {"p": _PLAYER, "hand": _HANDNO, "deck": _perm, "actions": _actions, "sig": _sig},
     "tnote": {"p": _PLAYER, "reason": _text(300), "sig": _sig},
+    # the public moves of a hand its sender plays, from its ``n``-th (gin3d.net.publicmoves):
+    # what the table's other players watch; shown only, checked once the hand is agreed
+    "tplay": {
+        "p": _PLAYER,
+        "hand": _HANDNO,
+        "n": _int_in(0, MAX_HAND_EVENTS),
+        "ev": _public_moves,
+        "sig": _sig,
+    },
     "tdone": {"p": _PLAYER, "head": _hex64, "sig": _sig},
     # the host: the player gone past the grace time is played by a computer player (run by
     # a player not at its hands) from that hand on; a hand of it under way is dealt again

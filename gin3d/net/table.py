@@ -35,7 +35,8 @@ from gin3d.engine import RuleSet
 from .channel import Link
 from .directory import clean_name
 from .ended import MatchEnded
-from .protocol import FrameError, ProtocolError
+from .protocol import MAX_TOLD, FrameError, ProtocolError
+from .publicmoves import PublicHand, decode, encode, public_events, told_truly
 from .session import CHEATED, Callbacks, Player, Timing
 from .tablegame import Record, TableGame, stand_in
 from .tablehand import TableHandSession, hand_match_id
@@ -48,7 +49,7 @@ RECORDS_AHEAD = 100  # records kept for the hands from the oldest unsettled one 
 NOTES_KEPT = 100  # notes from the other players kept (a flood of them costs nothing)
 LINK_ERRORS = (ConnectionError, OSError, asyncio.IncompleteReadError, EOFError)
 BROADCAST = frozenset(
-    {"tkey", "tcommit", "topen", "trecord", "tnote", "tdone", "tend", "taway", "tback"}
+    {"tkey", "tcommit", "topen", "trecord", "tnote", "tdone", "tend", "taway", "tback", "tplay"}
 )
 VOID = "dealt again"  # a hand whose player was replaced under way
 DISPUTED = "the table's hands are disputed"
@@ -69,6 +70,9 @@ class TablePeer:
     # for a deal), and each round once agreed and replayed
     on_hand_event: Callable[[int, tuple[int, int], list, Any, Any, Any], None] | None = None
     on_round: Callable[[], None] | None = None
+    # each public move of the hand under way that we watch (``watched_from``): table hand,
+    # its players, the new events and the hand they build so far (``publicmoves``)
+    on_watch: Callable[[int, tuple[int, int], list, PublicHand], None] | None = None
 
     def __post_init__(self) -> None:
         self.index = 0
@@ -101,6 +105,10 @@ class TablePeer:
         self.away: dict[int, int] = {}  # player gone -> the hand from which it is replaced
         self.back: dict[int, int] = {}  # player come back -> the hand from which it plays
         self.pair_links: dict[tuple[int, int], PairLink] = {}  # each hand's current link
+        # what the players of each hand under way told of it: (hand, player) -> the hand
+        self.watched: dict[tuple[int, int], PublicHand] = {}
+        self.unheard: set[tuple[int, int]] = set()  # such a hand refused: no more heard
+        self._telling: asyncio.Queue | None = None  # our public moves, sent in order
 
     # -- links ---------------------------------------------------------------------------
     def _spawn(self, coro) -> None:
@@ -244,6 +252,8 @@ class TablePeer:
             self.opens[p] = bytes.fromhex(msg["nonce"])
         elif kind == "trecord":
             await self._take_record(msg)
+        elif kind == "tplay":
+            await self._take_play(msg)
         elif kind == "tdone" and p not in self.heads:
             self.heads[p] = msg["head"]
         else:
@@ -265,6 +275,87 @@ class TablePeer:
             await self._refuse(p, _not_played(p, hand))
             return
         self.records[(hand, p)] = (msg["deck"], msg["actions"])
+
+    async def _take_play(self, msg: dict) -> None:
+        """Public moves of a hand under way from one of its players: kept if they make
+        sense as that hand's next moves (refused if not), the app told of those it shows.
+        A hand not under way here (long over, or a move ahead of our table) is let go."""
+        p, hand = msg["p"], msg["hand"]
+        now = {h: seats for h, seats, _ in self.table.next_hands()} if self.table else {}
+        if hand not in now:
+            return
+        seats = now[hand]
+        try:
+            by = self._played_by(hand, seats)
+        except MatchEnded:
+            return
+        if p not in by:
+            await self._refuse(
+                p, f"player {p} told moves of hand {hand + 1}, which it does not play"
+            )
+            return
+        key = (hand, p)
+        if key in self.unheard:
+            return  # refused once already: the rest of that hand from it is not heard
+        told = self.watched.setdefault(key, PublicHand())
+        try:
+            if msg["n"] != len(told.events):
+                raise ProtocolError(f"move {msg['n'] + 1} told after {len(told.events)}")
+            events = [decode(text) for text in msg["ev"]]
+            told.take(events)
+        except ProtocolError as exc:
+            self.unheard.add(key)
+            await self._refuse(p, f"player {p} told hand {hand + 1} wrongly: {exc}"[:200])
+            return
+        if self.on_watch is not None and p == self.watched_from(hand, seats):
+            self.on_watch(hand, seats, events, told)
+
+    def watched_from(self, hand: int, seats: tuple[int, int]) -> int | None:
+        """Whose public moves of ``hand`` we show: at four, the one playing our partner's
+        seat at the other table; at three, while we sit it out, the one at its seat 0."""
+        if self.index in seats:
+            return None
+        try:
+            by = self._played_by(hand, seats)
+        except MatchEnded:
+            return None
+        if self.players == 4:
+            partner = (self.index + 2) % 4
+            return by[seats.index(partner)] if partner in seats else None
+        return by[0]
+
+    def _tell(self, hand: int, view, told: list[int]) -> None:
+        """The public moves of our hand that the table has not been told yet, queued."""
+        if self._telling is None:
+            self._telling = asyncio.Queue()
+            self._spawn(self._tell_table())
+        moves = [encode(e) for e in public_events(view.history)]
+        while told[0] < len(moves):
+            chunk = moves[told[0] : told[0] + MAX_TOLD]
+            self._queue_told(
+                {"t": "tplay", "p": self.index, "hand": hand, "n": told[0], "ev": chunk}
+            )
+            told[0] += len(chunk)
+
+    def _queue_told(self, msg: dict) -> None:
+        self._telling.put_nowait(msg)
+
+    async def _tell_table(self) -> None:
+        """Send our public moves, one after another, as they come."""
+        while True:  # (cancelled with the table's other tasks when it closes)
+            msg = await self._telling.get()
+            try:
+                await self._broadcast(msg)
+            finally:
+                self._telling.task_done()
+
+    async def _told(self) -> None:
+        """Until every public move queued so far is sent (before a hand's record)."""
+        if self._telling is not None:
+            try:
+                await asyncio.wait_for(self._telling.join(), self.timing.stall)
+            except asyncio.TimeoutError:
+                pass  # a link that takes nothing: its loss is seen where it is read
 
     def _deliver(self, hand: int, other: int, body: str) -> str | None:
         key = (hand, other)
@@ -379,6 +470,7 @@ class TablePeer:
         self.inbox.settle(hands[-1][0] + 1)
         for key in [k for k in self.records if k[0] <= hands[-1][0]]:
             del self.records[key]
+        await self._check_told(hands)
         if self.on_round is not None:
             self.on_round()
 
@@ -394,6 +486,18 @@ class TablePeer:
             record = await self._agreed(hand, seats)
             if record is not None:
                 return record
+
+    async def _check_told(self, hands) -> None:
+        """What each player told of the round's hands, against the hands replayed: a
+        player who told moves it did not play is refused (the table hears of it)."""
+        played = dict(zip((h for h, _, _ in hands), self.table.played(), strict=True))
+        for (hand, p), told in sorted(self.watched.items()):
+            heard = (hand, p) not in self.unheard
+            if heard and hand in played and not told_truly(told.events, played[hand].events):
+                await self._refuse(p, f"player {p} told moves of hand {hand + 1} it did not play")
+        last = hands[-1][0]
+        self.watched = {k: v for k, v in self.watched.items() if k[0] > last}
+        self.unheard = {k for k in self.unheard if k[0] > last}
 
     def _played_by(self, hand: int, seats: tuple[int, int]) -> tuple[int, int]:
         """Who plays each seat of ``hand``: the player, or for a player gone before it the
@@ -429,6 +533,9 @@ class TablePeer:
             if h >= hand and gone in seats:
                 for key in [k for k in self.records if k[0] == h]:
                     del self.records[key]
+                for key in [k for k in self.watched if k[0] == h]:
+                    del self.watched[key]  # its public moves start again with it
+                self.unheard = {k for k in self.unheard if k[0] != h}
                 for key, session in list(self.pairs.items()):
                     if key[0] == h:
                         session.stop(MatchEnded(VOID, f"player {gone} is gone"))
@@ -449,7 +556,7 @@ class TablePeer:
             rules=self.rules,
             callbacks=Callbacks(
                 on_refused=lambda r, by_peer: self._say(f"hand {hand + 1}: refused {r}"),
-                on_event=self._shown(hand, seats) if seats[seat] == self.index else None,
+                on_event=self._on_move(hand, seats, seats[seat] == self.index),
             ),
             # the hand's link is the table's: its death is seen there (a closed link), so
             # a slow host passing frames on late must not drop it (nothing would re-attach)
@@ -475,9 +582,23 @@ class TablePeer:
             raise MatchEnded(ended.reason, f"hand {hand + 1}, player {other}: {ended.detail}")
         deck, actions = session.record()
         self.records[(hand, self.index)] = (deck, actions)
+        await self._told()  # the table has every public move of the hand before its record
         await self._broadcast(
             {"t": "trecord", "p": self.index, "hand": hand, "deck": deck, "actions": actions}
         )
+
+    def _on_move(self, hand: int, seats: tuple[int, int], ours: bool):
+        """The hand's ``on_event``: its public moves told to the table, and at our own seat
+        (``ours``; not a gone player's that we run) each move shown by the app."""
+        shown = self._shown(hand, seats) if ours else None
+        told = [0]  # public moves of this deal of the hand told so far
+
+        def on_event(events, view, seat, action) -> None:
+            self._tell(hand, view, told)
+            if shown is not None:
+                shown(events, view, seat, action)
+
+        return on_event
 
     def _shown(self, hand: int, seats: tuple[int, int]):
         """The app's ``on_hand_event`` for a hand we play ourselves (None without one)."""

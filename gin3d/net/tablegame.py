@@ -98,6 +98,12 @@ class TableGame:
         if not game.round_over:
             raise ValueError("the round's moves stop before its end")
 
+    def played(self) -> list:
+        """The engine's hands of the round ``add`` replayed last, in ``next_hands`` order."""
+        if self.game is None:
+            return []
+        return [self.game.hand] if self.players == 3 else list(self.game.tables)
+
     def _moves(self, hand: int, actions: list[str], turn, apply) -> None:
         for text in actions:
             player = turn()
