@@ -20,6 +20,7 @@ from test_lobby_screens import check_view, pump
 from gin3d import stats as stats_mod
 from gin3d.driver.three_table import ThreePlayerTable
 from gin3d.engine import NextHand, RuleSet, ThreePlayerGame, redact
+from gin3d.engine.events import CardDrawn, Knocked
 from gin3d.net.session import Timing
 from gin3d.players import GreedyPlayer
 from gin3d.recorder import PARTNERSHIPS, THREE_PLAYERS
@@ -70,6 +71,30 @@ def join(code: str, port: int, out) -> subprocess.Popen:
     )  # fmt: skip
 
 
+def _check_partner_table(session, ctl, watched: set) -> None:
+    """Four players: the teams on the pad, the partner's table under them, and the partner's
+    hand on the inset as its public moves come: their cards and their opponent's face down
+    (but those taken from the pile) until laid out, the line naming both."""
+    pad = session.hud.scores.getText()
+    assert "You & Player 3: " in pad and "Player 2 & Player 4: " in pad, pad
+    assert "Partner's table: Player 3 vs" in pad, pad
+    watch = ctl.watch
+    assert watch.inset.shown
+    if watch.hand is None:
+        return
+    watched.add(watch.hand)
+    zones = watch.inset.scene.zones()
+    open_cards = {c for c in zones["hand0"] + zones["hand1"] if c is not None}
+    taken = {e.card for e in watch.events if isinstance(e, CardDrawn)}
+    assert open_cards <= taken - {None}, (zones, watch.events)  # from the pile
+    assert watch.line().startswith("Player 3 vs Player "), watch.line()
+    if not watch.told["over"]:
+        assert " cards in stock" in watch.line(), watch.line()
+    knocked = any(isinstance(e, Knocked) for e in watch.events)
+    if not knocked and not watch.inset.queue.busy:  # all shown: ten or eleven in hand
+        assert zones["pile"] and len(zones["hand0"]) in (10, 11), zones
+
+
 @pytest.mark.parametrize("players", [3, 4])
 def test_host_a_table_from_the_lan_screen_and_play_it_out(app, tmp_path, players):
     app.request("Menu")
@@ -111,6 +136,7 @@ def test_host_a_table_from_the_lan_screen_and_play_it_out(app, tmp_path, players
         assert "table safety code" in session.status.info.getText()
         driver = Driver(app)
         sat_out = played = 0
+        watched = set()  # the partner's hands seen on the inset (four players)
         for _ in range(3000):
             pump(
                 app,
@@ -140,13 +166,13 @@ def test_host_a_table_from_the_lan_screen_and_play_it_out(app, tmp_path, players
                 )
                 continue
             check_view(app)
-            if players == 4:  # the teams on the pad, the partner's table under them
-                pad = session.hud.scores.getText()
-                assert "You & Player 3: " in pad and "Player 2 & Player 4: " in pad, pad
-                assert "Partner's table: Player 3 vs" in pad, pad
+            if players == 4:
+                _check_partner_table(session, ctl, watched)
             driver.play_turn()
             played += 1
         assert app.screens.state == "GameOver"
+        if players == 4:  # a partner's hand each round (ours at table 0: theirs odd)
+            assert watched and all(h % 2 == 1 for h in watched), watched
         # (a game of three can end in a first hand we sat out: nothing of ours to play)
         assert (played and ctl.submitted) or len(ctl.game.game.results) == 1
         for g in guests:

@@ -17,6 +17,25 @@ from test_player_flows import LOOP, NET_FAST, Process, net_move
 pytestmark = pytest.mark.slow
 
 
+def _check_pad(text: str, players: int) -> None:
+    """The pad at our move: the table, and who sits out (three) or the teams and the
+    partner's table, with the inset's line (four)."""
+    assert f"Table of {players}" in text, text
+    if players == 3:
+        assert "sits out" in text, text
+    else:
+        assert "You & Player 3: " in text and "Partner's table: Player 3 vs" in text, text
+        assert "Your partner's table" in text, text  # the inset's line under it
+
+
+def _partner_table_line(p) -> None:
+    """Four players: the partner's hand on the inset by now, its line under it."""
+    line = "Your partner's table - their cards stay theirs"
+    snap = p.wait(p.shows(line), 30, "the partner's table's line")
+    text = " ".join(snap["texts"])
+    assert "Player 3 vs Player " in text, text  # its players, how it stands
+
+
 @pytest.mark.parametrize(
     "players, label", [(3, "Host a table of 3"), (4, "Host a table of 4 (teams)")]
 )
@@ -94,15 +113,15 @@ def test_host_a_lan_table_and_play_a_hand(player, tmp_path, players, label):
             shot("sitting-out")
             p.wait(lambda s: s.get("screen") != "Table", 120, "the hand sat out to end")
             continue
-        assert f"Table of {players}" in text, text
-        if players == 3:
-            assert "sits out" in text, text
-        else:
-            assert "You & Player 3: " in text and "Partner's table: Player 3 vs" in text, text
+        _check_pad(text, players)
+        if moves == 0 and players == 4:
+            shot("first-move")  # the partner's hand on the inset, most often still going
         play_move(p, snap, knock=moves >= 6)
         moves += 1
         if moves == 4:
             p.wait(net_move, 60, "the table at rest, our move")
+            if players == 4:
+                _partner_table_line(p)
             shot("mid-hand")
     assert moves > 0
     assert p.problems() == []

@@ -19,6 +19,10 @@ The events (docs/net.md, *The app's API*), in the words of a two-player match wh
   and replayed here: ``game`` (a copy of the engine's ``ThreePlayerGame`` /
   ``PartnershipGame``, the app's to keep), ``totals``; ``game_over`` (``totals``,
   ``winner``) after the last.
+- ``watch`` (``hand``, ``seats``, ``seat``: the hand seat of the player whose hand you
+  follow, ``events``: its next public moves, ``stock``, ``turn``, ``over``, ``result``:
+  (winner's hand seat, points) once scored) for your partner's hand at a table of four, as
+  its players tell the table (``publicmoves``).
 - ``note`` (``text``): every note and refusal the table has, in words.
 - ``ended`` (``reason``, ``detail``, ``log_head``: the table's move log head, the same at
   every player of a finished game).
@@ -47,6 +51,7 @@ class TableRun:
         peer.on_note = self._note
         peer.on_hand_event = self._hand_event
         peer.on_round = self._round
+        peer.on_watch = self._watch
 
     @property
     def hosting(self) -> bool:
@@ -99,6 +104,24 @@ class TableRun:
     ) -> None:
         self.emit(
             "game", events=events, view=view, seat=seat, action=action, hand=hand, seats=seats
+        )
+
+    def _watch(self, hand: int, seats: tuple[int, int], events: list, told) -> None:
+        """Your partner's hand at a table of four (three: the hand you sit out is laid out
+        once agreed, not followed)."""
+        partner = (self.peer.index + 2) % 4
+        if self.peer.players != 4 or partner not in seats:
+            return
+        self.emit(
+            "watch",
+            hand=hand,
+            seats=seats,
+            seat=seats.index(partner),
+            events=list(events),
+            stock=told.stock,
+            turn=told.turn,
+            over=told.over,
+            result=told.result,
         )
 
     def _round(self) -> None:

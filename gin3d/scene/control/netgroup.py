@@ -8,7 +8,8 @@ game with the single-player presentation: the driver's ``ThreePlayerTable`` / te
 for the result screens, the player sitting out with their score on the pad, the team
 scores, whose turn it is. A hand you sat out (three players) is laid out on the table once
 agreed, every card open, so you see how it went before its result. Your partner's hand
-(four players) is told on the pad while it is under way and shown in the round's result.
+(four players) plays on the inset as its public moves come (``netwatch.PartnerWatch``), is
+told on the pad while it is under way and shown in the round's result.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from ...driver.three_table import ThreePlayerTable
 from ...engine import PartnershipGame, redact
 from ...engine.groups import team_of
 from .netcontroller import NetTableController
+from .netwatch import PartnerWatch
 from .perspective import local_view, waiting_view
 
 
@@ -57,7 +59,10 @@ class NetGroupController(NetTableController):
         self.hands_now: list = []  # the hands under way: (table hand, its two players)
         self.playing: tuple[int, int] | None = None  # the players of our hand, seats 0 and 1
         self.hand_number: int | None = None  # the table's number of the hand we play
+        self.watch = None  # your partner's table (four players)
         super().__init__(base, scene, net, (names[me], "?"))
+        if players == 4:
+            self.watch = PartnerWatch(base, scene, self.queue.speed, names, self._changed)
 
     # -- what the table and the result screens read --------------------------------------
     @property
@@ -93,8 +98,10 @@ class NetGroupController(NetTableController):
         """Four players: your partner's table while it is under way."""
         if self.players != 4:
             return ()
-        for _, seats in self.hands_now:
+        for hand, seats in self.hands_now:
             if self.me not in seats:
+                if self.watch is not None and self.watch.hand == hand and self.watch.settled:
+                    return (f"Partner's table: {self.watch.settled}",)
                 a, b = (self.player_names[p] for p in seats)
                 return (f"Partner's table: {a} vs {b}, playing",)
         return ()
@@ -119,6 +126,8 @@ class NetGroupController(NetTableController):
         elif ev.kind == "hand_over":
             game = data["game"]
             self.feed.finish(lambda: self._agreed(game))
+        elif ev.kind == "watch" and self.watch is not None:
+            self.watch.show(data, self.queue.speed)  # at once: its own table, its own pace
         self.advance()
 
     def _hands(self, hands: list) -> None:
@@ -213,9 +222,26 @@ class NetGroupController(NetTableController):
             fn(self.table)
         self._changed()
 
+    def click_inset(self, mpos: tuple[float, float]) -> bool:
+        """A click on your partner's table says what it shows; False when not on it."""
+        if self.watch is None or not self.watch.contains(mpos):
+            return False
+        mate = self.player_names[(self.me + 2) % 4]
+        for fn in list(self.on_message):
+            fn(f"{mate}'s table: the moves everyone at the table sees, their cards face down")
+        return True
+
+    def set_shown(self, on: bool) -> None:
+        """Your partner's table is shown with the HUD."""
+        if self.watch is not None:
+            self.watch.set_shown(on)
+
     def destroy(self) -> None:
         self.base.taskMgr.remove(self._announce_task)
         super().destroy()
+        if self.watch is not None:
+            self.watch.destroy()
+            self.watch = None
 
     def next_hand(self) -> bool:
         """Leave the result: on to the hand under way (it may be dealt already)."""

@@ -72,7 +72,7 @@ class NetGroupSession(NetSession):
 
     def handle(self, ev) -> None:
         kind = ev.kind
-        if kind == "table":
+        if kind in ("table", "watch"):
             self.controller.handle(ev)
         elif kind == "note":
             text = ev.data["text"]
@@ -124,6 +124,7 @@ class NetGroupSession(NetSession):
     def set_active(self, on: bool) -> None:
         super().set_active(on)
         self.chat.hide()
+        self.controller.set_shown(on)  # your partner's table (four) with the HUD
 
 
 __all__ = ["NetGroupSession", "table_names"]
