@@ -20,7 +20,8 @@ from test_lobby_screens import check_view, pump
 from gin3d import stats as stats_mod
 from gin3d.driver.three_table import ThreePlayerTable
 from gin3d.engine import NextHand, RuleSet, ThreePlayerGame, redact
-from gin3d.engine.events import CardDrawn, Knocked
+from gin3d.engine.events import CardDealt, CardDrawn, Discarded, Knocked
+from gin3d.net.publicmoves import PublicHand, public_events
 from gin3d.net.session import Timing
 from gin3d.players import GreedyPlayer
 from gin3d.recorder import PARTNERSHIPS, THREE_PLAYERS
@@ -137,6 +138,9 @@ def test_host_a_table_from_the_lan_screen_and_play_it_out(app, tmp_path, players
         driver = Driver(app)
         sat_out = played = 0
         watched = set()  # the partner's hands seen on the inset (four players)
+        shown = []  # every event the table showed while we sat a hand out (three players)
+        listen = lambda e: shown.append(e) if ctl.playing is None else None  # noqa: E731
+        ctl.scene.listeners.append(listen)
         for _ in range(3000):
             pump(
                 app,
@@ -171,6 +175,11 @@ def test_host_a_table_from_the_lan_screen_and_play_it_out(app, tmp_path, players
             driver.play_turn()
             played += 1
         assert app.screens.state == "GameOver"
+        ctl.scene.listeners.remove(listen)
+        if sat_out:  # the hands we sat out played on the table as they came, cards hidden
+            live = [e for e in shown if isinstance(e, CardDealt) and e.card is None]
+            assert {e.seat for e in live} == {0, 1} and len(live) >= 20 * sat_out, live
+            assert any(isinstance(e, Discarded) for e in shown), shown
         if players == 4:  # a partner's hand each round (ours at table 0: theirs odd)
             assert watched and all(h % 2 == 1 for h in watched), watched
         # (a game of three can end in a first hand we sat out: nothing of ours to play)
@@ -340,4 +349,44 @@ def test_a_hand_sat_out_agreed_behind_the_last_result_opens_its_own(app):
         "the result of the hand we sat out",
     )
     assert session.controller.table.watching and len(session.controller.table.hands) == 2
+    app.request("Menu")
+
+
+def test_a_hand_we_sit_out_plays_on_the_table_as_its_moves_come(app):
+    """Three players: the hand we sit out goes on the table move by move as its players
+    tell the table (``watch``), both hands face down but the cards taken from the pile, each
+    move told; once agreed it is laid out with every card open and its result opens."""
+    game = ThreePlayerGame(RuleSet().but(game_target=500), seed=3)
+    me, seats = game.sitting_out, game.playing
+    app.request("Menu")
+    app.end_game()
+    session = NetGroupSession(app, app.net_hub.open(), me, 3, game.rules)
+    app.session = session
+    app.net_hub.handler = session.handle
+    app.request("Table")
+    ctl = session.controller
+    session.handle(net_event("table", hands=[(0, seats)]))
+    told, brain, taken = PublicHand(), GreedyPlayer(), set()
+    moves = public_events(game.hand.events)  # the deal, then each move's
+    while True:
+        told.take(moves)
+        data = {"stock": told.stock, "turn": told.turn, "over": told.over, "result": told.result}
+        session.handle(net_event("watch", hand=0, seats=seats, seat=0, events=moves, **data))
+        taken |= {e.card for e in moves if isinstance(e, CardDrawn) and e.source == "discard"}
+        pump(app, lambda: not ctl.queue.busy, "the move on the table")
+        zones = ctl.scene.zones()
+        assert zones["pile"] == list(game.hand.pile), zones  # the table's pile, in order
+        assert {c for c in zones["hand0"] + zones["hand1"] if c is not None} <= taken, zones
+        if game.hand.knocker is None:
+            assert [len(zones[f"hand{s}"]) for s in (0, 1)] == [len(h) for h in game.hand.hands]
+        assert app.screens.state == "Table" and ctl.watching_line().startswith("You sit out")
+        if game.hand.over:
+            break
+        moves = public_events(game.apply(brain.choose(game.view(game.turn))))
+    names = ctl.player_names
+    assert any(line.startswith((f"{names[seats[0]]} ", f"{names[seats[1]]} ")) for line in ctl.log)
+    session.handle(net_event("hand_over", game=copy.deepcopy(game), totals=game.totals()))
+    pump(app, lambda: app.screens.state == "HandResult", "the result of the hand we sat out")
+    zones = ctl.scene.zones()  # laid out, every card open
+    assert None not in [c for g in zones["spread0"] + zones["spread1"] for c in g], zones
     app.request("Menu")

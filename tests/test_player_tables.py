@@ -17,6 +17,18 @@ from test_player_flows import LOOP, NET_FAST, Process, net_move
 pytestmark = pytest.mark.slow
 
 
+def _watching_live(s: dict) -> bool:
+    """The table shows the hand we sit out under way: its near hand dealt, face down (but
+    a card or two taken from the pile)."""
+    hand = s.get("hand", [])
+    return (
+        s.get("screen") == "Table"
+        and str(s.get("prompt", "")).startswith("You sit out")
+        and len(hand) >= 10
+        and sum(c["card"] == "??" for c in hand) >= 8
+    )
+
+
 def _check_pad(text: str, players: int) -> None:
     """The pad at our move: the table, and who sits out (three) or the teams and the
     partner's table, with the inset's line (four)."""
@@ -110,6 +122,8 @@ def test_host_a_lan_table_and_play_a_hand(player, tmp_path, players, label):
             continue
         if snap["prompt"].startswith("You sit out"):
             assert "sits out" in text, text  # the bench line on the pad, our portrait's
+            # the hand we sit out plays on the table as it goes, its cards face down
+            p.wait(_watching_live, 60, "the hand sat out dealt on the table, face down")
             shot("sitting-out")
             p.wait(lambda s: s.get("screen") != "Table", 120, "the hand sat out to end")
             continue

@@ -21,8 +21,8 @@ The events (docs/net.md, *The app's API*), in the words of a two-player match wh
   ``winner``) after the last.
 - ``watch`` (``hand``, ``seats``, ``seat``: the hand seat of the player whose hand you
   follow, ``events``: its next public moves, ``stock``, ``turn``, ``over``, ``result``:
-  (winner's hand seat, points) once scored) for your partner's hand at a table of four, as
-  its players tell the table (``publicmoves``).
+  (winner's hand seat, points) once scored) for your partner's hand at a table of four, or
+  at three the hand you sit out, as its players tell the table (``publicmoves``).
 - ``note`` (``text``): every note and refusal the table has, in words.
 - ``ended`` (``reason``, ``detail``, ``log_head``: the table's move log head, the same at
   every player of a finished game).
@@ -107,16 +107,15 @@ class TableRun:
         )
 
     def _watch(self, hand: int, seats: tuple[int, int], events: list, told) -> None:
-        """Your partner's hand at a table of four (three: the hand you sit out is laid out
-        once agreed, not followed)."""
+        """Your partner's hand at a table of four; at three, the hand you sit out (told
+        from its seat 0)."""
         partner = (self.peer.index + 2) % 4
-        if self.peer.players != 4 or partner not in seats:
-            return
+        seat = seats.index(partner) if self.peer.players == 4 and partner in seats else 0
         self.emit(
             "watch",
             hand=hand,
             seats=seats,
-            seat=seats.index(partner),
+            seat=seat,
             events=list(events),
             stock=told.stock,
             turn=told.turn,

@@ -6,8 +6,9 @@ moves go back with ``net.play``) that also knows the table: the hands under way 
 replays itself (``hand_over``: ``ThreePlayerGame`` or ``PartnershipGame``). It shows that
 game with the single-player presentation: the driver's ``ThreePlayerTable`` / team table
 for the result screens, the player sitting out with their score on the pad, the team
-scores, whose turn it is. A hand you sat out (three players) is laid out on the table once
-agreed, every card open, so you see how it went before its result. Your partner's hand
+scores, whose turn it is. A hand you sit out (three players) plays on the table as its
+public moves come, both hands face down, and is laid out once agreed, every card open, so
+you see how it went before its result. Your partner's hand
 (four players) plays on the inset as its public moves come (``netwatch.PartnerWatch``), is
 told on the pad while it is under way and shown in the round's result.
 """
@@ -128,6 +129,8 @@ class NetGroupController(NetTableController):
             self.feed.finish(lambda: self._agreed(game))
         elif ev.kind == "watch" and self.watch is not None:
             self.watch.show(data, self.queue.speed)  # at once: its own table, its own pace
+        elif ev.kind == "watch":
+            self.feed.then(lambda: self._sat_out_moves(data))
         self.advance()
 
     def _hands(self, hands: list) -> None:
@@ -146,6 +149,17 @@ class NetGroupController(NetTableController):
             self.feed.current = replace(view, scores=scores, target=self.rules.game_target)
             self.scene.clear_table()
         self._changed()
+
+    def _sat_out_moves(self, data: dict) -> None:
+        """Three players: the next public moves of the hand we sit out, on the table as
+        they come (its seat 0 nearest, both hands face down until laid out) and told, in
+        their place after the table was cleared for it."""
+        hands = self.hands_now
+        if self.playing is not None or not hands or data["hand"] != hands[0][0]:
+            return
+        for e in data["events"]:
+            self.scene.show_event(e)
+            self._narrate(e)
 
     def _our_hand(self, hand: int, seats: tuple[int, int]) -> None:
         """A move of the hand we play: our seat and opponent's name are this hand's."""
