@@ -118,3 +118,43 @@ def test_menu_panel_fits_the_window(app, size):
         assert inside(box2d(app, button)), (size, button["text"])
     resize(app, 1280, 720)  # and back: the panel grows to its full size again
     assert panel.frame.getScale().x == pytest.approx(1.0)
+
+
+class _Unlaid:
+    """What Panda3D's TextNode gives for an empty text: bounds never set, so its width is
+    whatever the memory held (NaN most often; a tiny negative number was seen)."""
+
+    def __init__(self, text: str, width: float) -> None:
+        self.text, self.width = text, width
+
+    def getText(self) -> str:  # noqa: N802 - Panda3D's name
+        return self.text
+
+    def getWidth(self) -> float:  # noqa: N802
+        return self.width
+
+
+class _Text:
+    def __init__(self, node) -> None:
+        self.textNode = node  # noqa: N815 - OnscreenText's name
+
+
+@pytest.mark.parametrize("width", [float("nan"), -1.2e-41, 3e-39, float("inf")])
+def test_an_empty_texts_width_is_none_whatever_panda_leaves_there(width):
+    # a width of -1.2e-41 once sent the prompt's band down the wrapping path with a scale of
+    # -5.8e40, and the next text laid out got a NaN transform (a Panda3D assertion)
+    from gin3d.scene.ui.hud import _laid_width
+
+    assert _laid_width(_Text(_Unlaid("", width))) == 0.0
+    assert _laid_width(_Text(_Unlaid("   ", width))) == 0.0
+
+
+def test_the_band_keeps_a_true_scale_with_an_empty_message(app):
+    app.start_game([None, GreedyPlayer()], RuleSet.preset("classic"), seed=245)
+    hud = app.session.hud
+    hud.set_message("")
+    for prompt in ("", "Draw", "Discard: click a card then the pile, or drag it " * 3):
+        hud.set_prompt(prompt)
+        for text in (hud.prompt, hud.message):
+            sx, sz = text.getScale()
+            assert 0 < sx < 1 and 0 < sz < 1, (prompt, text.getScale())

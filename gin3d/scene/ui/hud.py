@@ -104,10 +104,15 @@ def button(parent, text: str, command: Callable, pos, scale: float = 0.05, **kw)
 
 
 def _laid_width(text: OnscreenText) -> float:
-    """A text's width as laid out; an empty text has no bounds (NaN), which is no width:
-    a NaN here sent the band down the wrapping path and gave a node a NaN transform."""
-    width = text.textNode.getWidth()
-    return width if math.isfinite(width) else 0.0
+    """A text's width as laid out, 0 for an empty one. Panda3D leaves an empty text's bounds
+    unset: most often NaN, but sometimes whatever the memory held (a tiny negative number
+    was seen), and a width like that sent the band down the wrapping path with a scale of
+    -5.8e40, which gave the next text laid out a NaN transform."""
+    node = text.textNode
+    if not node.getText().strip():
+        return 0.0
+    width = node.getWidth()
+    return width if math.isfinite(width) and width > 0 else 0.0
 
 
 class Hud:
@@ -213,12 +218,11 @@ class Hud:
         grows down between them), and only text too long even for that is drawn smaller."""
         right = getattr(self.base, "a2dRight", 1.0)
         left_reach = 0.04 + max(
-            self.scores.textNode.getWidth() * SCORES_SCALE,
-            self.target.textNode.getWidth() * TARGET_SCALE,
+            _laid_width(self.scores) * SCORES_SCALE, _laid_width(self.target) * TARGET_SCALE
         )
         right_reach = max(
             -self.menu_button.getX() - self.menu_button.getBounds()[0] * 0.045,
-            0.06 + self.deadwood.textNode.getWidth() * DEADWOOD_SCALE,
+            0.06 + _laid_width(self.deadwood) * DEADWOOD_SCALE,
         )
         gap = (-right + left_reach + 0.02, right - right_reach - 0.02)  # free, left to right
         if not all(map(math.isfinite, gap)):  # a text with no glyphs laid out yet: no bounds
