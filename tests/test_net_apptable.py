@@ -129,3 +129,23 @@ def test_the_app_joins_a_table_of_four_by_address_and_code(tmp_path):
     overs = _of(events, "hand_over")
     assert all(isinstance(o["game"], PartnershipGame) for o in overs)
     assert _of(events, "game_over")[-1]["totals"] == results[0]["totals"]
+
+
+def test_chat_that_comes_before_the_table_opens_waits_for_it():
+    # a player who knew every key before we did may chat before our "connected": the app's
+    # table is not there yet (the lobby would drop it), so the line comes after it
+    from gin3d.net.apptable import TableRun
+    from gin3d.net.tableguest import TableGuest
+    from gin3d.net.transport import make_code
+
+    seen: list = []
+    peer = TableGuest(GreedyPlayer(), make_code(), (LOOP, 1))  # never started
+    TableRun(peer, lambda kind, **data: seen.append((kind, data)))
+    peer.on_chat(1, "hello table")
+    peer.on_emote(2, "hello")
+    assert [k for k, _ in seen if k in ("chat", "emote", "connected")] == []
+    peer.on_note("table safety code 123 456")
+    kinds = [k for k, _ in seen if k in ("chat", "emote", "connected")]
+    assert kinds == ["connected", "chat", "emote"], seen
+    peer.on_chat(2, "later")
+    assert seen[-1] == ("chat", {"seat": 2, "text": "later"})

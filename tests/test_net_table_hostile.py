@@ -78,3 +78,45 @@ def test_a_guests_hostile_messages_are_refused_and_the_game_goes_on():
     # the hostile guest heard of every refusal, from the player who made it
     told = [(p, note) for p, note in hostile.notes if note.startswith("refused")]
     assert [p for p, _ in told] == [0, 0, 0, 2]
+
+
+async def _table_with_a_chatty_guest():
+    notes: asyncio.Queue[str] = asyncio.Queue()
+    rules = RuleSet().but(game_target=15)
+    heard: list[tuple[int, str]] = []
+    host = TableHost(
+        GreedyPlayer(), rules, 3, timing=TIMING, on_note=notes.put_nowait,
+        on_emote=lambda p, name: heard.append((p, name)),
+    )  # fmt: skip
+    await host.start()
+    guests = []
+    for i in (1, 2):
+        guest = TableGuest(GreedyPlayer(), host.code, (LOOP, host.port), timing=TIMING)
+        await guest.start()
+        await _note(notes, f"seated player {i}")
+        guests.append(guest)
+    chatty, other = guests
+    games = [asyncio.ensure_future(t.play()) for t in (host, chatty, other)]
+    for t in (host, chatty, other):
+        await _all_keys(t)
+    await host.send_chat("  good   luck,\tall  ")
+    await chatty.send_emote("hello")
+    for n in range(12):  # a flood: the first lines are shown, the rest refused
+        await chatty.send_chat(f"line {n}")
+    ended = await asyncio.wait_for(asyncio.gather(*games), 60)
+    for t in (host, chatty, other):
+        await t.close()
+    return ended, host, chatty, other, heard
+
+
+def test_table_chat_reaches_everyone_and_a_flood_is_refused():
+    ended, host, chatty, other, heard = asyncio.run(_table_with_a_chatty_guest())
+    assert [e.reason for e in ended] == ["finished"] * 3
+    assert heard == [(1, "hello")]
+    for t in (host, chatty, other):  # the host's line, tidied, at every player
+        assert (0, "good luck, all") in t.chat, t.chat
+    for t in (host, other):  # the flood's first lines (the emote took one), the rest refused
+        shown = [text for p, text in t.chat if p == 1]
+        assert shown == [f"line {n}" for n in range(7)], t.chat
+        assert t.refusals == ["player 1 sent chat faster than anyone types"] * 5, t.refusals
+    assert chatty.refusals == []

@@ -17,6 +17,17 @@ from test_player_flows import LOOP, NET_FAST, Process, net_move
 pytestmark = pytest.mark.slow
 
 
+def _chat(p, guests) -> None:
+    """The table's chat: the first guest's line shows under its name, and a line typed in
+    the chat field (real keys, Enter) reaches every other player."""
+    p.wait(p.shows("Player 2: hello table"), 60, "the first guest's chat line")
+    p.type_into("chat", "good luck")
+    p.key("Return")
+    p.wait(p.shows("You: good luck"), 20, "our chat line shown")
+    for g in guests:
+        assert g.line("CHAT 0", 30) == "good luck", g.out.read_text()
+
+
 def _watching_live(s: dict) -> bool:
     """The table shows the hand we sit out under way: its near hand dealt, face down (but
     a card or two taken from the pile)."""
@@ -77,6 +88,7 @@ def test_host_a_lan_table_and_play_a_hand(player, tmp_path, players, label):
                 code,
                 "--address",
                 f"{LOOP}:{port}",
+                *(("--say", "hello table") if i == 1 else ()),
                 *NET_FAST,
             )  # fmt: skip
         )
@@ -86,6 +98,7 @@ def test_host_a_lan_table_and_play_a_hand(player, tmp_path, players, label):
             assert p.shows(left)(snap), snap["texts"]
             p.screenshot(f"{name}-2-one-joined")
     p.wait(on("Table"), 60, "the table, everyone seated")
+    _chat(p, guests)
     deadline = time.monotonic() + 300
     moves = 0  # of the hand under way
     shots: set[str] = set()

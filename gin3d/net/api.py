@@ -735,9 +735,13 @@ class NetService:
             self.loop.call_soon_threadsafe(change)
 
     def chat(self, text: str) -> concurrent.futures.Future:
+        if self.table is not None and not self.table.done:  # everyone at the table
+            return self._call(self.table.peer.send_chat(text))
         return self._call(self._session_call("send_chat", text))
 
     def emote(self, name: str) -> concurrent.futures.Future:
+        if self.table is not None and not self.table.done:
+            return self._call(self.table.peer.send_emote(name))
         return self._call(self._session_call("send_emote", name))
 
     def leave(self) -> concurrent.futures.Future:

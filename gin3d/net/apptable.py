@@ -23,6 +23,8 @@ The events (docs/net.md, *The app's API*), in the words of a two-player match wh
   follow, ``events``: its next public moves, ``stock``, ``turn``, ``over``, ``result``:
   (winner's hand seat, points) once scored) for your partner's hand at a table of four, or
   at three the hand you sit out, as its players tell the table (``publicmoves``).
+- ``chat`` (``seat``: the player, ``text``) and ``emote`` (``seat``, ``name``) from the
+  other players, as in a two-player match (``seat`` is a table's player here).
 - ``note`` (``text``): every note and refusal the table has, in words.
 - ``ended`` (``reason``, ``detail``, ``log_head``: the table's move log head, the same at
   every player of a finished game).
@@ -52,6 +54,9 @@ class TableRun:
         peer.on_hand_event = self._hand_event
         peer.on_round = self._round
         peer.on_watch = self._watch
+        peer.on_chat = lambda p, text: self._chat("chat", seat=p, text=text)
+        peer.on_emote = lambda p, name: self._chat("emote", seat=p, name=name)
+        self._early: list[tuple[str, dict]] | None = []  # chat before ``connected``
 
     @property
     def hosting(self) -> bool:
@@ -97,7 +102,18 @@ class TableRun:
                 safety_code=p.safety_code,
                 names=[p.names.get(i, "") for i in range(p.players)],
             )
+            early, self._early = self._early or [], None
+            for kind, data in early:
+                self.emit(kind, **data)
         self.tell_seats()
+
+    def _chat(self, kind: str, **data) -> None:
+        """A chat line or emote; one that comes before ``connected`` (a player who knew
+        every key before we did) waits for it: the app's table is not there yet."""
+        if self._early is not None:
+            self._early.append((kind, data))
+        else:
+            self.emit(kind, **data)
 
     def _hand_event(
         self, hand: int, seats: tuple[int, int], events: list, view, seat, action

@@ -124,11 +124,19 @@ async def _run_table(args) -> int:
     def watch(hand: int, seats, events: list, told) -> None:
         watched[hand] = [len(told.events), told.over]
 
+    table = None
+
+    def note(text: str) -> None:
+        print(f"NOTE {text}", flush=True)
+        if args.say and text.startswith("table safety code "):  # everyone is seated
+            asyncio.ensure_future(table.send_chat(args.say))
+
     options = {
         "on_watch": watch,
+        "on_chat": lambda p, text: print(f"CHAT {p} {text}", flush=True),
         "timing": Timing(args.heartbeat, args.dead_after, args.grace, stall=args.stall),
         "evidence_dir": args.evidence,
-        "on_note": lambda text: print(f"NOTE {text}", flush=True),
+        "on_note": note,
         "stand_in": GreedyPlayer(),  # for a player gone past the grace time, when we run it
         "name": args.name,
     }
@@ -167,6 +175,7 @@ async def _run_table(args) -> int:
         "refusals": table.refusals,
         "notes": table.notes,
         "watched": sorted([hand, *seen] for hand, seen in watched.items()),
+        "chat": table.chat,
         "safety_code": table.safety_code,
         "names": [table.names.get(p, "") for p in range(table.players)],
         "route": table.route if isinstance(table, TableGuest) else "",
@@ -228,6 +237,7 @@ def main(argv: list[str] | None = None) -> int:
         help="host: list the table at the online service (--relay) for anyone to join",
     )
     parser.add_argument("--players", type=int, choices=(3, 4), default=3, help="table-host")
+    parser.add_argument("--say", default="", help="table roles: a chat line once all sit")
     parser.add_argument("--out", help="write the result as JSON here")
     parser.add_argument("--evidence", help="folder for cheating evidence files")
     parser.add_argument("--name", default="", help="player name shown to the opponent")

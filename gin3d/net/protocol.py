@@ -308,6 +308,9 @@ SCHEMAS: dict[str, dict[str, Callable[[Any], None]]] = {
         "sig": _sig,
     },
     "tdone": {"p": _PLAYER, "head": _hex64, "sig": _sig},
+    # a line of chat, or an emote, for everyone at the table
+    "tchat": {"p": _PLAYER, "text": _text(MAX_CHAT), "sig": _sig},
+    "temote": {"p": _PLAYER, "name": _emote, "sig": _sig},
     # the host: the player gone past the grace time is played by a computer player (run by
     # a player not at its hands) from that hand on; a hand of it under way is dealt again
     "taway": {"p": _PLAYER, "player": _PLAYER, "hand": _HANDNO, "sig": _sig},

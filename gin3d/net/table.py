@@ -35,7 +35,8 @@ from gin3d.engine import RuleSet
 from .channel import Link
 from .directory import clean_name
 from .ended import MatchEnded
-from .protocol import MAX_TOLD, FrameError, ProtocolError
+from .limits import Budget
+from .protocol import EMOTES, MAX_CHAT, MAX_TOLD, FrameError, ProtocolError
 from .publicmoves import PublicHand, decode, encode, public_events, told_truly
 from .session import CHEATED, Callbacks, Player, Timing
 from .tablegame import Record, TableGame, stand_in
@@ -50,7 +51,11 @@ NOTES_KEPT = 100  # notes from the other players kept (a flood of them costs not
 LINK_ERRORS = (ConnectionError, OSError, asyncio.IncompleteReadError, EOFError)
 BROADCAST = frozenset(
     {"tkey", "tcommit", "topen", "trecord", "tnote", "tdone", "tend", "taway", "tback", "tplay"}
+    | {"tchat", "temote"}
 )
+CHAT_KEPT = 100  # chat lines kept (the app shows the last few)
+CHAT_BURST, CHAT_EVERY = 8, 0.5  # chat lines and emotes a player may send at once, then one
+# every this many seconds: a flood past that is refused
 VOID = "dealt again"  # a hand whose player was replaced under way
 DISPUTED = "the table's hands are disputed"
 
@@ -73,6 +78,8 @@ class TablePeer:
     # each public move of the hand under way that we watch (``watched_from``): table hand,
     # its players, the new events and the hand they build so far (``publicmoves``)
     on_watch: Callable[[int, tuple[int, int], list, PublicHand], None] | None = None
+    on_chat: Callable[[int, str], None] | None = None  # (player, text) of every chat line
+    on_emote: Callable[[int, str], None] | None = None  # (player, emote)
 
     def __post_init__(self) -> None:
         self.index = 0
@@ -109,6 +116,8 @@ class TablePeer:
         self.watched: dict[tuple[int, int], PublicHand] = {}
         self.unheard: set[tuple[int, int]] = set()  # such a hand refused: no more heard
         self._telling: asyncio.Queue | None = None  # our public moves, sent in order
+        self.chat: list[tuple[int, str]] = []  # (player, text), ours too, the last CHAT_KEPT
+        self.chat_budget = Budget(CHAT_BURST, CHAT_EVERY)  # each other player's
 
     # -- links ---------------------------------------------------------------------------
     def _spawn(self, coro) -> None:
@@ -254,6 +263,8 @@ class TablePeer:
             await self._take_record(msg)
         elif kind == "tplay":
             await self._take_play(msg)
+        elif kind in ("tchat", "temote"):
+            await self._take_chat(msg)
         elif kind == "tdone" and p not in self.heads:
             self.heads[p] = msg["head"]
         else:
@@ -275,6 +286,36 @@ class TablePeer:
             await self._refuse(p, _not_played(p, hand))
             return
         self.records[(hand, p)] = (msg["deck"], msg["actions"])
+
+    # -- chat --------------------------------------------------------------------------
+    async def send_chat(self, text: str) -> None:
+        """A line of chat to everyone at the table (spaces tidied, at most MAX_CHAT)."""
+        text = " ".join(str(text).split())[:MAX_CHAT]
+        if text:
+            self._keep_chat(self.index, text)
+            await self._broadcast({"t": "tchat", "p": self.index, "text": text})
+
+    async def send_emote(self, name: str) -> None:
+        if name not in EMOTES:
+            raise ValueError(f"unknown emote {name!r}")
+        await self._broadcast({"t": "temote", "p": self.index, "name": name})
+
+    def _keep_chat(self, p: int, text: str) -> None:
+        self.chat.append((p, text))
+        del self.chat[:-CHAT_KEPT]
+
+    async def _take_chat(self, msg: dict) -> None:
+        """Another player's chat line or emote: shown, unless it floods the table."""
+        p = msg["p"]
+        if not self.chat_budget.spend(str(p)):
+            await self._refuse(p, f"player {p} sent chat faster than anyone types")
+            return
+        if msg["t"] == "tchat":
+            self._keep_chat(p, msg["text"])
+            if self.on_chat is not None:
+                self.on_chat(p, msg["text"])
+        elif self.on_emote is not None:
+            self.on_emote(p, msg["name"])
 
     async def _take_play(self, msg: dict) -> None:
         """Public moves of a hand under way from one of its players: kept if they make

@@ -58,38 +58,52 @@ def ending_text(reason: str, detail: str = "") -> str:
 
 
 class ChatBox:
-    """The last few chat lines, a text entry (Enter sends) and the emotes as buttons."""
+    """The last few chat lines, a text entry (Enter sends) and the emotes as buttons;
+    ``compact``: the newest line and the entry only, in the narrow room under a team
+    table's inset (which takes the chat's usual place)."""
 
-    def __init__(self, base, send_text, send_emote, on_typing) -> None:
+    def __init__(self, base, send_text, send_emote, on_typing, compact: bool = False) -> None:
         self.base = base
         self.send_text = send_text
         self.on_typing = on_typing
         self.lines: list[str] = []
-        # top left, under the scores and sort buttons: clear of both hands and the melds
+        self.most = 2 if compact else CHAT_LINES  # wrapped lines shown
+        self.per_line = 17 if compact else 24  # characters a shown line holds, about
+        # top left, under the scores and sort buttons (compact: under the inset, above your
+        # portrait): clear of both hands and the melds
+        # compact: narrow enough to end left of an eleven-card hand
+        width, height, top = (0.46, 0.17, -1.245) if compact else (0.72, 0.58, -0.4)
         self.frame = DirectFrame(
             parent=base.a2dTopLeft,
             frameColor=(0, 0, 0, 0.5),
             relief=DGG.FLAT,
-            frameSize=(0, 0.72, -0.58, 0),
-            pos=(0.03, 0, -0.4),
+            frameSize=(0, width, -height, 0),
+            pos=(0.03, 0, top),
         )
-        OnscreenText(
-            parent=self.frame,
-            text="Chat",
-            pos=(0.025, -0.05),
-            scale=0.036,
-            fg=GOLD,
-            align=TextNode.ALeft,
-        )
+        if not compact:
+            OnscreenText(
+                parent=self.frame,
+                text="Chat",
+                pos=(0.025, -0.05),
+                scale=0.036,
+                fg=GOLD,
+                align=TextNode.ALeft,
+            )
         chat = (0.95, 0.95, 0.9, 1)
         self.text = theme.text_line(
-            self.frame, (0.025, -0.1), 0.032, chat, TextNode.ALeft, shadow=None, wordwrap=21
+            self.frame,
+            (0.025, -0.04 if compact else -0.1),
+            0.03 if compact else 0.032,
+            chat,
+            TextNode.ALeft,
+            shadow=None,
+            wordwrap=14 if compact else 21,
         )
         self.entry = DirectEntry(
             parent=self.frame,
             scale=0.032,
-            width=20.5,
-            pos=(0.025, 0, -0.39),
+            width=12.5 if compact else 20.5,
+            pos=(0.025, 0, -0.145 if compact else -0.39),
             numLines=1,
             focus=0,
             command=self._send,
@@ -105,7 +119,7 @@ class ChatBox:
         self.listener = DirectObject()
         self.listener.accept("mouse1", self._click_away)
         self.emote_buttons = {}
-        for i, (name, label) in enumerate(EMOTES):
+        for i, (name, label) in enumerate(() if compact else EMOTES):
             x = 0.13 + (i % 3) * 0.23
             y = -0.465 - (i // 3) * 0.07
             self.emote_buttons[name] = button(
@@ -123,8 +137,8 @@ class ChatBox:
         shown: list[str] = []
         used = 0
         for text in reversed(self.lines):
-            need = 1 + len(text) // 24
-            if used + need > CHAT_LINES and shown:
+            need = 1 + len(text) // self.per_line
+            if used + need > self.most and shown:
                 break
             shown.insert(0, text)
             used += need
@@ -259,7 +273,7 @@ class NetSession:
         self.hud = Hud(app, self.on_hud_action, lambda: app.request("Pause"))
         # no computer help against a person: the Hint button stays off in network matches
         self.input = TableInput(app, app.scene, self.controller, self.hud, hints=lambda: False)
-        self.chat = ChatBox(app, self._send_chat, self._send_emote, self._typing)
+        self.chat = self._chat_box()
         self.status = StatusLine(app, self._claim, self.save_and_leave)
         self.controller.on_message.append(self.hud.set_message)
         self.controller.on_hand_over.append(lambda g: app.hand_over())
@@ -504,6 +518,9 @@ class NetSession:
                 self.hud.set_prompt("Dealing (shuffling with your opponent)...")
 
     # -- chat ---------------------------------------------------------------------------------
+    def _chat_box(self) -> ChatBox:
+        return ChatBox(self.app, self._send_chat, self._send_emote, self._typing)
+
     def _send_chat(self, text: str) -> None:
         if self.ended is not None:
             self.chat.add("(!) the match is over: nobody is listening")

@@ -4,9 +4,10 @@ The same face as a two-player ``NetSession`` (the table, result and game-over sc
 both), with a ``NetGroupController``: the table's players by name on the pad, the one who
 sits out, the teams, and the connection line saying which player you are and the table's
 safety code. Each agreed hand goes into the statistics and hand history (the rows of
-three-player and partnership games). A table has no chat, rematch or save: what its players
-hear of each other (a player's link lost, the computer taking a seat, a player back, a
-refusal) shows as the table's messages.
+three-player and partnership games). The chat and the emotes are everyone's at the table,
+each line under its player's name. A table has no rematch or save: what its players hear of
+each other (a player's link lost, the computer taking a seat, a player back, a refusal)
+shows as the table's messages.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .netgroup import NetGroupController
-from .nettable import NetSession
+from .nettable import EMOTE_TEXT, ChatBox, NetSession
 
 TOLD = ("link was lost", "played by the computer", "plays again", "is back", "refused")
 
@@ -53,7 +54,6 @@ class NetGroupSession(NetSession):
         self.told_names = tuple(names)
         self.table_rules = rules
         super().__init__(app, net, my_seat, "", "direct", safety_code, **kw)
-        self.chat.hide()
 
     def _controller(self, my_seat: int) -> NetGroupController:
         names = table_names(self.players, my_seat, "You", self.told_names)
@@ -121,9 +121,19 @@ class NetGroupSession(NetSession):
             else:
                 self.hud.set_prompt(f"Dealing (shuffling with {c.names[1]})...")
 
+    def _chat_box(self) -> ChatBox:
+        """At four the inset takes the chat's place: the chat's newest lines go under it."""
+        compact = self.players == 4
+        return ChatBox(self.app, self._send_chat, self._send_emote, self._typing, compact)
+
+    def _chat_line(self, kind: str, data) -> None:
+        """A line from another player at the table, under its name (``seat``: its number)."""
+        who = self.controller.player_names[data["seat"]]
+        text = data["text"] if kind == "chat" else f"*{EMOTE_TEXT.get(data['name'], '?')}*"
+        self.chat.add(f"{who}: {text}")
+
     def set_active(self, on: bool) -> None:
         super().set_active(on)
-        self.chat.hide()
         self.controller.set_shown(on)  # your partner's table (four) with the HUD
 
 

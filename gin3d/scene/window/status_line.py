@@ -106,10 +106,15 @@ class StatusLine:
         return out
 
     def _entries(self) -> list[dict]:
-        """The text fields of the screen's panel: their key, what is typed, where to click."""
+        """The text fields of the screen's panel, and at a network table its chat line:
+        their key, what is typed, where to click."""
         panel = getattr(self.app.screens, "panel", None)
         out = []
-        for key, field in getattr(panel, "entries", {}).items():
+        fields = dict(getattr(panel, "entries", {}))
+        chat = getattr(getattr(self.app.session, "chat", None), "entry", None)
+        if chat is not None and self.app.screens.state == "Table":
+            fields["chat"] = chat  # a network table's chat line
+        for key, field in fields.items():
             if field.isEmpty() or field.isHidden():
                 continue
             box = self._pixels(field)
