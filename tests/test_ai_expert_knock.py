@@ -112,3 +112,23 @@ def test_against_an_opponent_that_knocks_only_low_the_play_outs_let_it_run_longe
     assert expert.their_knock(view) == view.knock_limit  # the prior: any knock
     patient = seen(ExpertPlayer(seed=3), 12, 6, 2)
     assert patient.their_knock(view) <= 6 < view.knock_limit
+
+
+def test_a_knock_that_wins_the_game_in_most_deals_is_taken_at_once():
+    view = knockable_position()  # a knock leaving 3, 23 cards in the stock: it plays on
+    me = view.seat
+
+    def needing(points: int, theirs: int = 100):
+        scores = [0, 0]
+        scores[me], scores[1 - me] = view.target - points, view.target - theirs
+        return dataclasses.replace(view, scores=tuple(scores))
+
+    assert type(ExpertPlayer(seed=3).choose(needing(100))) is Discard
+    assert type(ExpertPlayer(seed=3).choose(needing(20))) is Discard
+    # needing 10 or 5, the knock ends the game in most deals: no playing on for more
+    for v in (needing(10), needing(5), needing(10, theirs=10)):
+        assert type(ExpertPlayer(seed=3).choose(v)) is Knock
+    # with the rule off it played on
+    off = ExpertPlayer(seed=3)
+    off.weights = dataclasses.replace(off.weights, game_knock=0.0)
+    assert type(off.choose(needing(10))) is Discard

@@ -14,7 +14,9 @@ While at least ``wait_stock`` cards are left it plays each of the first ``rollou
 out to the hand's end (``rollout``: both sides greedy, the opponent knocking with what the
 model says it knocks with, we playing on for gin or an undercut) and knocks only when the
 knock is worth more than playing on by ``knock_margin`` points. The margin stands for what
-the greedy play-out misses of our own later choices. It learns its opponent over the hands
+the greedy play-out misses of our own later choices. A knock that wins the game in most of
+the deals (its points, priced as the knock's price prices them, reach the target) is taken at
+once, before the play-outs and their margin. It learns its opponent over the hands
 of a game (``opponent.OpponentModel``): its layoffs and knock deadwood feed the knock's price
 and the play-outs, and the deadwood the deals hold above its real hands (seen when our knock
 shows them) scales the deals' deadwood in the knock's price. With ``rollouts`` = 0 it uses
@@ -71,6 +73,7 @@ class ExpertWeights(Weights):
     rollouts: int = 24  # deals played out to price playing on while the stock lasts (0: rule)
     correct_excess: bool = True  # price knocks with the deals' deadwood brought to the real
     knock_margin: float = 9.0  # knock while the stock lasts when it beats playing on by this
+    game_knock: float = 0.5  # knock at once when it wins the game in this share of deals (0: off)
 
 
 class ExpertPlayer(HardPlayer):
@@ -198,6 +201,9 @@ class ExpertPlayer(HardPlayer):
         w = self.weights
         if left[card] <= w.always_wait and view.stock_count >= w.wait_stock:
             if w.adapt and w.rollouts:
+                hand = mask & ~(1 << card)
+                if w.game_knock and self.game_share(view, know, hand, left[card]) >= w.game_knock:
+                    return card
                 hunt_ev = self.hunt_value(view, know)
                 return card if knock_ev > hunt_ev + w.knock_margin else None
             if self.hunts_undercuts(left[card]):
@@ -270,6 +276,28 @@ class ExpertPlayer(HardPlayer):
             weight += w
             if time.perf_counter() - start > self.weights.budget_s / 2:
                 break
+        return total / weight if weight else 0.0
+
+    def game_share(self, view: PlayerView, know: Knowledge, hand: int, d: int) -> float:
+        """Weighted share of the deals in which knocking with the 10 cards ``hand``
+        (deadwood ``d``) wins the game: its points, priced as the knock's price prices them
+        (layoffs mixed by the model's rate, the deals' deadwood brought to the real), reach
+        the points still needed."""
+        deals = self.deals(know)
+        need = view.target - view.scores[view.seat]
+        if not deals.masks:
+            return 0.0
+        scale = self.deal_scale(deals)
+        if max(deals.deadwood) * scale - d < need:  # no deal holds enough, layoffs or not
+            return 0.0
+        melds = best_melds(bits(hand)).melds
+        lay = self.layoff_rate()
+        total = weight = 0.0
+        for m, w, raw in zip(deals.masks, deals.norm, deals.deadwood):
+            od, _ = best_layoff(melds, bits(m))
+            wins = lay * (od * scale - d >= need) + (1.0 - lay) * (raw * scale - d >= need)
+            total += w * wins
+            weight += w
         return total / weight if weight else 0.0
 
     def wait_value(
