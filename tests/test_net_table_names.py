@@ -16,7 +16,7 @@ from gin3d.net.protocol import ProtocolError, validate
 from gin3d.net.table import TablePeer
 from gin3d.net.tablesig import TableKeys
 from gin3d.players import GreedyPlayer
-from gin3d.scene.control.nettablegroup import table_names
+from gin3d.scene.control.nettablegroup import named, table_names
 
 
 def _key(p: int, name: str) -> tuple[TableKeys, dict]:
@@ -60,6 +60,22 @@ def test_the_table_shows_each_players_name_or_its_number():
     assert table_names(4, 0, "You", ["", "Ann", "Ann", "Dee"]) == (
         "You", "Player 2", "Player 3", "Dee",
     )  # fmt: skip
+
+
+def test_the_tables_messages_name_players_as_the_table_shows_them():
+    # the table's messages count players from 0 (the host); the pad says "Player 2" for 1
+    names = ("You", "Bob", "Player 3", "Dee")
+    assert named("player 1's link was lost (EOF): waiting 60 s", names) == (
+        "Bob's link was lost (EOF): waiting 60 s"
+    )
+    assert named("player 2 is played by the computer from hand 4", names).startswith("Player 3 ")
+    assert named("Player 3 is back", names) == "Dee is back"
+    assert named("players 0 and 2 are gone", names) == "You and Player 3 are gone"
+    assert named("refused: player 1 told hand 12 wrongly", names) == (
+        "refused: Bob told hand 12 wrongly"
+    )
+    assert named("player 7 left", names) == "player 7 left"  # no such player: as it was
+    assert named("hand 2: players 10 and 3", names) == "hand 2: players 10 and 3"
 
 
 def test_every_player_of_a_table_knows_every_name(tmp_path):

@@ -12,12 +12,28 @@ shows as the table's messages.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from .netgroup import NetGroupController
 from .nettable import EMOTE_TEXT, ChatBox, NetSession
 
 TOLD = ("link was lost", "played by the computer", "plays again", "is back", "refused")
+# how the table's messages name a player: by its number from 0 for the host
+PLAYER_WORDS = re.compile(r"\b[Pp]layers? (\d)(?: and (\d))?\b")
+
+
+def named(text: str, names: Sequence[str]) -> str:
+    """A table's message with each player it names by number ("player 1", "players 0 and
+    2", counted from 0) named as the table shows them ("Player 2", "You and Bob")."""
+
+    def name(m: re.Match) -> str:
+        players = [int(g) for g in m.groups() if g is not None]
+        if any(p >= len(names) for p in players):
+            return m.group(0)
+        return " and ".join(names[p] for p in players)
+
+    return PLAYER_WORDS.sub(name, text)
 
 
 def table_names(players: int, me: int, name: str, told: Sequence[str] = ()) -> tuple[str, ...]:
@@ -77,7 +93,7 @@ class NetGroupSession(NetSession):
         elif kind == "note":
             text = ev.data["text"]
             if any(word in text for word in TOLD):
-                self.hud.set_message(f"Table: {text}")
+                self.hud.set_message(f"Table: {named(text, self.controller.player_names)}")
         else:
             super().handle(ev)
             return
@@ -132,9 +148,12 @@ class NetGroupSession(NetSession):
         text = data["text"] if kind == "chat" else f"*{EMOTE_TEXT.get(data['name'], '?')}*"
         self.chat.add(f"{who}: {text}")
 
+    def _ended(self, reason: str, detail: str) -> None:
+        super()._ended(reason, named(detail, self.controller.player_names))
+
     def set_active(self, on: bool) -> None:
         super().set_active(on)
         self.controller.set_shown(on)  # your partner's table (four) with the HUD
 
 
-__all__ = ["NetGroupSession", "table_names"]
+__all__ = ["NetGroupSession", "named", "table_names"]
