@@ -19,7 +19,7 @@ from test_lobby_screens import check_view, pump
 
 from gin3d import stats as stats_mod
 from gin3d.driver.three_table import ThreePlayerTable
-from gin3d.engine import NextHand, RuleSet, ThreePlayerGame, redact
+from gin3d.engine import NextHand, PartnershipGame, RuleSet, ThreePlayerGame, redact
 from gin3d.engine.events import CardDealt, CardDrawn, Discarded, Knocked
 from gin3d.net.publicmoves import PublicHand, public_events
 from gin3d.net.session import Timing
@@ -389,4 +389,62 @@ def test_a_hand_we_sit_out_plays_on_the_table_as_its_moves_come(app):
     pump(app, lambda: app.screens.state == "HandResult", "the result of the hand we sat out")
     zones = ctl.scene.zones()  # laid out, every card open
     assert None not in [c for g in zones["spread0"] + zones["spread1"] for c in g], zones
+    app.request("Menu")
+
+
+def test_watch_your_partners_hand_on_your_table_once_yours_is_over(app):
+    """Four players: once your hand is over and your partner's is not, W puts their hand on
+    your table (face down, as the table tells it) and yours in the inset; their next moves
+    play there, told; W again puts yours back; the next deal is yours."""
+    brain = GreedyPlayer()
+    for seed in range(40):  # a round where our hand (table 0) ends first, theirs goes on
+        game = PartnershipGame(RuleSet().but(partnership_target=500), seed=seed)
+        while not game.tables[0].over:
+            game.apply(0, brain.choose(game.view(game.turn(0))))
+        if len(game.tables[1].events) < 30:
+            break
+    me, (ours, theirs) = 0, game.seats
+    partner = (me + 2) % 4
+    seat = ours.index(me)
+    app.request("Menu")
+    app.end_game()
+    session = NetGroupSession(app, app.net_hub.open(), me, 4, game.rules)
+    app.session = session
+    app.net_hub.handler = session.handle
+    app.request("Table")
+    ctl = session.controller
+    session.handle(net_event("table", hands=[(0, ours), (1, theirs)]))
+    mine = [redact(e, seat) for e in game.tables[0].events]
+    view = game.view(me)
+    session.handle(net_event("game", events=mine, view=view, hand=0, seats=ours))
+    told, moves = PublicHand(), public_events(game.tables[1].events)
+
+    def tell(events) -> None:
+        told.take(events)
+        data = {"stock": told.stock, "turn": told.turn, "over": told.over, "result": told.result}
+        data.update(hand=1, seats=theirs, seat=theirs.index(partner), events=events)
+        session.handle(net_event("watch", **data))
+
+    tell(moves)
+    pump(app, lambda: not ctl.queue.busy and not ctl.watch.inset.queue.busy, "both tables")
+    assert ctl.can_watch() and "W to watch your partner's" in session.hud.scores.getText()
+    ours_shown = ctl.scene.zones()
+    assert ctl.watch_partner() and ctl.on_partner
+    zones = ctl.scene.zones()  # their hand on our table: their cards face down
+    hidden = len(game.tables[1].hands[theirs.index(partner)])
+    assert len(zones["hand0"]) == hidden and zones["pile"] == list(game.tables[1].pile), zones
+    assert ctl.watching_line() == "Watching Player 3 play Player 4 - W: your hand"
+    assert "Your table - click or W to go back" in ctl.watch.line()
+    lines = len(ctl.log)
+    t = 1
+    while not game.tables[t].over:  # their next moves, on our table, told
+        events = game.apply(t, brain.choose(game.view(game.turn(t))))
+        tell(public_events(events))
+    pump(app, lambda: not ctl.queue.busy, "their moves on our table")
+    assert len(ctl.log) > lines and ctl.scene.zones()["pile"] == list(game.tables[1].pile)
+    assert not ctl.can_watch()  # their hand is over: the round's result comes next
+    assert ctl.watch_partner() and not ctl.on_partner  # W: ours back
+    assert ctl.scene.zones()["spread0"] == ours_shown["spread0"]
+    session.handle(net_event("hand_over", game=copy.deepcopy(game), totals=game.totals()))
+    pump(app, lambda: app.screens.state == "HandResult", "the round's result")
     app.request("Menu")

@@ -19,7 +19,7 @@ from dataclasses import replace
 
 from ...driver.groups import PartnershipTable
 from ...driver.three_table import ThreePlayerTable
-from ...engine import PartnershipGame, redact
+from ...engine import HandDrawn, HandScored, PartnershipGame, redact
 from ...engine.groups import team_of
 from .netcontroller import NetTableController
 from .netwatch import PartnerWatch
@@ -61,6 +61,8 @@ class NetGroupController(NetTableController):
         self.playing: tuple[int, int] | None = None  # the players of our hand, seats 0 and 1
         self.hand_number: int | None = None  # the table's number of the hand we play
         self.watch = None  # your partner's table (four players)
+        self.on_partner = False  # their hand on the table, yours (over) in the inset
+        self._mine: tuple[str, str] = ("", "")  # your hand's two names meanwhile
         super().__init__(base, scene, net, (names[me], "?"))
         if players == 4:
             self.watch = PartnerWatch(base, scene, self.queue.speed, names, self._changed)
@@ -89,7 +91,11 @@ class NetGroupController(NetTableController):
         return self.player_names[out], self._running()[out]
 
     def watching_line(self) -> str:
-        """The prompt while you sit a hand out ("" while you play)."""
+        """The prompt while you sit a hand out, or watch your partner's ("" while you
+        play)."""
+        if self.on_partner:
+            mate, rival = self.names
+            return f"Watching {mate} play {rival} - W: your hand"
         if self.players != 3 or not self.hands_now or self.me in self.hands_now[0][1]:
             return ""
         a, b = (self.player_names[p] for p in self.hands_now[0][1])
@@ -102,7 +108,10 @@ class NetGroupController(NetTableController):
         for hand, seats in self.hands_now:
             if self.me not in seats:
                 if self.watch is not None and self.watch.hand == hand and self.watch.settled:
-                    return (f"Partner's table: {self.watch.settled}",)
+                    waiting = ("Your hand is over: W to watch your partner's",)
+                    return (f"Partner's table: {self.watch.settled}",) + (
+                        waiting if self.can_watch() else ()
+                    )
                 a, b = (self.player_names[p] for p in seats)
                 return (f"Partner's table: {a} vs {b}, playing",)
         return ()
@@ -128,7 +137,13 @@ class NetGroupController(NetTableController):
             game = data["game"]
             self.feed.finish(lambda: self._agreed(game))
         elif ev.kind == "watch" and self.watch is not None:
-            self.watch.show(data, self.queue.speed)  # at once: its own table, its own pace
+            if self.on_partner and data["hand"] != self.watch.hand:
+                self._back_to_ours()  # a new round's deal: theirs goes back to the inset
+            events = self.watch.show(data, self.queue.speed)  # at once: at its own pace
+            if self.on_partner:  # on our table while we watch it
+                for e in events:
+                    self.scene.show_event(e)
+                    self._narrate(e)
         elif ev.kind == "watch":
             self.feed.then(lambda: self._sat_out_moves(data))
         self.advance()
@@ -236,13 +251,85 @@ class NetGroupController(NetTableController):
             fn(self.table)
         self._changed()
 
+    # -- your partner's hand on your table (four players) ----------------------------------
+    def can_watch(self) -> bool:
+        """Your hand is over and your partner's is not: theirs may go on your table."""
+        w = self.watch
+        return (
+            w is not None
+            and w.hand is not None
+            and not w.told.get("over", True)
+            and self.playing is not None
+            and self.current.phase == "over"
+            and not self.showing_result
+        )
+
+    def watch_partner(self) -> bool:
+        """W: your partner's hand on your table (their cards face down, each move played
+        and told) and yours in the inset; W again, yours back. False when not now."""
+        if not (self.on_partner or self.can_watch()):
+            return False
+        self.on_partner = not self.on_partner
+        mine = [e for e in self.current.history]  # our hand, our seat 0
+        if self.on_partner:
+            self._mine = self.names
+            self.names = tuple(self.player_names[p] for p in self.watch.players)
+            self.watch.swap(mine, self._my_line(mine))
+            self._lay(self.watch.events)
+        else:
+            self.names = self._mine
+            self.watch.swap(None)
+            self._lay(mine)
+        mate, rival = self.names
+        told = f"Your partner's table: {mate} vs {rival}" if self.on_partner else "Your table"
+        for fn in list(self.on_message):
+            fn(told)
+        self._changed()
+        return True
+
+    def _my_line(self, events) -> str:
+        """Your finished hand, for the inset's line: "You vs Player 2: Player 2 won 25"."""
+        me, rival = self.names
+        for e in reversed(events):
+            if isinstance(e, HandScored):
+                return f"{me} vs {rival}: {self.names[e.winner]} won {e.points}"
+            if isinstance(e, HandDrawn):
+                return f"{me} vs {rival}: a drawn hand"
+        return f"{me} vs {rival}"
+
+    def _lay(self, events) -> None:
+        """A hand on the table at once, as its events have it so far."""
+        self._lay_out(events)
+        self.scene._sync_stacks()  # at once too, not at the next frame's task
+
+    def _changed(self) -> None:
+        """The inset's second line says what a click on it does now."""
+        w = getattr(self, "watch", None)  # (the first changes come from __init__)
+        if w is not None:
+            w.how = (
+                "Your partner's table - click or W to watch"
+                if self.can_watch()
+                else "Your partner's table - their cards stay theirs"
+            )
+            w._label()
+        super()._changed()
+
+    def _back_to_ours(self) -> None:
+        """The next deal is ours, on our table: a partner's hand watched leaves it."""
+        if self.on_partner:
+            self.on_partner = False
+            self.names = self._mine
+            self.watch.swap(None)
+
     def click_inset(self, mpos: tuple[float, float]) -> bool:
-        """A click on your partner's table says what it shows; False when not on it."""
+        """A click on your partner's table switches tables as W does (once your hand is
+        over), or says what it shows; False when the click is not on it."""
         if self.watch is None or not self.watch.contains(mpos):
             return False
-        mate = self.player_names[(self.me + 2) % 4]
-        for fn in list(self.on_message):
-            fn(f"{mate}'s table: the moves everyone at the table sees, their cards face down")
+        if not self.watch_partner():
+            mate = self.player_names[(self.me + 2) % 4]
+            for fn in list(self.on_message):
+                fn(f"You can watch {mate}'s table on yours once your hand is over")
         return True
 
     def set_shown(self, on: bool) -> None:
@@ -258,9 +345,11 @@ class NetGroupController(NetTableController):
             self.watch = None
 
     def next_hand(self) -> bool:
-        """Leave the result: on to the hand under way (it may be dealt already)."""
+        """Leave the result: on to the hand under way (it may be dealt already), on our
+        own table."""
         if not self.showing_result or self.queue.busy or self.table is None or self.table.over:
             return False
+        self._back_to_ours()
         self._release()
         return True
 

@@ -7,7 +7,10 @@ on the small second table left of yours (``inset.InsetView``, as in a single-pla
 game), animated as they come: the stock, the pile, every draw, discard, knock and layoff,
 your partner nearest, both hands face down until laid out (what your partner holds is theirs
 alone: the table's messages pass through every player's host). The line under it names the
-two players and whose turn it is, or how the hand ended; a click on it says what it is.
+two players and whose turn it is, or how the hand ended. Once your hand is over and your
+partner's is not, W or a click on it puts their hand on your table (``on_table``: the
+controller plays its moves there) and yours in the inset, until W or a click again, or the
+next deal.
 """
 
 from __future__ import annotations
@@ -33,10 +36,14 @@ class PartnerWatch:
         self.told: dict = {}  # the latest state told of it (stock, turn, over, result)
         self.events: list = []  # its public moves so far, your partner at seat 0
         self.settled = ""  # how it stands as the inset shows it (the pad's line)
+        self.on_table = False  # your partner's hand is on the table, yours in the inset
+        self.yours = ""  # your hand's line while it is in the inset
+        self.how = "Your partner's table - their cards stay theirs"  # the label's 2nd line
         self._label()
 
-    def show(self, data: dict, speed: float) -> None:
-        """The next public moves of your partner's hand (a ``watch`` event's data)."""
+    def show(self, data: dict, speed: float) -> list:
+        """The next public moves of your partner's hand (a ``watch`` event's data), on the
+        inset unless their hand is on the table; returns them, your partner at seat 0."""
         seat, seats = data["seat"], tuple(data["seats"])
         if data["hand"] != self.hand:  # a new round's: its deal gathers the last one's cards
             self.hand = data["hand"]
@@ -51,14 +58,26 @@ class PartnerWatch:
         if self.told["result"] is not None and seat == 1:
             winner, points = self.told["result"]
             self.told["result"] = (1 - winner, points)
-        self.inset.show_events(events, speed)
+        if not self.on_table:
+            self.inset.show_events(events, speed)
+        self._label()
+        return events
+
+    def swap(self, yours: list | None, line: str = "") -> None:
+        """Your partner's hand to the table and ``yours`` (your hand's events, your seat 0)
+        into the inset, its ``line`` under it; None: your partner's back into the inset."""
+        self.on_table = yours is not None
+        self.yours = line
+        self.inset.rebuild(self.events if yours is None else yours)
         self._label()
 
     def line(self) -> str:
         """The inset's label: the hand it shows, then what it is."""
+        if self.on_table:
+            return f"{self.yours}\nYour table - click or W to go back to it"
         if self.hand is None:
             return "Your partner's table\nWaiting for its deal..."
-        return f"{self.state()}\nYour partner's table - their cards stay theirs"
+        return f"{self.state()}\n{self.how}"
 
     def state(self) -> str:
         """How the hand shown stands: "Rosie vs Walt: 25 cards in stock, Walt to play"."""
@@ -80,7 +99,7 @@ class PartnerWatch:
         """The line and the turn strip, once the moves shown so far have played."""
         if not self.inset.queue.busy:
             turn = self.told.get("turn")
-            over = self.told.get("over", True)
+            over = self.told.get("over", True) or self.on_table
             self.inset.set_label(self.line(), None if over or turn not in (0, 1) else turn)
             settled = self.state() if self.hand is not None else ""
             if settled != self.settled:
