@@ -136,3 +136,25 @@ def test_only_the_next_fed_move_applies():
         feed.apply(moves[0][1])
     assert feed.deal_due and feed.actions == []  # nothing changed
     assert feed.apply(NextHand()) == deal[0] and feed.current == deal[1]
+
+
+def test_a_note_that_frees_the_table_does_not_let_the_next_notes_run_inside_it():
+    # a hand sat out is laid out at once in its finish note: that ends the table's
+    # animations, whose end calls settle again; the notes after it (the next hand: our seat
+    # asked) ran inside it, before the finish held, and the note then undid them
+    feed = FedGame(waiting_view())
+    ran: list[str] = []
+
+    def lay_out() -> bool:
+        ran.append("laid out")
+        feed.settle()  # the table free again (the animations ended at once)
+        ran.append("agreed")
+        return False
+
+    feed.finish(lay_out)
+    feed.then(lambda: ran.append("next hand"))
+    feed.settle()
+    assert ran == ["laid out", "agreed"] and feed.holding
+    feed.release()
+    feed.settle()
+    assert ran == ["laid out", "agreed", "next hand"]

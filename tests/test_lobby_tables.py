@@ -311,6 +311,25 @@ def _hand_played(game: ThreePlayerGame) -> ThreePlayerGame:
     return copy.deepcopy(game)
 
 
+def _table_session(app, me: int, players: int, rules) -> NetGroupSession:
+    """A network table's session on the app, fed its events by the test."""
+    app.request("Menu")
+    app.end_game()
+    session = NetGroupSession(app, app.net_hub.open(), me, players, rules)
+    app.session = session
+    app.net_hub.handler = session.handle
+    app.request("Table")
+    return session
+
+
+def _watch_event(told: PublicHand, events: list, hand: int, seats, seat: int):
+    """The ``watch`` event of ``events``, the next public moves of ``hand`` (added to
+    ``told``, the hand they build)."""
+    told.take(events)
+    data = {"stock": told.stock, "turn": told.turn, "over": told.over, "result": told.result}
+    return net_event("watch", hand=hand, seats=seats, seat=seat, events=events, **data)
+
+
 def test_a_hand_sat_out_agreed_behind_the_last_result_opens_its_own(app):
     """The table agreed the hand we sit out while the last hand's result still showed: on
     Next hand that hand is laid out at once, and its result opens over the table, not asked
@@ -324,12 +343,7 @@ def test_a_hand_sat_out_agreed_behind_the_last_result_opens_its_own(app):
     game.apply(NextHand())
     assert game.sitting_out == me
     second = _hand_played(game)
-    app.request("Menu")
-    app.end_game()
-    session = NetGroupSession(app, app.net_hub.open(), me, 3, game.rules)
-    app.session = session
-    app.net_hub.handler = session.handle
-    app.request("Table")
+    session = _table_session(app, me, 3, game.rules)
     session.handle(net_event("table", hands=[(0, first.playing)]))
     seat = first.playing.index(me)  # our first hand, move by move as its match tells it
     events = [redact(e, seat) for e in first.hands[0].events]
@@ -358,20 +372,13 @@ def test_a_hand_we_sit_out_plays_on_the_table_as_its_moves_come(app):
     move told; once agreed it is laid out with every card open and its result opens."""
     game = ThreePlayerGame(RuleSet().but(game_target=500), seed=3)
     me, seats = game.sitting_out, game.playing
-    app.request("Menu")
-    app.end_game()
-    session = NetGroupSession(app, app.net_hub.open(), me, 3, game.rules)
-    app.session = session
-    app.net_hub.handler = session.handle
-    app.request("Table")
+    session = _table_session(app, me, 3, game.rules)
     ctl = session.controller
     session.handle(net_event("table", hands=[(0, seats)]))
     told, brain, taken = PublicHand(), GreedyPlayer(), set()
     moves = public_events(game.hand.events)  # the deal, then each move's
     while True:
-        told.take(moves)
-        data = {"stock": told.stock, "turn": told.turn, "over": told.over, "result": told.result}
-        session.handle(net_event("watch", hand=0, seats=seats, seat=0, events=moves, **data))
+        session.handle(_watch_event(told, moves, 0, seats, 0))
         taken |= {e.card for e in moves if isinstance(e, CardDrawn) and e.source == "discard"}
         pump(app, lambda: not ctl.queue.busy, "the move on the table")
         zones = ctl.scene.zones()
@@ -406,12 +413,7 @@ def test_watch_your_partners_hand_on_your_table_once_yours_is_over(app):
     me, (ours, theirs) = 0, game.seats
     partner = (me + 2) % 4
     seat = ours.index(me)
-    app.request("Menu")
-    app.end_game()
-    session = NetGroupSession(app, app.net_hub.open(), me, 4, game.rules)
-    app.session = session
-    app.net_hub.handler = session.handle
-    app.request("Table")
+    session = _table_session(app, me, 4, game.rules)
     ctl = session.controller
     session.handle(net_event("table", hands=[(0, ours), (1, theirs)]))
     mine = [redact(e, seat) for e in game.tables[0].events]
@@ -420,10 +422,7 @@ def test_watch_your_partners_hand_on_your_table_once_yours_is_over(app):
     told, moves = PublicHand(), public_events(game.tables[1].events)
 
     def tell(events) -> None:
-        told.take(events)
-        data = {"stock": told.stock, "turn": told.turn, "over": told.over, "result": told.result}
-        data.update(hand=1, seats=theirs, seat=theirs.index(partner), events=events)
-        session.handle(net_event("watch", **data))
+        session.handle(_watch_event(told, events, 1, theirs, theirs.index(partner)))
 
     tell(moves)
     pump(app, lambda: not ctl.queue.busy and not ctl.watch.inset.queue.busy, "both tables")

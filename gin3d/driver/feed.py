@@ -84,6 +84,7 @@ class FedGame:
         self.over = False  # the last finished hand ended the game
         self.hand = FedHand(self)
         self._fed: deque[FedMove | FedNote] = deque()
+        self._settling = False  # a note is running (``settle``)
 
     # -- feeding ------------------------------------------------------------------------
     def move(self, seat: int, action: Action, events: Sequence[Event], view: PlayerView) -> None:
@@ -117,14 +118,22 @@ class FedGame:
 
     def settle(self) -> None:
         """Run the notes that have come to the front (until one holds): the table calls it
-        when it is free, before each pump."""
-        while self._fed and not self.holding and isinstance(self._fed[0], FedNote):
-            note = self._fed.popleft()
-            answer = note.run()
-            if note.finish:
-                self.hands.append(answer)
-                self.over = bool(answer)
-                self.holding = True
+        when it is free, before each pump. Not again from inside a note: a note that
+        finishes the table's animations at once (a hand laid out) makes the table free, and
+        the notes after it must not run before it has (nor before a ``finish`` holds)."""
+        if self._settling:
+            return
+        self._settling = True
+        try:
+            while self._fed and not self.holding and isinstance(self._fed[0], FedNote):
+                note = self._fed.popleft()
+                answer = note.run()
+                if note.finish:
+                    self.hands.append(answer)
+                    self.over = bool(answer)
+                    self.holding = True
+        finally:
+            self._settling = False
 
     # -- what waits ---------------------------------------------------------------------
     @property

@@ -210,6 +210,8 @@ class NetGroupController(NetTableController):
         result screens read it, a hand we sat out laid out with every card open; whether
         the game is over."""
         self.group = game
+        self.feed.asked = None  # (before the hand sat out is laid out: that ends animations)
+        self.playing = None
         if self.players == 3:
             self.table = ThreePlayerTable(game, me=self.me)
             self.names = tuple(self.player_names[p] for p in self.table.local)
@@ -217,8 +219,6 @@ class NetGroupController(NetTableController):
                 self._lay_out(self.table.events)
         else:
             self.table = NetTeamTable(game, self.me)
-        self.feed.asked = None
-        self.playing = None
         return self.table.over
 
     def _hand_finished(self, game) -> None:

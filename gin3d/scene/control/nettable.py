@@ -59,8 +59,8 @@ def ending_text(reason: str, detail: str = "") -> str:
 
 class ChatBox:
     """The last few chat lines, a text entry (Enter sends) and the emotes as buttons;
-    ``compact``: the newest line and the entry only, in the narrow room under a team
-    table's inset (which takes the chat's usual place)."""
+    ``compact``: the newest lines and the entry only, in the narrow room above your portrait
+    (a network table's: the third portrait or the partner's inset takes the usual place)."""
 
     def __init__(self, base, send_text, send_emote, on_typing, compact: bool = False) -> None:
         self.base = base

@@ -138,9 +138,9 @@ class NetGroupSession(NetSession):
                 self.hud.set_prompt(f"Dealing (shuffling with {c.names[1]})...")
 
     def _chat_box(self) -> ChatBox:
-        """At four the inset takes the chat's place: the chat's newest lines go under it."""
-        compact = self.players == 4
-        return ChatBox(self.app, self._send_chat, self._send_emote, self._typing, compact)
+        """The chat's usual place is taken (at three by the portrait of the player sitting
+        out, at four by your partner's table): its newest lines go lower, above yours."""
+        return ChatBox(self.app, self._send_chat, self._send_emote, self._typing, compact=True)
 
     def _chat_line(self, kind: str, data) -> None:
         """A line from another player at the table, under its name (``seat``: its number)."""
