@@ -286,7 +286,9 @@ def test_leaving_the_table_stops_it_for_everyone(app, tmp_path):
         session = app.session
         lost = "player 2's link was lost (EOF): waiting 60 s"
         session.handle(net_event("note", text=lost))
-        assert session.hud.message.getText() == f"Table: {lost}"
+        # named as the pad names that player (the network layer counts from 0)
+        told = "Table: Player 3's link was lost (EOF): waiting 60 s"
+        assert session.hud.message.getText() == told
         session.handle(net_event("note", text="hand 2: players 0 and 1"))  # not told
         assert "link was lost" in session.hud.message.getText()
         app.request("Menu")  # leaves the table (the service stops in the background)
