@@ -34,6 +34,21 @@ async def _note(notes: asyncio.Queue, text: str) -> None:
         pass
 
 
+async def _two_guests_play(host: TableHost, notes: asyncio.Queue) -> tuple[list, list]:
+    """Two guests join ``host`` one at a time (the first is player 1) and the three play;
+    returns the guests and the games under way, once every player holds every key."""
+    guests = []
+    for i in (1, 2):
+        guest = TableGuest(GreedyPlayer(), host.code, (LOOP, host.port), timing=TIMING)
+        await guest.start()
+        await _note(notes, f"seated player {i}")
+        guests.append(guest)
+    games = [asyncio.ensure_future(t.play()) for t in (host, *guests)]
+    for t in (host, *guests):
+        await _all_keys(t)
+    return guests, games
+
+
 async def _table_with_a_hostile_guest():
     notes: asyncio.Queue[str] = asyncio.Queue()
     rules = RuleSet().but(game_target=15)
@@ -41,16 +56,7 @@ async def _table_with_a_hostile_guest():
     await host.start()
     with pytest.raises(HandshakeError):  # a wrong code: refused at the door, and counted
         await connect_direct(LOOP, host.port, Identity.generate(), make_code())
-    guests = []
-    for i in (1, 2):  # one at a time: the first to join is player 1
-        guest = TableGuest(GreedyPlayer(), host.code, (LOOP, host.port), timing=TIMING)
-        await guest.start()
-        await _note(notes, f"seated player {i}")
-        guests.append(guest)
-    hostile, other = guests
-    games = [asyncio.ensure_future(t.play()) for t in (host, hostile, other)]
-    for t in (host, hostile, other):
-        await _all_keys(t)
+    (hostile, other), games = await _two_guests_play(host, notes)
     link = hostile.links[0]
     link.writer.write(HEADER.pack(8) + b"not json")
     await link.send(hostile.sig.sign({"t": "tcommit", "p": 2, "commit": "00" * 32}))
@@ -89,16 +95,7 @@ async def _table_with_a_chatty_guest():
         on_emote=lambda p, name: heard.append((p, name)),
     )  # fmt: skip
     await host.start()
-    guests = []
-    for i in (1, 2):
-        guest = TableGuest(GreedyPlayer(), host.code, (LOOP, host.port), timing=TIMING)
-        await guest.start()
-        await _note(notes, f"seated player {i}")
-        guests.append(guest)
-    chatty, other = guests
-    games = [asyncio.ensure_future(t.play()) for t in (host, chatty, other)]
-    for t in (host, chatty, other):
-        await _all_keys(t)
+    (chatty, other), games = await _two_guests_play(host, notes)
     await host.send_chat("  good   luck,\tall  ")
     await chatty.send_emote("hello")
     for n in range(12):  # a flood: the first lines are shown, the rest refused
