@@ -182,7 +182,7 @@ class TablePeer:
         if first["t"] != "tresume":
             link.close()
             raise ProtocolError("the other end did not resume the table")
-        out = self.out_b.get(peer, [])
+        out = self.out_b.setdefault(peer, [])  # the list that later sends add to
         i = first["got"]
         while i < len(out):
             await link.send(out[i])

@@ -124,6 +124,9 @@ class TableGuest(TablePeer):
         for_us = self.index if msg["t"] == "tpair" else None
         return self.sig.holds(msg, msg["p"], for_us)
 
+    def _ends(self) -> list[int]:
+        return [0]  # the host: kept for it while the link is down, sent on the new one
+
     async def _send_pair(self, other: int, hand: int, body: str) -> None:
         msg = {"t": "tpair", "p": other, "hand": hand, "m": body}
         await self._send_to(0, self.sig.sign(msg))
