@@ -449,3 +449,24 @@ def test_watch_your_partners_hand_on_your_table_once_yours_is_over(app):
     session.handle(net_event("hand_over", game=copy.deepcopy(game), totals=game.totals()))
     pump(app, lambda: app.screens.state == "HandResult", "the round's result")
     app.request("Menu")
+
+
+def test_a_guest_sees_its_link_to_the_host_lost_and_back(app):
+    """A guest's own link to the table's host drops (its ``TableGuest`` says so and dials
+    again): the connection line says it is reconnecting, in red, and the table's message
+    why the game waits; once back, the line is connected again and the message says so."""
+    session = _table_session(app, 1, 3, RuleSet())
+    state = session.status.state
+    assert state.getText() == "connected"
+    session.handle(net_event("note", text="lost the table's host (relay closed): trying again"))
+    assert state.getText() == "reconnecting to the host…"
+    red = state.textNode.getTextColor()
+    assert red[0] == 1 and red[1] < 0.5
+    assert "link to the host was lost" in session.hud.message.getText()
+    session.handle(net_event("note", text="the host did not answer (refused)"))  # each try
+    assert state.getText() == "reconnecting to the host…"
+    session.handle(net_event("note", text="back at the table"))
+    assert state.getText() == "connected"
+    assert state.textNode.getTextColor()[1] > 0.9  # no longer red
+    assert "back at the table" in session.hud.message.getText()
+    app.request("Menu")

@@ -387,6 +387,7 @@ def service(tmp_path):
     svc = Service()
     node = svc.start("relay", "gin3d.net.relay", "--host", LOOP, "--port", "0")
     svc.address = node.line("gin3d-relay (memory) listening on", 30)
+    svc.node = node  # a scenario may stop it and start another on its port
     svc.game_args = ("--listen", LOOP, "--port", "0")
     yield svc
     for proc in reversed(procs):

@@ -12,6 +12,10 @@ WAITING = "waiting for opponent…"
 CONNECTED = "connected"
 GONE = "opponent gone"
 CHEATED = "your opponent's client cheated"
+# what a table's guest says of its own link to the host (its notes; the table shows them)
+HOST_LOST = "lost the table's host"
+HOST_BACK = "back at the table"
+RECONNECTING = "reconnecting to the host…"
 # reasons of a bye the table words in its own way
 SAVED_BYE = "saved the match to finish later"  # a bye with this reason: both keep their saves
 DECLINED = "declined the host's rules"

@@ -10,6 +10,7 @@ import asyncio
 from gin3d.engine import RuleSet
 
 from .channel import Link
+from .constants import HOST_BACK, HOST_LOST
 from .ended import MatchEnded
 from .peer import JoinedMatch, MatchOptions
 from .protocol import ProtocolError
@@ -65,7 +66,7 @@ class TableGuest(TablePeer):
 
     async def _lost(self, sender: int, why: str, link: Link | None) -> None:
         if self._gone(sender, link):
-            self._say(f"lost the table's host ({why}): trying again")
+            self._say(f"{HOST_LOST} ({why}): trying again")
             self._spawn(self._redial())
 
     async def _redial(self) -> None:
@@ -82,7 +83,7 @@ class TableGuest(TablePeer):
                 self._say(f"the host did not answer ({exc})")
                 await asyncio.sleep(REDIAL_EVERY)
                 continue
-            self._say("back at the table")
+            self._say(HOST_BACK)
             for hand, other in list(self.pairs):
                 self._resume_hand(hand, other, None)
             return

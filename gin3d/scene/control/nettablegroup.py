@@ -7,7 +7,7 @@ safety code. Each agreed hand goes into the statistics and hand history (the row
 three-player and partnership games). The chat and the emotes are everyone's at the table,
 each line under its player's name. A table has no rematch or save: what its players hear of
 each other (a player's link lost, the computer taking a seat, a player back, a refusal)
-shows as the table's messages.
+shows as the table's messages; a guest's own link lost and back, on the connection line too.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from ...net.constants import CONNECTED, HOST_BACK, HOST_LOST, RECONNECTING
 from .netgroup import NetGroupController
 from .nettable import EMOTE_TEXT, ChatBox, NetSession
 
@@ -92,7 +93,13 @@ class NetGroupSession(NetSession):
             self.controller.handle(ev)
         elif kind == "note":
             text = ev.data["text"]
-            if any(word in text for word in TOLD):
+            if text.startswith(HOST_LOST):  # our own link: the hand waits, its moves kept
+                self.link_state = RECONNECTING
+                self.hud.set_message("Table: the link to the host was lost, reconnecting")
+            elif text == HOST_BACK:
+                self.link_state = CONNECTED
+                self.hud.set_message("Table: back at the table")
+            elif any(word in text for word in TOLD):
                 self.hud.set_message(f"Table: {named(text, self.controller.player_names)}")
         else:
             super().handle(ev)
@@ -121,7 +128,7 @@ class NetGroupSession(NetSession):
         if self.safety_code:
             parts.append(f"table safety code {self.safety_code}")
         state = self.alarm or self.link_state
-        self.status.set("  -  ".join(parts), state, alarm=bool(self.alarm))
+        self.status.set("  -  ".join(parts), state, alarm=state != CONNECTED)
         self.status.claim.hide()
         self.status.save.hide()
 
