@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import asyncio
 
-from test_net_table_hostile import TIMING, _two_guests_play
+from test_net_table_hostile import LOOP, TIMING, _note, _two_guests_play
 
 from gin3d.engine import RuleSet
+from gin3d.net.tableguest import TableGuest
 from gin3d.net.tablehost import TableHost
 from gin3d.players import GreedyPlayer
 
@@ -37,3 +38,70 @@ def test_a_guests_line_said_while_its_link_is_down_reaches_every_player():
     for t in (host, other):
         assert (1, "sorry, my link dropped") in t.chat, t.chat
     assert len({t.table.log.head for t in (host, away, other)}) == 1
+
+
+async def _until(ready, what: str, timeout: float = 20) -> None:
+    """Poll ``ready`` (a state of the table, not a time) until it holds, or fail."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not ready():
+        assert loop.time() < deadline, f"no {what}"
+        await asyncio.sleep(0.01)
+
+
+class Hesitant(GreedyPlayer):
+    """Greedy, but the first time it is to move in a hand with player 1 it waits to be let
+    go (``go``), as a person thinks: the hand is then under way at both its players."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.table: TableGuest | None = None
+        self.thinking = asyncio.Event()
+        self.go = asyncio.Event()
+
+    async def choose_async(self, view):
+        if not self.go.is_set() and any(o == 1 for _, o in self.table.pairs):
+            self.thinking.set()
+            await self.go.wait()
+        return self.choose(view)
+
+
+async def _both_guests_of_a_hand_drop_and_the_first_comes_back_first():
+    notes: asyncio.Queue[str] = asyncio.Queue()
+    host = TableHost(
+        GreedyPlayer(), RuleSet().but(game_target=100), 3, timing=TIMING, on_note=notes.put_nowait
+    )
+    await host.start()
+    hesitant = Hesitant()
+    first = TableGuest(GreedyPlayer(), host.code, (LOOP, host.port), timing=TIMING)
+    second = TableGuest(hesitant, host.code, (LOOP, host.port), timing=TIMING)
+    hesitant.table = second
+    for i, guest in ((1, first), (2, second)):
+        await guest.start()
+        await _note(notes, f"seated player {i}")
+    games = [asyncio.ensure_future(t.play()) for t in (host, first, second)]
+    await asyncio.wait_for(hesitant.thinking.wait(), 30)  # a hand of the two guests
+    hand = next(h for h, o in second.pairs if o == 1)
+    second._gone(0, second.links[0])  # its link dies; it dials again only later
+    await _until(lambda: 2 in host.waiting, "the host waiting for player 2")
+    await first._lost(0, "the relay went down", first.links[0])  # it dials again at once
+    # back, it resumes the hand with player 2: its resume reaches the host, player 2 away
+    await _until(lambda: (hand, 1) in host.held.get(2, {}), "player 1's resume kept")
+    second._spawn(second._redial())
+    hesitant.go.set()
+    ended = await asyncio.wait_for(asyncio.gather(*games), 90)
+    for t in (host, first, second):
+        await t.close()
+    return ended, host, first, second
+
+
+def test_a_hand_goes_on_when_both_its_guests_drop_and_come_back_one_after_the_other():
+    """Both players of a hand are guests and both links drop; the first comes back and
+    resumes the hand while the second is still away: the host keeps that resume for the
+    second and gives it on its return, so the hand (and the game) goes on. (Before, it was
+    lost: the second waited for it until the table was claimed.)"""
+    ended, host, first, second = asyncio.run(
+        _both_guests_of_a_hand_drop_and_the_first_comes_back_first()
+    )
+    assert [e.reason for e in ended] == ["finished"] * 3, [e.detail for e in ended]
+    assert len({t.table.log.head for t in (host, first, second)}) == 1

@@ -4,7 +4,7 @@ hosts it from Online (Host a table of 3, Open the table), the others join with t
 alone through the relay, and the game's player makes a few moves with the mouse at normal
 speed; and the game's player joins a table by its code (Online: Join a table of 3 or 4),
 the relay node dies mid-game and comes back on its port, and the table says so (lost,
-reconnecting, back). Screenshots go to ``out/player/`` (or ``$GIN3D_SHOTS``)."""
+reconnecting, back) and goes on. Screenshots go to ``out/player/`` (or ``$GIN3D_SHOTS``)."""
 
 from __future__ import annotations
 
@@ -68,7 +68,7 @@ def _our_move(p, deadline: float) -> dict:
         p.click_button("Next hand")
 
 
-def test_join_an_online_table_by_code_and_see_the_relay_drop_and_come_back(player, service):  # noqa: F811
+def test_join_an_online_table_by_code_and_play_on_after_the_relay_dies(player, service):  # noqa: F811
     host = service.match("host", "table-host", "--players", "3", "--listen", LOOP, "--port", "0")
     _, code = host.line("LISTENING", 30).split()
     p = player(args=("--relay", service.address, *service.game_args))
@@ -92,4 +92,12 @@ def test_join_an_online_table_by_code_and_see_the_relay_drop_and_come_back(playe
     snap = p.wait(p.shows("back at the table"), 60, "the table saying we are back")
     assert p.shows("connected")(snap), snap["texts"]
     p.screenshot("online-join-table-2-back")
+    deadline = time.monotonic() + 120
+    for _ in range(2):  # the game goes on: our moves, and the others' in between
+        snap = _our_move(p, deadline)
+        assert not p.shows("claimed")(snap), snap["texts"]
+        play_move(p, snap, knock=False)
+    snap = _our_move(p, deadline)
+    assert not p.shows("claimed")(snap) and p.shows("connected")(snap), snap["texts"]
+    p.screenshot("online-join-table-3-goes-on")
     assert p.problems() == []

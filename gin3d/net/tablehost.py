@@ -16,6 +16,7 @@ from .peer import HostedMatch, MatchOptions
 from .protocol import ProtocolError
 from .session import Player
 from .table import BROADCAST, LINK_ERRORS, TablePeer
+from .tablelink import is_resume
 from .transport import Peer
 
 
@@ -50,6 +51,9 @@ class TableHost(TablePeer):
         self.fingerprints: dict[int, str] = {}  # who sits where: a player coming back
         self.waiting: dict[int, asyncio.TimerHandle] = {}  # players gone: their grace time
         self.lost_at: dict[int, float] = {}  # when each player's link was last lost
+        # a hand's resume passed on to a player whose link is down, given on its return
+        # (the last of each hand and sender: it waits for it before its match goes on)
+        self.held: dict[int, dict[tuple[int, int], dict]] = {}
         self.seeing_off = False  # the game is over: a player away may still come to see it
 
     @property
@@ -107,8 +111,11 @@ class TableHost(TablePeer):
             self._say(f"player {back} is back to see the end")
             return
         self._say(f"player {back} is back")
+        held = self.held.pop(back, {})
         if back in self.waiting:
             self.waiting.pop(back).cancel()
+            for relayed in held.values():  # its hands' other players came back first
+                await self._send_to(back, relayed)
             return
         # no player is past our round (its records all come through us); when all of it
         # is here, the others may have begun the next one: the player then waits one more
@@ -202,7 +209,11 @@ class TableHost(TablePeer):
             if not self.sig.holds(msg, sender, to):
                 return await self._refuse(sender, _unsigned(sender, kind))
             if to != self.index:
-                return await self._send_to(to, {**msg, "p": sender})
+                relayed = {**msg, "p": sender}
+                if to not in self.links and to in self.waiting and is_resume(msg["m"]):
+                    self.held.setdefault(to, {})[msg["hand"], sender] = relayed
+                    return None
+                return await self._send_to(to, relayed)
             why = self._deliver(msg["hand"], sender, msg["m"])
             if why is not None:
                 await self._refuse(sender, f"player {sender} sent {why}")
