@@ -3,10 +3,12 @@
 import asyncio
 
 from net_harness import relay_proofs as proofs
+from test_net_relay_attacks import attempt, until
 
 from gin3d.engine import RuleSet
+from gin3d.net.directory import MemoryDirectory
 from gin3d.net.peer import HostedMatch, JoinedMatch, MatchOptions
-from gin3d.net.relay import Limits, Relay, RelayError, relay_connect
+from gin3d.net.relay import Limits, Relay, RelayError, claim_verifier, relay_connect
 from gin3d.net.upnp import NOT_AVAILABLE, map_port
 from gin3d.players import GreedyPlayer
 
@@ -134,3 +136,37 @@ def test_an_unreachable_relay_is_said_in_words():
     except RelayUnreachable as exc:
         said = str(exc)
     assert said == f"cannot reach the relay 127.0.0.1:{port}: nobody listens there"
+
+
+class _RemoteDirectory(MemoryDirectory):
+    """A node's directory whose every table change takes a round trip, as Redis's does
+    (the event loop runs other tasks meanwhile)."""
+
+    async def close_table(self, table_id: str) -> None:
+        for _ in range(20):
+            await asyncio.sleep(0)
+        await super().close_table(table_id)
+
+
+def test_a_listed_tables_host_that_comes_back_to_its_waiting_guest_is_paired():
+    """A listed table's host registers again (its node died, say) on the node where its
+    guest already waits: both are paired. Closing the listing in the directory once let the
+    guest's wait end first, unpaired, and the node closed it without a word."""
+    room, claim, verifier = proofs("K7QD-M3XR9P")
+    line = f"{'ab' * 32} classic 100 QmVu K7QD-M3XR9P"
+
+    async def scenario():
+        relay = Relay(LOOP, 0, directory=_RemoteDirectory())
+        await relay.start()
+        guest = asyncio.ensure_future(
+            attempt(relay_connect(LOOP, relay.port, "guest", room, claim, 10))
+        )
+        await until(lambda: ("guest", claim_verifier(claim)) in relay.waiting)
+        host = await attempt(
+            relay_connect(LOOP, relay.port, "table", room, verifier, 10, extra=line)
+        )
+        joined = await guest
+        await relay.close()
+        return host, joined, relay.pairs
+
+    assert asyncio.run(scenario()) == ("PAIRED", "PAIRED", 1)

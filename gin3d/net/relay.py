@@ -289,10 +289,7 @@ class Relay:
             key = proof
         partner = self._take("guest" if role == "host" else "host", key)
         if partner is not None:
-            if table is not None:  # listed before (through a node now dead, say): taken now
-                with contextlib.suppress(DirectoryError):
-                    await self.directory.close_table(table.table_id)
-            await self._pair(reader, writer, partner)
+            await self._pair(reader, writer, partner, table)
             return True
         refusal = self._refusal(role, key)
         lim = self.limits
@@ -481,11 +478,21 @@ class Relay:
         return "NONE"
 
     async def _pair(
-        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, partner: _Waiting
+        self,
+        reader: asyncio.StreamReader,
+        writer: asyncio.StreamWriter,
+        partner: _Waiting,
+        table: Table | None = None,
     ) -> None:
+        """Pair this peer with the ``partner`` just taken off the waiting list (``_take``
+        cancelled its watch): nothing may be awaited before its ``paired`` is set, or its
+        own task wakes first, finds itself unpaired and closes it."""
         finished = asyncio.Event()
         partner.paired.set_result(finished)  # before its cancelled watch wakes its task
         await asyncio.wait({partner.watch})  # its read is cancelled before the pipe reads
+        if table is not None:  # a table listed before (through a node now dead): taken now
+            with contextlib.suppress(DirectoryError):
+                await self.directory.close_table(table.table_id)
         self.pairs += 1
         with contextlib.suppress(DirectoryError):
             await self.directory.give_slot("live", peer_address(writer))
