@@ -470,3 +470,16 @@ def test_a_guest_sees_its_link_to_the_host_lost_and_back(app):
     assert state.textNode.getTextColor()[1] > 0.9  # no longer red
     assert "back at the table" in session.hud.message.getText()
     app.request("Menu")
+
+
+def test_the_deadwood_count_and_the_connection_line_do_not_overlap(app):
+    """Holding 11 cards the deadwood count has a second line ("after discarding ..."): it
+    ends above the table's connection line, not in it."""
+    session = _table_session(app, 1, 3, RuleSet())
+    session.hud.set_deadwood(49, "Q♠")
+    session.refresh_status()
+    deadwood = session.hud.deadwood.getTightBounds(app.aspect2d)
+    info = session.status.info.getTightBounds(app.aspect2d)
+    assert deadwood is not None and info is not None
+    assert deadwood[0][2] > info[1][2]  # the count's lowest point above the line's top
+    app.request("Menu")

@@ -197,7 +197,7 @@ class StatusLine:
 
     def __init__(self, base, on_claim, on_save=None) -> None:
         self.claim = button(
-            base.a2dTopRight, "Claim the match", on_claim, (-0.3, 0, -0.44), scale=0.04
+            base.a2dTopRight, "Claim the match", on_claim, (-0.3, 0, -0.47), scale=0.04
         )
         self.claim.hide()
         # the other way out while the opponent is away: keep the match to finish later
@@ -205,16 +205,16 @@ class StatusLine:
             base.a2dTopRight,
             "Save and leave",
             on_save or (lambda: None),
-            (-0.3, 0, -0.52),
+            (-0.3, 0, -0.55),
             scale=0.04,
         )
         self.save.hide()
-        right = base.a2dTopRight
+        right = base.a2dTopRight  # below the deadwood count and its "after discarding" line
         self.info = theme.text_line(
-            right, (-0.06, -0.29), 0.036, (0.85, 0.95, 1, 1), TextNode.ARight
+            right, (-0.06, -0.32), 0.036, (0.85, 0.95, 1, 1), TextNode.ARight
         )
         self.state = theme.text_line(
-            right, (-0.06, -0.345), 0.04, (1, 1, 0.85, 1), TextNode.ARight, wordwrap=44
+            right, (-0.06, -0.375), 0.04, (1, 1, 0.85, 1), TextNode.ARight, wordwrap=44
         )
 
     def set(self, info: str, state: str, alarm: bool = False) -> None:
