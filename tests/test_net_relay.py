@@ -139,7 +139,7 @@ def test_an_unreachable_relay_is_said_in_words():
 
 
 class _RemoteDirectory(MemoryDirectory):
-    """A node's directory whose every table change takes a round trip, as Redis's does
+    """A node's directory whose closing of a table takes a round trip, as with Redis
     (the event loop runs other tasks meanwhile)."""
 
     async def close_table(self, table_id: str) -> None:
