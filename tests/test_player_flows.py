@@ -406,6 +406,12 @@ def net_move(snap: dict) -> bool:
     return my_move(snap) and not snap["prompt"].startswith(("Waiting", "Dealing", "The line"))
 
 
+def net_move_or_result(snap: dict) -> bool:
+    """A move of ours at a network table, or the hand's result: the computer players knock
+    as soon as they may, so a hand can end after any move of ours."""
+    return net_move(snap) or snap.get("screen") in ("HandResult", "GameOver")
+
+
 def accept_and_play(p: Player, host: str, shot: str, moves: int = 4) -> None:
     """The host's rules come up: Accept, then make ``moves`` moves of the hand."""
     p.wait(lambda s: s.get("screen") == "Offer", 60, f"{host}'s rules to accept")
@@ -413,10 +419,18 @@ def accept_and_play(p: Player, host: str, shot: str, moves: int = 4) -> None:
     p.click_button("Accept")
     deadline = time.monotonic() + 60
     for _ in range(moves):
-        snap = p.wait(net_move, max(1.0, deadline - time.monotonic()), "a move at the table")
+        snap = p.wait(
+            net_move_or_result, max(1.0, deadline - time.monotonic()), "a move at the table"
+        )
         assert any(host in t for t in snap["texts"]), f"{host} is not at the table: {snap}"
+        if not net_move(snap):
+            break  # the host knocked: its result is on the screen
         play_move(p, snap, knock=False)
-    p.wait(net_move, max(1.0, deadline - time.monotonic()), "the table at rest, our move")
+    p.wait(
+        net_move_or_result,
+        max(1.0, deadline - time.monotonic()),
+        "the table at rest, our move or the hand's result",
+    )
     p.screenshot(f"{shot}-mid-hand")
     assert p.problems() == []
 

@@ -13,7 +13,7 @@ import time
 
 import pytest
 from player_harness import on, play_move
-from test_player_flows import LOOP, net_move, open_online, service  # noqa: F401
+from test_player_flows import LOOP, net_move, net_move_or_result, open_online, service  # noqa: F401
 
 pytestmark = pytest.mark.slow
 
@@ -50,7 +50,11 @@ def test_host_an_online_table_of_three_joined_with_the_code_alone(player, servic
         assert "Table of 3" in " ".join(snap["texts"]), snap["texts"]
         play_move(p, snap, knock=False)
         moves += 1
-    p.wait(net_move, max(1.0, deadline - time.monotonic()), "the table at rest, our move")
+    p.wait(
+        net_move_or_result,
+        max(1.0, deadline - time.monotonic()),
+        "the table at rest: our move, or the result if a guest knocked",
+    )
     p.screenshot("online-table-2-mid-hand")
     assert p.problems() == []
 
