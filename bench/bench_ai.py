@@ -8,9 +8,10 @@ its own decisions are timed. Run it on an otherwise idle machine for figures wor
 
 With ``--deals`` it measures instead how well the expert's sampled opponent hands fit the
 real ones (which only a measurement may look at): at each of the expert's discard decisions
-in N games against each opponent, 48 deals weighted without and with the opponent's pile
-play (``gin3d.ai.deals``), the weighted mean deadwood above the real hand's, the weighted
-share of the hidden cards guessed right, and the effective number of deals.
+in N games against each opponent, 48 deals weighted by the card weights alone, by the
+opponent's play as read until December 2026 (its last throw only), and by its play as read
+now (every throw; ``gin3d.ai.deals``): the weighted mean deadwood above the real hand's, the
+weighted share of the hidden cards guessed right, and the effective number of deals.
 """
 
 from __future__ import annotations
@@ -31,8 +32,19 @@ from gin3d.ai.yardsticks import YARDSTICKS, make_arena_player  # noqa: E402
 from gin3d.engine import Game, NextHand, RuleSet, deadwood_of_mask, mask_of  # noqa: E402
 
 CARD_WEIGHTS_ONLY = DealWeights(
-    passed_meld=1.0, loose_pickup=1.0, thrown_meld=1.0, partner_boost=1.0
+    passed_meld=1.0,
+    loose_pickup=1.0,
+    thrown_meld=1.0,
+    partner_boost=1.0,
+    odd_discard=1.0,
+    older_discard=1.0,
 )
+LAST_THROW_ONLY = DealWeights(odd_discard=0.4, older_discard=1.0)  # the weights until 2026-12
+WEIGHINGS = {
+    "card weights only": CARD_WEIGHTS_ONLY,
+    "play, last throw only": LAST_THROW_ONLY,
+    "play, every throw": DealWeights(),
+}
 
 
 def time_level(level: str, games: int, seed: int = 0) -> np.ndarray:
@@ -66,7 +78,7 @@ def fit(know: Knowledge, real: int, weights: DealWeights, seed: int) -> tuple[fl
 
 def deal_fit(opponent: str, games: int) -> dict[str, np.ndarray]:
     """The fit of the deals at the expert's discard decisions against ``opponent``."""
-    rows: dict[str, list] = {"card weights only": [], "with the play weights": []}
+    rows: dict[str, list] = {label: [] for label in WEIGHINGS}
     for g in range(games):
         game = Game(RuleSet.preset("classic"), seed=f"fit:{g}")
         players = [make_player("expert", seed=1), make_arena_player(opponent, seed=2)]
@@ -78,7 +90,7 @@ def deal_fit(opponent: str, games: int) -> dict[str, np.ndarray]:
             know = Knowledge.of(view) if game.turn == 0 and view.phase == "discard" else None
             if know is not None and know.opp_hidden:
                 real = mask_of(game.hand.hands[1])
-                for label, w in zip(rows, (CARD_WEIGHTS_ONLY, DealWeights())):
+                for label, w in WEIGHINGS.items():
                     rows[label].append(fit(know, real, w, g))
             game.apply(players[game.turn].choose(view))
     return {label: np.array(r) for label, r in rows.items()}

@@ -95,12 +95,12 @@ def play_game(
         game.apply(action)
         if hand.over:
             _tally_hand(hand, seat_level, result)
-            _show_end(game, players)
+            show_end(game, players)
     result.games += 1
     result.sides[seat_level[game.winner]].games_won += 1
 
 
-def _show_end(game: Game, players) -> None:
+def show_end(game: Game, players) -> None:
     """Let players that learn across hands see how the hand ended (their own view of it)."""
     for seat, player in enumerate(players):
         observe = getattr(player, "observe", None)

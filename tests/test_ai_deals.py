@@ -2,15 +2,18 @@
 
 import numpy as np
 
+from gin3d.ai.deals import opponent_moves
+from gin3d.ai.evaluate import bits
 from gin3d.ai.expert import ExpertPlayer
 from gin3d.ai.knowledge import Knowledge, completers
 from gin3d.ai.yardsticks import make_arena_player
-from gin3d.engine import CardDrawn, Game, NextHand, RuleSet
+from gin3d.engine import CardDrawn, Game, NextHand, RuleSet, best_melds, deadwood_of_mask
+from gin3d.engine.cards import VALUES
 
 
-def positions(games: int = 3):
+def positions(games: int = 3, real: bool = False):
     """Seat 0's discard decisions in games of simple against eager (which takes the pile's
-    card exactly when it makes a meld)."""
+    card exactly when it makes a meld); with ``real``, each with the opponent's real hand."""
     players = [make_arena_player("simple", seed=1), make_arena_player("eager", seed=2)]
     for g in range(games):
         game = Game(RuleSet.preset("classic"), seed=f"deals:{g}")
@@ -20,7 +23,7 @@ def positions(games: int = 3):
                 continue
             view = game.view(game.turn)
             if game.turn == 0 and view.phase == "discard":
-                yield view
+                yield (view, game.hand.masks[1]) if real else view
             game.apply(players[game.turn].choose(view))
 
 
@@ -66,3 +69,36 @@ def test_deals_meld_the_pile_cards_the_opponent_took():
         )
     assert len(shares) >= 15
     assert np.mean(shares) > 0.85, np.mean(shares)
+
+
+def unexplained_high_cards(view, mask: int) -> int:
+    """Loose cards of ``mask`` worth more than a card the opponent threw earlier, beyond the
+    stock draws it made since (eager throws its highest loose card: those are impossible)."""
+    moves = opponent_moves(view)
+    loose = best_melds(bits(mask)).deadwood
+    n = len(moves.thrown)
+    extra = 0
+    for j, (thrown, later) in enumerate(moves.thrown):
+        draws = n - 1 - j - later.bit_count()
+        high = sum(1 for c in loose if VALUES[c] > VALUES[thrown] and not later >> c & 1)
+        extra += max(0, high - max(0, draws))
+    return extra
+
+
+def test_deals_keep_no_loose_card_above_what_the_opponent_threw_before():
+    """Against eager, which throws its highest loose card each turn, a real hand never holds
+    a loose card worth more than an earlier throw of its, bar the cards drawn since; the
+    deals agree, and their deadwood is close to the real hand's (it was 5 to 11 points above
+    when only the last throw was read)."""
+    shares, above = [], []
+    for view, real in positions(real=True):
+        know = Knowledge.of(view)
+        if know.opp_hidden == 0 or len(opponent_moves(view).thrown) < 3:
+            continue
+        assert unexplained_high_cards(view, real) == 0  # what eager's play guarantees
+        shares.append(weighted_share(know, lambda m, v=view: unexplained_high_cards(v, m) > 0))
+        deals = ExpertPlayer(seed=4).deals(know)
+        above.append(float(np.dot(deals.deadwood, deals.norm)) - deadwood_of_mask(real))
+    assert len(shares) >= 40
+    assert np.mean(shares) < 0.15, np.mean(shares)
+    assert abs(np.mean(above)) < 3.5, np.mean(above)

@@ -7,7 +7,19 @@ from gin3d.ai.expert import ExpertPlayer
 from gin3d.ai.knowledge import Knowledge
 from gin3d.ai.opponent import OpponentModel
 from gin3d.ai.yardsticks import make_arena_player
-from gin3d.engine import Discard, Game, Hand, Knock, NextHand, RuleSet, card, mask_of
+from gin3d.engine import (
+    CardDrawn,
+    Discard,
+    Game,
+    Hand,
+    Knock,
+    Knocked,
+    NextHand,
+    RuleSet,
+    card,
+    deadwood_of_mask,
+    mask_of,
+)
 
 PRIOR = OpponentModel()
 
@@ -115,5 +127,29 @@ def test_the_samples_excess_deadwood_is_learnt_from_the_hands_our_knocks_show():
     low = watch("simple", hands=12, predicted=0.0)
     assert low.excess_count == high.excess_count
     assert low.deal_excess < 0 < PRIOR.deal_excess
-    # hands it ends itself show no sampling error (it knocked because it drew well)
-    assert high.excess_count < high.hands
+    # every hand a knock or gin ended counts, ours and its own (a drawn hand shows nothing,
+    # and is not among the hands scored)
+    assert high.excess_count == high.hands
+
+
+def test_its_own_knock_counts_the_hand_it_held_before_that_turn():
+    """The deals of my last decision guessed its ten cards before its last draw: a knock
+    after a pile draw gives that hand exactly (its cards and its discard, less the card
+    taken); after a stock draw, the mean over the cards it may have drawn."""
+    melds = [[card(c) for c in ("2H", "3H", "4H")], [card(c) for c in ("7S", "7D", "7C")]]
+    rest = [card(c) for c in ("KD", "QC", "5S", "AD")]  # 26 deadwood, knock card 9D
+    knock = Knocked(1, card("9D"), "knock", melds, [card("AD")])
+    model = OpponentModel(predicted=40.0)
+    model._held_known = set()
+    model._last_draw = CardDrawn(1, "discard", card("KD"))
+    full = mask_of([c for m in melds for c in m] + rest + [card("9D")])
+    before = model._before_knock(knock)
+    assert before is None  # its shown cards are not ten: the event is not a whole hand
+    knock = Knocked(1, card("9D"), "knock", melds, rest)
+    assert model._before_knock(knock) == deadwood_of_mask(full & ~(1 << card("KD")))
+    model._last_draw = CardDrawn(1, "stock", None)
+    cards = [c for c in range(52) if full >> c & 1]
+    mean = sum(deadwood_of_mask(full & ~(1 << c)) for c in cards) / len(cards)
+    assert model._before_knock(knock) == mean
+    model._knocked(knock, 5)
+    assert model.excess_count == 1 and model.excess_sum == 40.0 - mean

@@ -28,3 +28,27 @@ def test_bench_scene_runs_a_short_deal_and_knock(tmp_path):
     for name in ("empty scene", "deal", "knock spread"):
         assert any(line.startswith(name) and "fps" in line for line in lines), done.stdout
     assert "launch to first menu frame" in done.stdout
+
+
+def test_bench_oracle_plays_the_told_expert_and_the_deal_fit_prints_its_three_rows():
+    """The measurements behind docs/ai.md's "What knowing the opponent's hand is worth" and
+    the deals' fit run to their printed lines."""
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "bench_oracle.py"), "eager", "--games", "2"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "expert told the hand vs eager: game win rate" in done.stdout, done.stdout
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "bench_ai.py"), "--deals", "1"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    for label in ("card weights only", "play, last throw only", "play, every throw"):
+        assert sum(label in line for line in done.stdout.splitlines()) == 2, done.stdout

@@ -11,7 +11,10 @@ with it:
   pile cards are taken into melds;
 - a card it threw that made a meld with two cards it still holds is unlikely;
 - a hand within the knock limit is unlikely when it has played and not knocked, and a last
-  discard that did not leave the least deadwood is unlikely.
+  discard that did not leave the least deadwood is unlikely;
+- a hand holding loose cards worth more than a card it threw earlier is unlikely, beyond the
+  cards it drew from the stock since (it throws its worst card, so a higher loose card it
+  held then would have gone instead).
 
 The weights are soft (an opponent may play oddly), and the checks are numpy-vectorised over
 the hands (each card's meld partner pairs are index arrays).
@@ -30,9 +33,11 @@ from ..engine import (
     Passed,
     PlayerView,
     UpcardTurned,
+    best_melds,
     deadwood_of_mask,
 )
-from .evaluate import best_after_adding
+from ..engine.cards import VALUES
+from .evaluate import best_after_adding, bits
 from .knowledge import PARTNER_PAIRS, Knowledge
 
 PAIR_A = tuple(np.array([a for a, _ in PARTNER_PAIRS[c]], dtype=np.int64) for c in range(52))
@@ -44,11 +49,12 @@ class DealWeights:
     """How much less likely a hand is for each thing its owner's play contradicts."""
 
     knocked: float = 0.2  # it could have knocked with this hand and did not
-    odd_discard: float = 0.4  # its last discard did not leave the least deadwood
+    odd_discard: float = 0.05  # its last discard did not leave the least deadwood
     passed_meld: float = 0.05  # it passed up a pile card that melded with two of its cards
     loose_pickup: float = 0.1  # a pile card it took and holds melds with none of its cards
     partner_boost: float = 3.0  # draw the cards that meld with such a pile card this much more
     thrown_meld: float = 0.2  # it threw a card that melded with two of its cards
+    older_discard: float = 0.3  # per loose card it holds above an earlier throw, unexplained
 
 
 @dataclass(frozen=True)
@@ -161,11 +167,33 @@ class Deals:
         weights = np.ones(len(self.masks))
         if h > 0:  # a hand laid out on the table is known: nothing to weigh
             pickups = tuple(c for c in view.opponent_known)
-            weights *= play_likelihood(held, opponent_moves(view), pickups, dw)
+            moves = opponent_moves(view)
+            weights *= play_likelihood(held, moves, pickups, dw)
             weights *= self._stance(view, dw)
+            if dw.older_discard < 1.0:
+                weights *= self._older(moves, dw)
         self.weights = weights
         total = self.weights.sum()
         self.norm = self.weights / total if total > 0 else self.weights
+
+    def _older(self, moves: Moves, dw: DealWeights) -> np.ndarray:
+        """Weights for every throw of its: a card it holds loose now, worth more than a card
+        it threw, was drawn after that throw (else it would have thrown it instead), so
+        more such cards than its stock draws since is unlikely, once per card too many.
+        (A hand's loose cards come from its best arrangement: one per hand, not vectorised.)"""
+        thrown = moves.thrown
+        out = np.ones(len(self.masks))
+        n = len(thrown)
+        for i, m in enumerate(self.masks if thrown else ()):
+            loose = [(VALUES[c], c) for c in best_melds(bits(m)).deadwood]
+            extra = 0
+            for j, (card, later) in enumerate(thrown):
+                draws = max(0, n - 1 - j - later.bit_count())  # stock draws since the throw
+                high = sum(1 for v, c in loose if v > VALUES[card] and not later >> c & 1)
+                extra += max(0, high - draws)
+            if extra:
+                out[i] = dw.older_discard**extra
+        return out
 
     def _stance(self, view: PlayerView, dw: DealWeights) -> np.ndarray:
         """Weights for not having knocked and for the last discard."""

@@ -18,8 +18,8 @@ the greedy play-out misses of our own later choices. A knock that wins the game 
 the deals (its points, priced as the knock's price prices them, reach the target) is taken at
 once, before the play-outs and their margin. It learns its opponent over the hands
 of a game (``opponent.OpponentModel``): its layoffs and knock deadwood feed the knock's price
-and the play-outs, and the deadwood the deals hold above its real hands (seen when our knock
-shows them) scales the deals' deadwood in the knock's price. With ``rollouts`` = 0 it uses
+and the play-outs, and the deadwood the deals hold above its real hands (seen whenever a
+knock shows them) scales the deals' deadwood in the knock's price. With ``rollouts`` = 0 it uses
 the older undercut-hunting rule: it does not knock short of gin against an opponent that lays
 off, and against one that knocks in most hands it hunts only with deadwood an undercut of its
 usual knock can reach.

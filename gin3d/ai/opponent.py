@@ -9,7 +9,7 @@ of a knock-happy player that lays off, and moves as hands are seen.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..engine import (
     CardDealt,
@@ -29,7 +29,7 @@ PRIOR_KNOCK_DEADWOOD, PRIOR_KNOCK_WEIGHT = 5.0, 2.0
 PRIOR_LAID, PRIOR_LAYOFF_CHANCES = 2.7, 3.0  # lays off about 9 cards in 10
 PRIOR_PICKUPS, PRIOR_DRAWS = 1.0, 4.0
 PRIOR_KNOCKED_HANDS, PRIOR_HANDS = 1.0, 2.0  # knocks in about half of the hands
-PRIOR_EXCESS, PRIOR_EXCESS_WEIGHT = 6.0, 2.0  # sampled hands hold about 6 deadwood too many
+PRIOR_EXCESS, PRIOR_EXCESS_WEIGHT = 2.0, 2.0  # sampled hands hold about 2 deadwood too many
 
 
 @dataclass
@@ -46,10 +46,12 @@ class OpponentModel:
     pickups: float = 0.0  # its draws from the pile
     draws: float = 0.0  # all its draws
     hands: int = 0  # hands seen to the end
-    excess_sum: float = 0.0  # sampled deadwood above its real one, at my knocks
+    excess_sum: float = 0.0  # sampled deadwood above its real one, at the hands' knocks
     excess_count: float = 0.0
     predicted: float | None = None  # the sampled hands' mean deadwood at my last decision
     _key: tuple | None = None  # the hand being read (seat, number, my dealt cards)
+    _last_draw: CardDrawn | None = None  # its last draw this hand
+    _held_known: set[int] = field(default_factory=set)  # pile cards it took and still holds
     _read: int = 0  # events of that hand already read
 
     # -- estimates ------------------------------------------------------------------------
@@ -77,8 +79,9 @@ class OpponentModel:
 
     @property
     def deal_excess(self) -> float:
-        """How much more deadwood the sampled hands hold on average than its real hand
-        (seen when my knock shows its cards; the sampling cannot see how well it plays)."""
+        """How much more deadwood the sampled hands hold on average than its real hand,
+        seen whenever a knock or gin shows its cards: my knock shows the ten cards the deals
+        of my last decision guessed, its own knock the hand it held before that turn."""
         total = self.excess_sum + PRIOR_EXCESS * PRIOR_EXCESS_WEIGHT
         return total / (self.excess_count + PRIOR_EXCESS_WEIGHT)
 
@@ -103,15 +106,20 @@ class OpponentModel:
         )
         if key != self._key:
             self._key, self._read, self.predicted = key, 0, None
+            self._last_draw, self._held_known = None, set()
         opp = 1 - view.seat
         turns = sum(1 for e in history[: self._read] if type(e) is Discarded and e.seat == opp)
         for e in history[self._read :]:
             t = type(e)
             if t is Discarded and e.seat == opp:
                 turns += 1
+                self._held_known.discard(int(e.card))
             elif t is CardDrawn and e.seat == opp:
                 self.draws += 1
                 self.pickups += e.source == "discard"
+                self._last_draw = e
+                if e.source == "discard" and e.card is not None:
+                    self._held_known.add(int(e.card))
             elif t is Knocked and e.seat == opp:
                 self._knocked(e, turns + 1)
             elif t is HandScored:
@@ -124,6 +132,29 @@ class OpponentModel:
         if e.kind == "knock":
             self.plain_knocks += 1
             self.knock_deadwood_sum += sum(VALUES[int(c)] for c in e.deadwood)
+        before = self._before_knock(e)
+        if before is not None and self.predicted is not None:
+            self.excess_sum += self.predicted - before
+            self.excess_count += 1
+
+    def _before_knock(self, e: Knocked) -> float | None:
+        """The deadwood of its ten cards before the turn it knocked on (the hand the deals of
+        my last decision guessed): its shown cards and its discard, less the card it drew;
+        a stock card is any of the cards it had not taken from the pile (their mean)."""
+        full = 0
+        for c in [c for m in e.melds for c in m] + list(e.deadwood):
+            full |= 1 << int(c)
+        if e.card is not None:
+            full |= 1 << int(e.card)
+        if full.bit_count() != 11:
+            return None
+        draw = self._last_draw
+        if draw is not None and draw.source == "discard" and draw.card is not None:
+            return float(deadwood_of_mask(full & ~(1 << int(draw.card))))
+        drawn = [c for c in range(52) if full >> c & 1 and c not in self._held_known]
+        if not drawn:
+            return None
+        return sum(deadwood_of_mask(full & ~(1 << c)) for c in drawn) / len(drawn)
 
     def _scored(self, e: HandScored, opp: int, limit: int) -> None:
         """The end of a hand I knocked: its ten cards and its layoffs are shown."""
