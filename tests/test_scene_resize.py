@@ -105,6 +105,9 @@ def test_table_layout_fits_the_window(app, size):
     px0, py0, px1, py1 = boxes[hud.prompt]
     tx0, ty0, tx1, ty1 = boxes[hud.top]
     assert tx0 - 1e-3 <= px0 and px1 <= tx1 + 1e-3 and ty0 <= py0
+    # with room to spare at both ends: the text never runs into the band's frame
+    pad = min(px0 - tx0, tx1 - px1)
+    assert pad >= 0.025, (size, pad, boxes[hud.prompt], boxes[hud.top])
     assert all(py0 > box[3] for box in hand)
 
 
@@ -158,3 +161,30 @@ def test_the_band_keeps_a_true_scale_with_an_empty_message(app):
         for text in (hud.prompt, hud.message):
             sx, sz = text.getScale()
             assert 0 < sx < 1 and 0 < sz < 1, (prompt, text.getScale())
+
+
+def test_the_prompt_keeps_room_in_its_band_beside_a_wide_score_block(app):
+    """A team game's score lines (the partner's table on its own line) leave the band less
+    room: the longest prompt still keeps clear of the band's frame at both ends (it ran
+    from frame to frame at 1280x720)."""
+    resize(app, 1280, 720)
+    app.start_game([None, GreedyPlayer()], RuleSet.preset("classic"), seed=245)
+    hud = app.session.hud
+    hud.set_scores(
+        ("You & Player 3", "Player 2 & Player 4"),
+        (0, 0),
+        125,
+        dealer=0,
+        knock_limit=10,
+        turn=0,
+        notes=("Partner's table: Player 3 vs Player 4: Player 4 won 17",),
+    )
+    hud.set_deadwood(38, after="10♦")  # eleven cards: the count's second line
+    for message in ("", "Player 2 discarded the Q\u2665"):
+        hud.set_message(message)
+        hud.set_prompt("Discard: click a card then the pile, or drag it onto the pile")
+        app.taskMgr.step()  # the band's frame takes its new size in the next frame
+        px0, _, px1, _ = box2d(app, hud.prompt)
+        tx0, _, tx1, _ = box2d(app, hud.top)
+        assert min(px0 - tx0, tx1 - px1) >= 0.025, (message, (px0, px1), (tx0, tx1))
+        assert apart(box2d(app, hud.prompt), box2d(app, hud.scores))

@@ -36,6 +36,7 @@ PROMPT_SCALE, MESSAGE_SCALE, SCORES_SCALE, TARGET_SCALE, DEADWOOD_SCALE = (
     0.056,
 )
 ACTION_SCALE = 0.058  # the action buttons on the right (were 0.055)
+BAND_PAD = 0.04  # the prompt band's room either side of its text (the text ran into the frame)
 # what is drawn over the table and lays itself out for the window's shape (the HUDs, the
 # tutorial's narration): the app calls ``fit()`` on each after every resize
 FITTED: weakref.WeakSet = weakref.WeakSet()
@@ -232,8 +233,8 @@ class Hud:
         wide = _laid_width(self.prompt) * PROMPT_SCALE
         message = _laid_width(self.message) * MESSAGE_SCALE
         limit = min(-gap[0], gap[1])  # half-width of the widest band centred on the screen
-        if max(wide, message) / 2 <= limit:  # one line each, the usual band (or wider)
-            half = min(limit, max(1.0, max(wide, message) / 2 + 0.04))
+        if max(wide, message) / 2 + BAND_PAD <= limit:  # one line each, the usual band or wider
+            half = min(limit, max(1.0, max(wide, message) / 2 + BAND_PAD))
             self.top.setX(0)
             self.prompt.setScale(PROMPT_SCALE)
             self.message.setScale(MESSAGE_SCALE)
@@ -242,12 +243,12 @@ class Hud:
             return
         self.top.setX((gap[0] + gap[1]) / 2)  # centred in the gap
         room = max(0.25, (gap[1] - gap[0]) / 2)
-        rows = self._wrap(self.prompt, PROMPT_SCALE, wide, room)
+        rows = self._wrap(self.prompt, PROMPT_SCALE, wide, room - BAND_PAD)
         line = self.prompt.textNode.getLineHeight() * self.prompt.getScale()[0]
         y = -0.075 - (rows - 1) * line - 0.065
         self.message.setPos(0, y)
         if message:
-            m_rows = self._wrap(self.message, MESSAGE_SCALE, message, room)
+            m_rows = self._wrap(self.message, MESSAGE_SCALE, message, room - BAND_PAD)
             y -= (m_rows - 1) * self.message.textNode.getLineHeight() * self.message.getScale()[0]
         else:
             self.message.setScale(MESSAGE_SCALE)
