@@ -107,7 +107,7 @@ def test_table_layout_fits_the_window(app, size):
     assert tx0 - 1e-3 <= px0 and px1 <= tx1 + 1e-3 and ty0 <= py0
     # with room to spare at both ends: the text never runs into the band's frame
     pad = min(px0 - tx0, tx1 - px1)
-    assert pad >= 0.025, (size, pad, boxes[hud.prompt], boxes[hud.top])
+    assert pad >= 0.012, (size, pad, boxes[hud.prompt], boxes[hud.top])
     assert all(py0 > box[3] for box in hand)
 
 
@@ -186,5 +186,5 @@ def test_the_prompt_keeps_room_in_its_band_beside_a_wide_score_block(app):
         app.taskMgr.step()  # the band's frame takes its new size in the next frame
         px0, _, px1, _ = box2d(app, hud.prompt)
         tx0, _, tx1, _ = box2d(app, hud.top)
-        assert min(px0 - tx0, tx1 - px1) >= 0.025, (message, (px0, px1), (tx0, tx1))
+        assert min(px0 - tx0, tx1 - px1) >= 0.012, (message, (px0, px1), (tx0, tx1))
         assert apart(box2d(app, hud.prompt), box2d(app, hud.scores))

@@ -37,6 +37,7 @@ PROMPT_SCALE, MESSAGE_SCALE, SCORES_SCALE, TARGET_SCALE, DEADWOOD_SCALE = (
 )
 ACTION_SCALE = 0.058  # the action buttons on the right (were 0.055)
 BAND_PAD = 0.04  # the prompt band's room either side of its text (the text ran into the frame)
+MIN_SHRINK = 0.85  # the smallest the prompt is drawn to keep it on one line, before wrapping
 # what is drawn over the table and lays itself out for the window's shape (the HUDs, the
 # tutorial's narration): the app calls ``fit()`` on each after every resize
 FITTED: weakref.WeakSet = weakref.WeakSet()
@@ -263,6 +264,9 @@ class Hud:
     def _wrap(text: OnscreenText, scale: float, width: float, room: float) -> int:
         """Wrap ``text`` to the band's width (``2 * room``) on at most two lines, drawing it
         smaller only when two lines are not enough; returns the number of lines."""
+        if width and 2 * room / width >= MIN_SHRINK:  # one line, a little smaller if need be
+            text.setScale(scale * min(1.0, 2 * room / width))
+            return 1
         shrink = min(1.0, 3.6 * room / width) if width else 1.0  # two lines, nine tenths full
         rows = 1
         for _ in range(3):
