@@ -129,9 +129,13 @@ def test_every_player_watches_its_partners_hands_and_a_lie_about_them_is_refused
     # player 2 is modified: of its first hand it tells the table a deal that cannot be (a
     # seat 9), of its second a discard of another card than the one it threw. Every other
     # player refuses each once (the first as it comes, the second once it does not fit what
-    # comes after or once the hand is agreed), and the game goes on to its end
-    results = _play_table(tmp_path, 4, 100, cheat=(2, "tell"))
-    first = _same_table(results, 4)
+    # comes after or once the hand is agreed), and the game goes on to its end. A round can
+    # score the target on its own (a big gin): such a game is played again, at most 5 times
+    for attempt in range(5):
+        results = _play_table(tmp_path / str(attempt), 4, 100, cheat=(2, "tell"))
+        first = _same_table(results, 4)
+        if first["hands"] >= 2:
+            break
     rounds = first["hands"]
     assert rounds >= 2, first
     for p in range(4):
