@@ -20,8 +20,10 @@ from ..engine import (
     PlayerView,
     best_layoff,
     deadwood_of_mask,
+    mask_of,
 )
 from ..engine.cards import VALUES
+from .evaluate import bits
 
 # priors, as pseudo-counts
 PRIOR_KNOCKS, PRIOR_DECLINES = 3.0, 1.0  # knocks when it can about 3 times in 4
@@ -141,9 +143,7 @@ class OpponentModel:
         """The deadwood of its ten cards before the turn it knocked on (the hand the deals of
         my last decision guessed): its shown cards and its discard, less the card it drew;
         a stock card is any of the cards it had not taken from the pile (their mean)."""
-        full = 0
-        for c in [c for m in e.melds for c in m] + list(e.deadwood):
-            full |= 1 << int(c)
+        full = mask_of([c for m in e.melds for c in m] + list(e.deadwood))
         if e.card is not None:
             full |= 1 << int(e.card)
         if full.bit_count() != 11:
@@ -151,7 +151,7 @@ class OpponentModel:
         draw = self._last_draw
         if draw is not None and draw.source == "discard" and draw.card is not None:
             return float(deadwood_of_mask(full & ~(1 << int(draw.card))))
-        drawn = [c for c in range(52) if full >> c & 1 and c not in self._held_known]
+        drawn = [c for c in bits(full) if c not in self._held_known]
         if not drawn:
             return None
         return sum(deadwood_of_mask(full & ~(1 << c)) for c in drawn) / len(drawn)
