@@ -102,3 +102,16 @@ def test_deals_keep_no_loose_card_above_what_the_opponent_threw_before():
     assert len(shares) >= 40
     assert np.mean(shares) < 0.15, np.mean(shares)
     assert abs(np.mean(above)) < 3.5, np.mean(above)
+
+
+def test_deals_drawn_by_weight_follow_the_weights_exactly():
+    view = next(positions(1))
+    deals = ExpertPlayer(seed=4).deals(Knowledge.of(view))
+    n = len(deals.masks)
+    deals.norm = np.zeros(n)
+    deals.norm[[n - 1, n - 3, n - 5]] = [0.5, 0.25, 0.25]  # the weight far past the first
+    rng = np.random.default_rng(0)
+    for _ in range(20):
+        drawn = deals.drawn(24, rng)
+        assert len(drawn) == 24
+        assert {i: drawn.count(i) for i in set(drawn)} == {n - 1: 12, n - 3: 6, n - 5: 6}

@@ -1,10 +1,15 @@
 """Expert's knock timing: with little deadwood and stock left it plays on for gin/undercut."""
 
 import dataclasses
+import math
 
+import numpy as np
+
+import gin3d.ai.expert as expert_module
 from gin3d.ai import make_player
 from gin3d.ai.expert import ExpertPlayer
 from gin3d.ai.knowledge import Knowledge
+from gin3d.ai.rollout import play_out
 from gin3d.ai.yardsticks import make_arena_player
 from gin3d.engine import Discard, Hand, Knock, RuleSet, card, deadwood_of_mask, mask_of
 
@@ -97,13 +102,38 @@ def test_while_the_stock_lasts_the_expert_knocks_when_playing_on_is_worth_less()
     expert = ExpertPlayer(seed=3)
     assert type(expert.choose(view)) is Knock
     # the deals played out to the hand's end pay less than the knock, by more than the margin
+    # (a fresh expert with the same seed draws the deals of that decision again)
     know = Knowledge.of(view)
-    expert._deals = None
+    fresh = ExpertPlayer(seed=3)
+    fresh.weights = dataclasses.replace(fresh.weights, budget_s=60.0)  # no time cut
     hand = mask & ~(1 << int(card("6H")))
-    knock = expert.knock_value(view, know, hand, 10)
-    assert knock > expert.hunt_value(view, know) + expert.weights.knock_margin
+    knock = fresh.knock_value(view, know, hand, 10)
+    assert knock > fresh.hunt_value(view, know) + fresh.weights.knock_margin
     # the hunting rule would have played on for an undercut
     assert type(hunting().choose(view)) is Discard
+
+
+def test_the_play_outs_follow_the_deals_by_their_weight(monkeypatch):
+    """A deal the opponent's play makes unlikely is played out no more than its weight says,
+    however early it was drawn: with all the weight on the last deal, only it is played."""
+    view = early_knock_position()
+    know = Knowledge.of(view)
+    expert = ExpertPlayer(seed=3)
+    expert.weights = dataclasses.replace(expert.weights, budget_s=60.0)  # no time cut
+    deals = expert.deals(know)
+    heavy = len(deals.masks) - 1
+    assert heavy >= expert.weights.rollouts
+    deals.norm = np.zeros(len(deals.masks))
+    deals.norm[heavy] = 1.0
+    played = []
+
+    def recorded(mine, theirs, top, stock, rules):
+        played.append(theirs)
+        return play_out(mine, theirs, top, stock, rules)
+
+    monkeypatch.setattr(expert_module, "play_out", recorded)
+    assert expert.hunt_value(view, know) > -math.inf
+    assert played == [deals.masks[heavy]] * expert.weights.rollouts
 
 
 def test_against_an_opponent_that_knocks_only_low_the_play_outs_let_it_run_longer():

@@ -176,6 +176,17 @@ class Deals:
         total = self.weights.sum()
         self.norm = self.weights / total if total > 0 else self.weights
 
+    def drawn(self, n: int, rng: np.random.Generator) -> list[int]:
+        """``n`` deals' indices drawn by weight (systematic resampling: each deal about
+        n × its weight times), so a few play-outs follow the likely hands instead of whichever
+        deals came first, most of them nearly weightless."""
+        if not self.masks or n <= 0:
+            return []
+        edges = np.cumsum(self.norm)
+        edges[-1] = 1.0
+        points = (rng.random() + np.arange(n)) / n
+        return np.searchsorted(edges, points, side="right").tolist()
+
     def _older(self, moves: Moves, dw: DealWeights) -> np.ndarray:
         """Weights for every throw of its: a card it holds loose now, worth more than a card
         it threw, was drawn after that throw (else it would have thrown it instead), so

@@ -221,8 +221,8 @@ class ExpertPlayer(HardPlayer):
         return min(limit, max(1, round(2 * m.knock_deadwood)))
 
     def hunt_value(self, view: PlayerView, know: Knowledge) -> float:
-        """Expected worth of discarding and playing on for gin while the stock lasts: the
-        first ``rollouts`` deals each played out to the hand's end (``rollout``)."""
+        """Expected worth of discarding and playing on for gin while the stock lasts:
+        ``rollouts`` deals drawn by weight, each played out to the hand's end (``rollout``)."""
         discards = [a.card for a in view.legal if type(a) is Discard]
         best = self.score_discards(know.mine, know, discards)[0]
         hand = know.mine & ~(1 << best.card)
@@ -234,15 +234,17 @@ class ExpertPlayer(HardPlayer):
         deals = self.deals(know)
         n = w.rollouts
         start = time.perf_counter()
-        total = weight = 0.0
-        for m, p in zip(deals.masks[:n], deals.norm[:n]):
+        total = 0.0
+        played = 0
+        for i in deals.drawn(n, self.np_rng):
+            m = deals.masks[i]
             stock = bits(know.unseen_mask & ~m)
             self.rng.shuffle(stock)
-            total += p * self.hand_value(view, play_out(hand, m, best.card, stock, rules))
-            weight += p
+            total += self.hand_value(view, play_out(hand, m, best.card, stock, rules))
+            played += 1
             if time.perf_counter() - start > w.budget_s / 2:
                 break
-        return total / weight if weight else -math.inf
+        return total / played if played else -math.inf
 
     def deal_scale(self, deals: Deals) -> float:
         """Factor bringing the deals' deadwood down to what this opponent really holds
