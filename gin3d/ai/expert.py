@@ -10,11 +10,11 @@ up, took and threw, and that it has not knocked). Over those deals it:
 - weighs deadwood more heavily when many of the deals are close to knocking, so it sheds
   points when the opponent is near and keeps a flexible hand when it is not.
 
-While at least ``wait_stock`` cards are left it plays each of the first ``rollouts`` deals
-out to the hand's end (``rollout``: both sides greedy, the opponent knocking with what the
-model says it knocks with, we playing on for gin or an undercut) and knocks only when the
-knock is worth more than playing on by ``knock_margin`` points. The margin stands for what
-the greedy play-out misses of our own later choices. A knock that wins the game in most of
+While at least ``wait_stock`` cards are left it plays ``rollouts`` deals, drawn by their
+weights, out to the hand's end (``rollout``: both sides greedy, the opponent knocking with
+what the model says it knocks with, we playing on for gin or an undercut) and knocks only
+when the knock is worth more than playing on by ``knock_margin`` points. The margin stands
+for what the greedy play-out misses of our own later choices. A knock that wins the game in most of
 the deals (its points, priced as the knock's price prices them, reach the target) is taken at
 once, before the play-outs and their margin. It learns its opponent over the hands
 of a game (``opponent.OpponentModel``): its layoffs and knock deadwood feed the knock's price
