@@ -14,9 +14,9 @@ While at least ``wait_stock`` cards are left it plays ``rollouts`` deals, drawn 
 weights, out to the hand's end (``rollout``: both sides greedy, the opponent knocking with
 what the model says it knocks with, we playing on for gin or an undercut) and knocks only
 when the knock is worth more than playing on by ``knock_margin`` points. The margin stands
-for what the greedy play-out misses of our own later choices. A knock that wins the game in most of
-the deals (its points, priced as the knock's price prices them, reach the target) is taken at
-once, before the play-outs and their margin. It learns its opponent over the hands
+for what the greedy play-out misses of our own later choices. A knock that wins the game in
+most of the deals (its points, priced as the knock's price prices them, reach the target) is
+taken at once, before the play-outs and their margin. It learns its opponent over the hands
 of a game (``opponent.OpponentModel``): its layoffs and knock deadwood feed the knock's price
 and the play-outs, and the deadwood the deals hold above its real hands (seen whenever a
 knock shows them) scales the deals' deadwood in the knock's price. With ``rollouts`` = 0 it uses
