@@ -52,3 +52,42 @@ def test_bench_oracle_plays_the_told_expert_and_the_deal_fit_prints_its_three_ro
     assert done.returncode == 0, done.stderr[-2000:]
     for label in ("card weights only", "play, last throw only", "play, every throw"):
         assert sum(label in line for line in done.stdout.splitlines()) == 2, done.stdout
+
+
+def test_bench_weights_plays_the_arena_with_the_expert_weights_changed():
+    """The arena run behind docs/ai.md's tables of expert variants: the weights it was told
+    to change are changed (and said), the arena's figures follow; a misspelt weight or a
+    value of the wrong kind is refused before any game is played."""
+    from gin3d.ai.expert import ExpertWeights
+
+    kept = ExpertWeights()
+    bench = str(ROOT / "bench" / "bench_weights.py")
+    done = subprocess.run(
+        [sys.executable, bench, "--set", "potential=9", "--set", "deal.older_discard=0.1"]
+        + ["expert", "eager", "--games", "2", "--seed", "3"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    lines = done.stdout.splitlines()
+    assert lines[0] == (
+        f"expert weights: potential {kept.potential} -> 9.0, "
+        f"deal.older_discard {kept.deal.older_discard} -> 0.1"
+    )
+    assert "expert vs eager: game win rate" in lines[-1], done.stdout
+    for setting, error in (
+        ("potenshal=2", "unknown weight 'potenshal'"),
+        ("samples=2.5", "samples is a whole number, not '2.5'"),
+        ("deal=1", "'deal' is a group of weights"),
+    ):
+        refused = subprocess.run(
+            [sys.executable, bench, "--set", setting, "expert", "eager", "--games", "2"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert refused.returncode == 2, (setting, refused.stdout)
+        assert error in refused.stderr and "game win rate" not in refused.stdout

@@ -24,8 +24,9 @@ the older undercut-hunting rule: it does not knock short of gin against an oppon
 off, and against one that knocks in most hands it hunts only with deadwood an undercut of its
 usual knock can reach.
 
-Draws and discards otherwise use the ``hard`` evaluation. Sampling is numpy-vectorised
-(Gumbel top-k); a time budget caps the number of deals.
+Draws and discards otherwise use the ``hard`` evaluation, with more weight on a hand's
+shape and less on the danger of feeding the opponent a meld than hard gives them. Sampling
+is numpy-vectorised (Gumbel top-k); a time budget caps the number of deals.
 """
 
 from __future__ import annotations
@@ -58,6 +59,10 @@ from .rollout import RolloutRules, play_out
 
 @dataclass(frozen=True)
 class ExpertWeights(Weights):
+    # its own balance of hard's evaluation: a hand's shape counts more, the danger of feeding
+    # the opponent a meld less (hard: 1.5 and 10; docs/ai.md, "A hand's shape over danger")
+    potential: float = 2.0
+    danger: float = 7.0
     samples: int = 96  # opponent deals per decision
     threat: float = 0.6  # extra weight on deadwood when the opponent is close to knocking
     threat_margin: int = 6  # a deal within knock limit + this counts as "close"
