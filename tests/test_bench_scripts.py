@@ -11,18 +11,23 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def test_bench_scene_runs_a_short_deal_and_knock(tmp_path):
-    """``--frames 30`` cuts the deal short: the bench finishes it before playing on (it
-    failed there: the table takes no input while it is still dealing)."""
-    env = {**os.environ, "HOME": str(tmp_path), "GIN3D_HOME": str(tmp_path)}
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "bench_scene.py"), "--frames", "30"],
+def run_bench(script: str, *args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    """Run ``bench/<script>`` with ``args`` from the checkout, its output captured."""
+    return subprocess.run(
+        [sys.executable, str(ROOT / "bench" / script), *args],
         cwd=ROOT,
         env=env,
         capture_output=True,
         text=True,
         timeout=300,
     )
+
+
+def test_bench_scene_runs_a_short_deal_and_knock(tmp_path):
+    """``--frames 30`` cuts the deal short: the bench finishes it before playing on (it
+    failed there: the table takes no input while it is still dealing)."""
+    env = {**os.environ, "HOME": str(tmp_path), "GIN3D_HOME": str(tmp_path)}
+    done = run_bench("bench_scene.py", "--frames", "30", env=env)
     assert done.returncode == 0, done.stderr[-2000:]
     lines = done.stdout.splitlines()
     for name in ("empty scene", "deal", "knock spread"):
@@ -33,22 +38,10 @@ def test_bench_scene_runs_a_short_deal_and_knock(tmp_path):
 def test_bench_oracle_plays_the_told_expert_and_the_deal_fit_prints_its_three_rows():
     """The measurements behind docs/ai.md's "What knowing the opponent's hand is worth" and
     the deals' fit run to their printed lines."""
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "bench_oracle.py"), "eager", "--games", "2"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    done = run_bench("bench_oracle.py", "eager", "--games", "2")
     assert done.returncode == 0, done.stderr[-2000:]
     assert "expert told the hand vs eager: game win rate" in done.stdout, done.stdout
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "bench_ai.py"), "--deals", "1"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    done = run_bench("bench_ai.py", "--deals", "1")
     assert done.returncode == 0, done.stderr[-2000:]
     for label in ("card weights only", "play, last throw only", "play, every throw"):
         assert sum(label in line for line in done.stdout.splitlines()) == 2, done.stdout
@@ -61,14 +54,10 @@ def test_bench_weights_plays_the_arena_with_the_expert_weights_changed():
     from gin3d.ai.expert import ExpertWeights
 
     kept = ExpertWeights()
-    bench = str(ROOT / "bench" / "bench_weights.py")
-    done = subprocess.run(
-        [sys.executable, bench, "--set", "potential=9", "--set", "deal.older_discard=0.1"]
-        + ["expert", "eager", "--games", "2", "--seed", "3"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
+    done = run_bench(
+        "bench_weights.py",
+        *("--set", "potential=9", "--set", "deal.older_discard=0.1"),
+        *("expert", "eager", "--games", "2", "--seed", "3"),
     )
     assert done.returncode == 0, done.stderr[-2000:]
     lines = done.stdout.splitlines()
@@ -82,12 +71,6 @@ def test_bench_weights_plays_the_arena_with_the_expert_weights_changed():
         ("samples=2.5", "samples is a whole number, not '2.5'"),
         ("deal=1", "'deal' is a group of weights"),
     ):
-        refused = subprocess.run(
-            [sys.executable, bench, "--set", setting, "expert", "eager", "--games", "2"],
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-            timeout=300,
-        )
+        refused = run_bench("bench_weights.py", "--set", setting, "expert", "eager", "--games", "2")
         assert refused.returncode == 2, (setting, refused.stdout)
         assert error in refused.stderr and "game win rate" not in refused.stdout
