@@ -6,6 +6,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from plain_failures import pytest_runtest_makereport  # noqa: F401  (a failure always reported)
 
 # the game's files (settings, saves, statistics, history) go to a scratch folder in tests,
 # never to the real user folders
