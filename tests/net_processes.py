@@ -35,13 +35,30 @@ async def _line(proc, prefix: str) -> str:
 
 
 async def _finish(*procs, timeout=120) -> list[str]:
-    async def drain(p):
-        out = await p.stdout.read()
+    """Every process's output once all have ended; one still running after ``timeout``
+    seconds fails the test with the end of what each process printed so far."""
+    outs = [bytearray() for _ in procs]
+
+    async def drain(p, out: bytearray) -> str:
+        while chunk := await p.stdout.read(65536):
+            out += chunk
         await p.wait()
         return out.decode()
 
     try:
-        return await asyncio.wait_for(asyncio.gather(*(drain(p) for p in procs)), timeout)
+        return await asyncio.wait_for(
+            asyncio.gather(*(drain(p, out) for p, out in zip(procs, outs))), timeout
+        )
+    except asyncio.TimeoutError:
+        running = [i for i, p in enumerate(procs) if p.returncode is None]
+        tails = "\n".join(
+            f"--- process {i} ({'running' if p.returncode is None else f'ended {p.returncode}'})"
+            f", last of its output:\n{out[-1500:].decode(errors='replace')}"
+            for i, (p, out) in enumerate(zip(procs, outs))
+        )
+        raise AssertionError(
+            f"processes {running} still running after {timeout} s\n{tails}"
+        ) from None
     finally:
         for p in procs:
             if p.returncode is None:

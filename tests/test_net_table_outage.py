@@ -2,7 +2,8 @@
 something at the table: the line is kept, sent on the new link once the guest is back,
 and reaches every player; the game then finishes with the same log everywhere. (Before,
 a guest's table message sent while its link was down was neither sent nor kept: a
-commitment lost that way stopped the table.)"""
+commitment lost that way stopped the table.) Hands under way or starting when a link
+drops go on once it is back."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from test_net_table_hostile import LOOP, TIMING, _note, _two_guests_play
 from gin3d.engine import RuleSet
 from gin3d.net.tableguest import TableGuest
 from gin3d.net.tablehost import TableHost
+from gin3d.net.tablelink import is_resume
 from gin3d.players import GreedyPlayer
 
 
@@ -105,3 +107,46 @@ def test_a_hand_goes_on_when_both_its_guests_drop_and_come_back_one_after_the_ot
     )
     assert [e.reason for e in ended] == ["finished"] * 3, [e.detail for e in ended]
     assert len({t.table.log.head for t in (host, first, second)}) == 1
+
+
+async def _a_hand_begins_as_its_guests_link_dies():
+    notes: asyncio.Queue[str] = asyncio.Queue()
+    host = TableHost(
+        GreedyPlayer(), RuleSet().but(game_target=100), 3, timing=TIMING, on_note=notes.put_nowait
+    )
+    await host.start()
+    (first, away), games = await _two_guests_play(host, notes)
+    # the link dies just as the first frame of the host's next hand with player 2 comes
+    # (that frame is lost with it, its match waiting for it); player 2 dials again at once
+    link, lost = away.links[0], []
+    recv = link.recv
+
+    async def dying() -> dict:
+        msg = await recv()
+        if not lost and msg["t"] == "tpair" and msg["p"] == 0 and is_resume(msg["m"]):
+            key = (msg["hand"], 0)
+            if key not in away.pairs or key in away.attaching:  # a hand still starting
+                lost.append(msg["hand"])
+                link.close()
+                raise ConnectionResetError("the link died")
+        return msg
+
+    link.recv = dying
+    ended = await asyncio.wait_for(asyncio.gather(*games), 90)
+    for t in (host, first, away):
+        await t.close()
+    return ended, lost[0], host, first, away
+
+
+def test_a_hand_begun_as_its_guests_link_died_starts_when_it_comes_back():
+    """The link between the host and player 2 dies just as their next hand begins: the
+    first frame each sends (its resume) is lost, and each waits for the other's. When
+    player 2 is back (within the grace time) each hand still starting sends its first frame
+    again, and the hand and the game go on. (Before, neither did: player 2 waited until the
+    hand was given up, 'it did not start', and the table ended.)"""
+    ended, hand, host, first, away = asyncio.run(_a_hand_begins_as_its_guests_link_dies())
+    assert [e.reason for e in ended] == ["finished"] * 3, [e.detail for e in ended]
+    assert len({t.table.log.head for t in (host, first, away)}) == 1
+    # that hand was played, by the host and player 2, and is in every log
+    seats = {e["seat"] for e in host.table.log.entries if e["hand"] == hand}
+    assert seats == {0, 2}, (hand, seats)

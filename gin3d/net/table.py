@@ -109,6 +109,9 @@ class TablePeer:
         self.pairs: dict[tuple[int, int], TableHandSession] = {}  # hands under way
         self.attaching: set[tuple[int, int]] = set()
         self.awaiting_resume: set[tuple[int, int]] = set()  # we came back: until theirs
+        # the last resume each hand sent: a hand still starting sends it again when the
+        # table link it went on comes back (it may have been lost with the old one)
+        self.resumes: dict[tuple[int, int], str] = {}
         self.away: dict[int, int] = {}  # player gone -> the hand from which it is replaced
         self.back: dict[int, int] = {}  # player come back -> the hand from which it plays
         self.pair_links: dict[tuple[int, int], PairLink] = {}  # each hand's current link
@@ -202,7 +205,7 @@ class TablePeer:
         self._say(f"hand {hand + 1}: resuming with player {other}")
         if first is None:
             self.awaiting_resume.add(key)
-        link = PairLink(hand, other, self._send_pair, self.inbox.fresh(hand, other, first))
+        link = PairLink(hand, other, self._send_hand, self.inbox.fresh(hand, other, first))
         self.pair_links[key] = link
 
         async def attach() -> None:
@@ -230,6 +233,25 @@ class TablePeer:
 
     async def _send_pair(self, other: int, hand: int, body: str) -> None:
         raise NotImplementedError
+
+    async def _send_hand(self, other: int, hand: int, body: str) -> None:
+        """A frame of our hand with ``other`` (its resume kept for ``_resend_resumes``)."""
+        if is_resume(body):
+            self.resumes[(hand, other)] = body
+        await self._send_pair(other, hand, body)
+
+    async def _resend_resumes(self, back: int | None = None) -> None:
+        """A table link came back (to ``back``, or to the host: every hand goes through
+        it): each hand still starting on it sends its resume again. Sent while the link
+        was down or dying, the first one was lost, and the other player's match, waiting
+        for it, would never start (a resume it already has makes it resume once more).
+        Until the other's resume comes, its other frames (a ping on the old link) are
+        dropped: its match sends them again once resumed."""
+        for hand, other in sorted(self.attaching):
+            body = self.resumes.get((hand, other))
+            if body is not None and back in (None, other):
+                self.awaiting_resume.add((hand, other))
+                await self._send_pair(other, hand, body)
 
     async def _broadcast(self, msg: dict) -> None:
         """A message of ours to every player, signed."""
@@ -607,7 +629,7 @@ class TablePeer:
         )
         self.sessions.append(session)
         key = (hand, other)
-        link = PairLink(hand, other, self._send_pair, self.inbox.queue(hand, other))
+        link = PairLink(hand, other, self._send_hand, self.inbox.queue(hand, other))
         self.pairs[key] = session
         self.pair_links[key] = link
         try:
@@ -615,6 +637,7 @@ class TablePeer:
         finally:
             del self.pairs[key]
             self.pair_links.pop(key, None)
+            self.resumes.pop(key, None)
         await session.close()
         if ended.reason == VOID:
             self._say(f"hand {hand + 1} is dealt again: {ended.detail}")
@@ -660,6 +683,7 @@ class TablePeer:
             return MatchEnded("opponent left", f"it did not start: {exc}")
         finally:
             self.attaching.discard(key)
+            self.awaiting_resume.discard(key)
         return await session.run()
 
     async def _agreed(self, hand: int, seats: tuple[int, int]) -> Record | None:

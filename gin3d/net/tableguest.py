@@ -84,6 +84,7 @@ class TableGuest(TablePeer):
                 await asyncio.sleep(REDIAL_EVERY)
                 continue
             self._say(HOST_BACK)
+            await self._resend_resumes()  # before the hands below begin resuming
             for hand, other in list(self.pairs):
                 self._resume_hand(hand, other, None)
             return

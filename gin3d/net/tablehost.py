@@ -116,6 +116,7 @@ class TableHost(TablePeer):
             self.waiting.pop(back).cancel()
             for relayed in held.values():  # its hands' other players came back first
                 await self._send_to(back, relayed)
+            await self._resend_resumes(back)
             return
         # no player is past our round (its records all come through us); when all of it
         # is here, the others may have begun the next one: the player then waits one more
