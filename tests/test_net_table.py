@@ -266,7 +266,9 @@ def test_a_player_whose_link_is_cut_comes_back_and_the_game_finishes(tmp_path):
         if connections > 1 and "resuming with player" in outs[2]:
             break
     _same_table(_results(tmp_path / str(attempt), 3), 3)
-    assert connections == 2, outs
+    # two links at least: a redial quicker than the host's sight of the loss is turned
+    # away once (the seat's old link still counts) and dials again
+    assert connections >= 2, "\n".join(outs)
     assert "NOTE player 2's link was lost" in outs[0] and "NOTE player 2 is back" in outs[0]
     assert "NOTE back at the table" in outs[2]
     # the hand under way resumed at both of its players
