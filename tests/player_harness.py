@@ -603,18 +603,25 @@ LEVEL_LABELS = {
 }
 
 
+def _level_shown(snap: dict) -> str | None:
+    """The opponent the setup screen names now."""
+    return next((b["text"] for b in snap["buttons"] if b["text"] in LEVEL_LABELS.values()), None)
+
+
 def choose_level(p: Player, level: str) -> None:
-    """On the setup screen, click the Opponent button until it names ``level``."""
+    """On the setup screen, click the Opponent button until it names ``level``: one click at
+    a time, each waited for until the name changes (a status only newer than the click can
+    still name the opponent before it, and a second click then went one too far)."""
     want = LEVEL_LABELS[level]
     for _ in range(len(LEVEL_LABELS) + 1):
         snap = p.status()
         if p.button(want, snap) is not None:
             return
-        current = next(b for b in snap["buttons"] if b["text"] in LEVEL_LABELS.values())
-        seq = snap["seq"]
+        shown = _level_shown(snap)
+        current = next(b for b in snap["buttons"] if b["text"] == shown)
         x0, y0, x1, y1 = current["box"]
         p.click((x0 + x1) // 2, (y0 + y1) // 2)
-        p.wait(lambda s, seq=seq: s["seq"] > seq, 10, "the opponent to change")
+        p.wait(lambda s, shown=shown: _level_shown(s) not in (None, shown), 10, "a new opponent")
     raise AssertionError(f"no opponent {want} on the setup screen")
 
 
