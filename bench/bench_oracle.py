@@ -57,11 +57,7 @@ class ToldExpert(ExpertPlayer):
 
     def deals(self, know) -> Deals:
         if self.told == "hand" or (self.told == "knock" and self._in_knock):
-            d = Deals.__new__(Deals)
-            d.masks = [self.real] * COPIES
-            d.deadwood = [deadwood_of_mask(self.real)] * COPIES
-            d.weights = np.ones(COPIES)
-            d.norm = d.weights / COPIES
+            d = Deals.given([self.real] * COPIES)
             d.told = True  # type: ignore[attr-defined]
             return d
         return super().deals(know)

@@ -175,6 +175,30 @@ class Deals:
         self.weights = weights
         total = self.weights.sum()
         self.norm = self.weights / total if total > 0 else self.weights
+        self._layoff: np.ndarray | None = None
+
+    @classmethod
+    def given(cls, masks: list[int]) -> Deals:
+        """Deals given outright, equally weighted (a measurement that tells the real hand)."""
+        deals = cls.__new__(cls)
+        deals.masks = list(masks)
+        deals.deadwood = [deadwood_of_mask(m) for m in deals.masks]
+        deals.weights = np.ones(len(deals.masks))
+        deals.norm = deals.weights / max(1, len(deals.masks))
+        deals._layoff = None
+        return deals
+
+    def layoff_share(self) -> np.ndarray:
+        """Per card, the weighted share of the deals whose melds it could be laid off on
+        (a run's next card at either end, a set's missing suit): the cards that cost us
+        nothing when this opponent knocks. Made once per decision, on first use."""
+        if self._layoff is None:
+            share = np.zeros(52)
+            for m, w in zip(self.masks, self.norm):
+                if w > 0:
+                    share[list(_layoff_targets(m))] += w
+            self._layoff = share
+        return self._layoff
 
     def drawn(self, n: int, rng: np.random.Generator) -> list[int]:
         """``n`` deals' indices drawn by weight (systematic resampling: each deal about
@@ -219,3 +243,21 @@ class Deals:
                 if best_after_adding(m, last) < d:
                     out[i] *= dw.odd_discard
         return out
+
+
+def _layoff_targets(mask: int) -> set[int]:
+    """The cards that fit the melds of the hand ``mask`` as it would lay them down."""
+    out: set[int] = set()
+    for meld in best_melds(bits(mask)).melds:
+        ranks = sorted(c % 13 for c in meld)
+        if ranks[0] == ranks[-1]:
+            if len(meld) == 3:
+                suits = {c // 13 for c in meld}
+                out.add(next(s for s in range(4) if s not in suits) * 13 + ranks[0])
+            continue
+        base = meld[0] // 13 * 13
+        if ranks[0] > 0:
+            out.add(base + ranks[0] - 1)
+        if ranks[-1] < 12:
+            out.add(base + ranks[-1] + 1)
+    return out

@@ -25,8 +25,12 @@ off, and against one that knocks in most hands it hunts only with deadwood an un
 usual knock can reach.
 
 Draws and discards otherwise use the ``hard`` evaluation, with more weight on a hand's
-shape and less on the danger of feeding the opponent a meld than hard gives them. Sampling
-is numpy-vectorised (Gumbel top-k); a time budget caps the number of deals.
+shape and less on the danger of feeding the opponent a meld than hard gives them. Against
+an opponent whose knocks carry plenty of deadwood, the extra weight its deadwood gets as
+that knock nears (hard's ramp and the threat) counts a loose card less by the share of the
+deals whose melds would take it as a layoff: when that opponent knocks, such a card costs
+nothing, and the layoffs make undercuts. Sampling is numpy-vectorised (Gumbel top-k); a
+time budget caps the number of deals.
 """
 
 from __future__ import annotations
@@ -71,6 +75,9 @@ class ExpertWeights(Weights):
     budget_s: float = 0.25  # time cap for the sampling of one decision
     always_wait: int = 10  # with this much deadwood or less (not gin) always play on, as hard
     adapt: bool = True  # read the opponent model and the score (off: the fixed policy above)
+    layoff_keep: float = 1.0  # against knocks of over fast_deadwood on average, in the
+    # knock-threat part of a discard's score a loose card counts less by the share of deals
+    # whose melds take it
     hunt_layoff: float = 0.5  # hunt undercuts against an opponent laying off this share or more
     fast_knocker: float = 0.8  # an opponent knocking in this share of hands or more knocks soon
     fast_deadwood: float = 5.0  # ... with more deadwood than this on average (not patient)
@@ -115,6 +122,12 @@ class ExpertPlayer(HardPlayer):
     def layoff_rate(self) -> float:
         return self.model.layoff_rate if self.weights.adapt else 1.0
 
+    def knocks_fast(self) -> bool:
+        """Whether the opponent knocks at its first chance: in most hands (``fast_knocker``),
+        with plenty of deadwood (``fast_deadwood``: not a patient player's low knocks)."""
+        m, w = self.model, self.weights
+        return m.knock_share >= w.fast_knocker and m.knock_deadwood > w.fast_deadwood
+
     def hunts_undercuts(self, deadwood: int) -> bool:
         """Whether to play on short of gin with ``deadwood`` while the stock lasts.
 
@@ -132,8 +145,7 @@ class ExpertPlayer(HardPlayer):
         m = self.model
         if m.layoff_rate < w.hunt_layoff:
             return False
-        fast = m.knock_share >= w.fast_knocker and m.knock_deadwood > w.fast_deadwood
-        return not fast or deadwood <= m.knock_deadwood + w.hunt_margin
+        return not self.knocks_fast() or deadwood <= m.knock_deadwood + w.hunt_margin
 
     def hand_value(self, view: PlayerView, mine: float) -> float:
         """What a hand result of ``mine`` points (negative: the opponent's) is worth to me,
@@ -178,13 +190,24 @@ class ExpertPlayer(HardPlayer):
         scores = super().score_discards(mask, know, cards, with_danger)
         if not with_danger:
             return scores
-        extra = self.weights.threat * self.threat(know) * self.knock_rate()
-        if extra <= 0:
+        w = self.weights
+        extra = w.threat * self.threat(know) * self.knock_rate()
+        # the deadwood its knock catches is what is left after our layoffs on its melds:
+        # against a knock with plenty of deadwood they make undercuts (against a patient
+        # one, knocking low, they rarely do, and keeping such cards costs gin chances)
+        keep = 0.0
+        if w.adapt and self.model.knock_deadwood > w.fast_deadwood:
+            keep = w.layoff_keep * (self.deadwood_weight(know) - 1.0 + extra)
+        if extra <= 0 and keep <= 0:
             return scores
-        out = [
-            DiscardScore(s.card, s.deadwood, s.potential, s.danger, s.score + extra * s.deadwood)
-            for s in scores
-        ]
+        lay = self.deals(know).layoff_share() if keep > 0 else None
+        out = []
+        for s in scores:
+            score = s.score + extra * s.deadwood
+            if lay is not None:
+                loose = best_melds(bits(mask & ~(1 << s.card))).deadwood
+                score -= keep * sum(VALUES[c] * lay[c] for c in loose)
+            out.append(DiscardScore(s.card, s.deadwood, s.potential, s.danger, score))
         out.sort(key=lambda s: (s.score, s.deadwood, -VALUES[s.card], s.card))
         return out
 
@@ -219,11 +242,10 @@ class ExpertPlayer(HardPlayer):
     def their_knock(self, view: PlayerView) -> int:
         """The deadwood the opponent knocks with or less, as the model reads it: any legal
         knock for one that knocks in most hands with plenty, else about twice its average."""
-        w, m = self.weights, self.model
         limit = view.knock_limit
-        if m.knock_share >= w.fast_knocker and m.knock_deadwood > w.fast_deadwood:
+        if self.knocks_fast():
             return limit
-        return min(limit, max(1, round(2 * m.knock_deadwood)))
+        return min(limit, max(1, round(2 * self.model.knock_deadwood)))
 
     def hunt_value(self, view: PlayerView, know: Knowledge) -> float:
         """Expected worth of discarding and playing on for gin while the stock lasts:
