@@ -18,13 +18,24 @@ from gin3d.net.tablelink import is_resume
 from gin3d.players import GreedyPlayer
 
 
-async def _a_line_said_while_the_link_is_down():
+async def _three_playing(target: int):
+    """A host and two guests (players 1 and 2) playing a game to ``target``: the host,
+    the guests and the games under way."""
     notes: asyncio.Queue[str] = asyncio.Queue()
     host = TableHost(
-        GreedyPlayer(), RuleSet().but(game_target=15), 3, timing=TIMING, on_note=notes.put_nowait
+        GreedyPlayer(),
+        RuleSet().but(game_target=target),
+        3,
+        timing=TIMING,
+        on_note=notes.put_nowait,
     )
     await host.start()
-    (away, other), games = await _two_guests_play(host, notes)
+    guests, games = await _two_guests_play(host, notes)
+    return host, guests, games
+
+
+async def _a_line_said_while_the_link_is_down():
+    host, (away, other), games = await _three_playing(15)
     await away._lost(0, "the cable was pulled", away.links[0])  # as its reader would
     assert 0 not in away.links  # down: it dials the host again from here
     await away.send_chat("sorry, my link dropped")
@@ -110,12 +121,7 @@ def test_a_hand_goes_on_when_both_its_guests_drop_and_come_back_one_after_the_ot
 
 
 async def _a_hand_begins_as_its_guests_link_dies():
-    notes: asyncio.Queue[str] = asyncio.Queue()
-    host = TableHost(
-        GreedyPlayer(), RuleSet().but(game_target=100), 3, timing=TIMING, on_note=notes.put_nowait
-    )
-    await host.start()
-    (first, away), games = await _two_guests_play(host, notes)
+    host, (first, away), games = await _three_playing(100)
     # the link dies just as the first frame of the host's next hand with player 2 comes
     # (that frame is lost with it, its match waiting for it); player 2 dials again at once
     link, lost = away.links[0], []
