@@ -37,6 +37,7 @@ from ..engine import (
     deadwood_of_mask,
 )
 from ..engine.cards import VALUES
+from ..engine.layoffs import MeldShape
 from .evaluate import best_after_adding, bits
 from .knowledge import PARTNER_PAIRS, Knowledge
 
@@ -246,18 +247,14 @@ class Deals:
 
 
 def _layoff_targets(mask: int) -> set[int]:
-    """The cards that fit the melds of the hand ``mask`` as it would lay them down."""
+    """The cards that fit the melds of the hand ``mask`` as it would lay them down (the
+    engine's ``MeldShape.fits``, tried on the few cards each meld could take)."""
     out: set[int] = set()
     for meld in best_melds(bits(mask)).melds:
-        ranks = sorted(c % 13 for c in meld)
-        if ranks[0] == ranks[-1]:
-            if len(meld) == 3:
-                suits = {c // 13 for c in meld}
-                out.add(next(s for s in range(4) if s not in suits) * 13 + ranks[0])
-            continue
-        base = meld[0] // 13 * 13
-        if ranks[0] > 0:
-            out.add(base + ranks[0] - 1)
-        if ranks[-1] < 12:
-            out.add(base + ranks[-1] + 1)
+        shape = MeldShape.of(meld)
+        if shape.is_set:
+            near = [s * 13 + shape.rank for s in range(4)]
+        else:
+            near = [shape.suit * 13 + r for r in (shape.rank - 1, shape.high + 1) if 0 <= r < 13]
+        out.update(c for c in near if shape.fits(c))
     return out
