@@ -203,9 +203,18 @@ def test_expert_keeps_the_loose_cards_a_high_knockers_melds_would_take():
     assert shares[1] < 0.8 * shares[0], shares
 
 
+def test_the_layoffs_count_from_a_games_first_hand():
+    """Before the opponent has knocked (the model's prior: knocks of 5), the expert already
+    keeps the cards the deals' melds would take: most opponents knock with more than a
+    patient player, and waiting for their first knocks cost the first hands of each game."""
+    fresh = late_throws(OpponentModel(), 1.0)
+    assert len(fresh) >= 40
+    assert fresh != late_throws(OpponentModel(), 0.0)
+
+
 def test_against_a_patient_knocker_the_layoffs_change_no_throw():
     """Against one that knocks low (about 3 deadwood), keeping such cards costs gin chances
     and rarely wins an undercut: the expert's throws are those with the layoffs left out
-    (its model's knock deadwood, 3.2 here, is not above 5)."""
+    (its model's knock deadwood, 3.2 here, is below `fast_deadwood`, 4.9)."""
     patient = knocker(20, 3.0)
     assert late_throws(patient, 1.0) == late_throws(knocker(20, 3.0), 0.0)

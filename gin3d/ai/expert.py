@@ -80,7 +80,8 @@ class ExpertWeights(Weights):
     # whose melds take it
     hunt_layoff: float = 0.5  # hunt undercuts against an opponent laying off this share or more
     fast_knocker: float = 0.8  # an opponent knocking in this share of hands or more knocks soon
-    fast_deadwood: float = 5.0  # ... with more deadwood than this on average (not patient)
+    fast_deadwood: float = 4.9  # ... with more deadwood than this on average (not patient;
+    # just under the model's prior of 5, so the layoffs count from a game's first hand)
     hunt_margin: float = 2.0  # against it, hunt only within this of its usual knock deadwood
     rollouts: int = 24  # deals played out to price playing on while the stock lasts (0: rule)
     correct_excess: bool = True  # price knocks with the deals' deadwood brought to the real
