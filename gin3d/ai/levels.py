@@ -59,7 +59,7 @@ LEVELS: dict[str, Personality] = {
 # Each level's rating against Walt (simple = 0), Elo scale, from the round robin of docs/ai.md
 # ("Round robin and ratings": ``python -m gin3d.arena --round-robin --games 60 --seed 5``);
 # the menu puts it in words. Run the round robin again when a level's play changes.
-RATED = {"beginner": -391, "simple": 0, "hard": 130, "expert": 252}
+RATED = {"beginner": -396, "simple": 0, "hard": 132, "expert": 289}
 # (lowest rating, word): the first band the rating reaches, strongest first
 STRENGTH_WORDS = ((150, "very strong"), (50, "strong"), (-200, "steady"), (-10_000, "gentle"))
 
