@@ -12,7 +12,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..engine import (
-    CardDealt,
     CardDrawn,
     Discarded,
     HandScored,
@@ -24,6 +23,7 @@ from ..engine import (
 )
 from ..engine.cards import VALUES
 from .evaluate import bits
+from .player import hand_key
 
 # priors, as pseudo-counts
 PRIOR_KNOCKS, PRIOR_DECLINES = 3.0, 1.0  # knocks when it can about 3 times in 4
@@ -101,11 +101,7 @@ class OpponentModel:
     def update(self, view: PlayerView) -> None:
         """Read the events of ``view``'s hand not read yet (a new hand starts afresh)."""
         history = view.history
-        key = (
-            view.seat,
-            view.hand_number,
-            tuple(e.card for e in history if type(e) is CardDealt and e.seat == view.seat),
-        )
+        key = hand_key(view)
         if key != self._key:
             self._key, self._read, self.predicted = key, 0, None
             self._last_draw, self._held_known = None, set()

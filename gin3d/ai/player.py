@@ -9,7 +9,16 @@ from __future__ import annotations
 import random
 from typing import Protocol, runtime_checkable
 
-from ..engine import Action, PlayerView
+from ..engine import Action, CardDealt, DrawDiscard, DrawStock, PlayerView, mask_of
+
+DRAW_STOCK, DRAW_DISCARD = DrawStock(), DrawDiscard()
+
+
+def hand_key(view: PlayerView) -> tuple:
+    """What tells one hand from another in a seat's views: its seat, the hand's number and
+    the cards it was dealt (a new game restarts the numbers, never the deal)."""
+    dealt = tuple(e.card for e in view.history if type(e) is CardDealt and e.seat == view.seat)
+    return view.seat, view.hand_number, dealt
 
 
 @runtime_checkable
@@ -32,7 +41,8 @@ class ComputerPlayer:
     """Shared plumbing of the AI levels: phase dispatch, a seeded generator and a legality check.
 
     Subclasses implement ``decide(view)``. Everything a level knows comes from the view passed
-    in; the only state kept between calls is the random generator.
+    in; the state kept between calls is the random generator and, within a hand, the spots
+    where it took the pile's card (``take_once``).
     """
 
     level = "computer"
@@ -45,6 +55,8 @@ class ComputerPlayer:
         self.seed = seed
         self.rng = random.Random(seed)
         self._pause_rng = random.Random(f"{seed}:pause")  # pauses never shift the decisions
+        self._takes_hand: tuple | None = None  # the hand the spots below belong to
+        self._takes: set[tuple[int, int]] = set()  # (my ten cards' mask, the card I took)
 
     def choose(self, view: PlayerView) -> Action:
         if not view.legal:
@@ -52,12 +64,28 @@ class ComputerPlayer:
         if len(view.legal) == 1:
             return view.legal[0]
         action = self.decide(view)
+        if type(action) is DrawDiscard and view.phase == "draw":
+            action = self.take_once(view)
         if action not in view.legal:
             raise IllegalChoice(
                 f"{self.level} chose {action} in phase {view.phase}; legal: "
                 + ", ".join(str(a) for a in view.legal)
             )
         return action
+
+    def take_once(self, view: PlayerView) -> Action:
+        """The pile's card, unless this hand already took it into these same ten cards:
+        then the stock. Two players whose evaluations each prefer the other's throw can
+        otherwise pass the same few cards round for ever (three fours, each taken to throw
+        another), and the hand never ends; a stock draw always moves it on."""
+        key = hand_key(view)
+        if key != self._takes_hand:
+            self._takes_hand, self._takes = key, set()
+        spot = (mask_of(view.hand), int(view.pile[-1]))
+        if spot in self._takes and DRAW_STOCK in view.legal:
+            return DRAW_STOCK
+        self._takes.add(spot)
+        return DRAW_DISCARD
 
     def decide(self, view: PlayerView) -> Action:  # pragma: no cover - abstract
         raise NotImplementedError
