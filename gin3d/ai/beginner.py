@@ -11,21 +11,18 @@ from ..engine import (
     Action,
     BigGin,
     Discard,
-    DrawDiscard,
-    DrawStock,
     FinishLayoff,
     Knock,
     LayOff,
-    Pass,
     PlayerView,
     deadwood_of_mask,
     mask_of,
 )
 from ..engine.cards import VALUES
 from .greedy import next_layoff
-from .player import ComputerPlayer
+from .player import DRAW_DISCARD, DRAW_STOCK, PASS, ComputerPlayer
 
-DRAW_STOCK, DRAW_DISCARD, PASS, FINISH = DrawStock(), DrawDiscard(), Pass(), FinishLayoff()
+FINISH = FinishLayoff()
 
 MISS_RUNS = 0.4  # chance per decision of seeing only sets
 HOLD_HIGH = 0.35  # chance of throwing a low card to keep a high one

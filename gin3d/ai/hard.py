@@ -18,10 +18,7 @@ from ..engine import (
     Action,
     BigGin,
     Discard,
-    DrawDiscard,
-    DrawStock,
     Knock,
-    Pass,
     PlayerView,
     deadwood_of_mask,
 )
@@ -29,9 +26,7 @@ from ..engine.cards import VALUES
 from .evaluate import potential
 from .greedy import next_layoff
 from .knowledge import Knowledge
-from .player import ComputerPlayer
-
-DRAW_STOCK, DRAW_DISCARD, PASS = DrawStock(), DrawDiscard(), Pass()
+from .player import DRAW_DISCARD, DRAW_STOCK, PASS, ComputerPlayer
 
 
 @dataclass(frozen=True)

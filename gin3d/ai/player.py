@@ -9,9 +9,9 @@ from __future__ import annotations
 import random
 from typing import Protocol, runtime_checkable
 
-from ..engine import Action, CardDealt, DrawDiscard, DrawStock, PlayerView, mask_of
+from ..engine import Action, CardDealt, DrawDiscard, DrawStock, Pass, PlayerView, mask_of
 
-DRAW_STOCK, DRAW_DISCARD = DrawStock(), DrawDiscard()
+DRAW_STOCK, DRAW_DISCARD, PASS = DrawStock(), DrawDiscard(), Pass()  # the levels' draw answers
 
 
 def hand_key(view: PlayerView) -> tuple:

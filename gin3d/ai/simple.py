@@ -11,10 +11,7 @@ from ..engine import (
     Action,
     BigGin,
     Discard,
-    DrawDiscard,
-    DrawStock,
     Knock,
-    Pass,
     PlayerView,
     deadwood_of_mask,
     mask_of,
@@ -22,9 +19,7 @@ from ..engine import (
 from ..engine.cards import VALUES
 from .evaluate import melded_in_some_best
 from .greedy import next_layoff
-from .player import ComputerPlayer
-
-DRAW_STOCK, DRAW_DISCARD, PASS = DrawStock(), DrawDiscard(), Pass()
+from .player import DRAW_DISCARD, DRAW_STOCK, PASS, ComputerPlayer
 
 
 def take_top(view: PlayerView) -> Action:
