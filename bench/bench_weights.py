@@ -14,6 +14,7 @@ The changed weights live in this process, so the arena runs in one (``--jobs 1``
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import sys
 from pathlib import Path
@@ -83,15 +84,23 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("a round robin is not measured here: name the two players")
     if known.jobs != 1:
         parser.error("the changed weights live in this process: run it with --jobs 1")
+    with expert_weights(args.set, parser):
+        return arena.main(rest)
+
+
+@contextlib.contextmanager
+def expert_weights(settings: list[str], parser: argparse.ArgumentParser):
+    """The expert's weights changed by ``settings`` (``NAME=VALUE``) inside the block, the
+    change said on the first line; a bad setting is the parser's error, before any game."""
     kept = ExpertPlayer.weights
     try:
-        weights = changed(kept, args.set)
+        weights = changed(kept, settings)
     except ValueError as err:
         parser.error(str(err))
     print("expert weights:", ", ".join(differences(kept, weights)) or "unchanged", flush=True)
     ExpertPlayer.weights = weights
     try:
-        return arena.main(rest)
+        yield weights
     finally:
         ExpertPlayer.weights = kept
 

@@ -7,7 +7,7 @@ import numpy as np
 
 import gin3d.ai.expert as expert_module
 from gin3d.ai import make_player
-from gin3d.ai.expert import ExpertPlayer
+from gin3d.ai.expert import ExpertPlayer, knock_edge
 from gin3d.ai.knowledge import Knowledge
 from gin3d.ai.rollout import play_out
 from gin3d.ai.yardsticks import make_arena_player
@@ -101,16 +101,39 @@ def test_while_the_stock_lasts_the_expert_knocks_when_playing_on_is_worth_less()
     assert view.stock_count == 26
     expert = ExpertPlayer(seed=3)
     assert type(expert.choose(view)) is Knock
-    # the deals played out to the hand's end pay less than the knock, by more than the margin
+    # the knock beats playing on (the deals played out to the hand's end) by the knock rule
     # (a fresh expert with the same seed draws the deals of that decision again)
     know = Knowledge.of(view)
     fresh = ExpertPlayer(seed=3)
     fresh.weights = dataclasses.replace(fresh.weights, budget_s=60.0)  # no time cut
     hand = mask & ~(1 << int(card("6H")))
     knock = fresh.knock_value(view, know, hand, 10)
-    assert knock > fresh.hunt_value(view, know) + fresh.weights.knock_margin
+    edge = knock_edge(fresh.weights, knock, fresh.hunt_value(view, know), 10, view.stock_count)
+    assert edge > fresh.weights.knock_margin
     # the hunting rule would have played on for an undercut
     assert type(hunting().choose(view)) is Discard
+
+
+RULE_BEFORE = dict(knock_margin=9.0, knock_hunt=1.0, knock_deadwood=0.0, knock_stock=0.0)
+
+
+def test_the_fitted_knock_rule_knocks_early_with_a_high_hand_the_margin_rule_played_on():
+    """Seed 9, simple against eager, after 35 events: a knock leaving 9 with 26 cards in the
+    stock. The rule before (knock when the knock beats the play-outs by 9) played on; the
+    rule fitted to what such knocks were really worth (bench/bench_knock_values.py) knocks:
+    early in a hand, with 9 deadwood, waiting mostly waits for the opponent's knock."""
+    hand = Hand.deal(RuleSet.preset("classic"), dealer=0, seed=9)
+    players = [make_player("simple", seed=1), make_arena_player("eager", seed=2)]
+    while len(hand.view(hand.turn).history) < 35:
+        hand.apply(players[hand.turn].choose(hand.view(hand.turn)))
+    view = hand.view(hand.turn)
+    assert view.stock_count == 26
+    knocks = [a.card for a in view.legal if type(a) is Knock]
+    assert min(deadwood_of_mask(mask_of(view.hand) & ~(1 << c)) for c in knocks) == 9
+    assert ExpertPlayer(seed=3).choose(view) == Knock(card("QD"))
+    before = ExpertPlayer(seed=3)
+    before.weights = dataclasses.replace(before.weights, **RULE_BEFORE)
+    assert before.choose(view) == Discard(card("QD"))
 
 
 def test_the_play_outs_follow_the_deals_by_their_weight(monkeypatch):

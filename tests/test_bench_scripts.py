@@ -74,3 +74,39 @@ def test_bench_weights_plays_the_arena_with_the_expert_weights_changed():
         refused = run_bench("bench_weights.py", "--set", setting, "expert", "eager", "--games", "2")
         assert refused.returncode == 2, (setting, refused.stdout)
         assert error in refused.stderr and "game win rate" not in refused.stdout
+
+
+def test_bench_knock_values_prices_the_expert_spots_without_changing_its_play(tmp_path):
+    """The measurement behind the expert's knock rule (docs/ai.md, "The knock rule fitted to
+    what the knocks were really worth"): each record holds what the expert estimated at the
+    spot, and the kept rule on those estimates gives the answer it played; pricing the spots
+    (which copies the game and plays it on from there) never changes the games themselves;
+    ``--fit`` reads the records back."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    try:
+        import bench_knock_values as bench
+    finally:
+        sys.path.remove(str(ROOT / "bench"))
+    import numpy as np
+
+    from gin3d.ai.expert import ExpertWeights
+
+    records, totals = bench.measure("eager", 4, 601, 1.0, 2)
+    assert len(records) >= 4
+    w = ExpertWeights()
+    kept = (w.knock_hunt, w.knock_deadwood, w.knock_stock, w.knock_margin)
+    played = [r["knocked"] for r in records]
+    assert bench.rule_knocks(records, kept).tolist() == played
+    for r in records:
+        assert 0 < r["deadwood"] <= w.always_wait and r["stock"] >= w.wait_stock
+        assert np.isfinite([r["knock"], r["hunt"], r["true_knock"], r["true_on"]]).all()
+    _, unpriced = bench.measure("eager", 4, 601, 0.0, 2)  # the same games, nothing priced
+    assert unpriced == totals
+
+    out = tmp_path / "spots.json"
+    done = run_bench("bench_knock_values.py", "eager", "--games", "2", "--out", str(out))
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "decisions priced" in done.stdout and "regret a decision: the rule played" in done.stdout
+    done = run_bench("bench_knock_values.py", "--fit", str(out))
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "kept rule" in done.stdout and "best 1" in done.stdout, done.stdout

@@ -12,9 +12,15 @@ up, took and threw, and that it has not knocked). Over those deals it:
 
 While at least ``wait_stock`` cards are left it plays ``rollouts`` deals, drawn by their
 weights, out to the hand's end (``rollout``: both sides greedy, the opponent knocking with
-what the model says it knocks with, we playing on for gin or an undercut) and knocks only
-when the knock is worth more than playing on by ``knock_margin`` points. The margin stands
-for what the greedy play-out misses of our own later choices. A knock that wins the game in
+what the model says it knocks with, we playing on for gin or an undercut). It weighs the
+knock against them by a rule fitted to what such decisions were really worth
+(``knock_edge``; ``bench/bench_knock_values.py`` played both answers out from the game as it
+stood, the hidden cards known to the bench alone): the knock's price, less half the
+play-outs' value, plus a point for each point of the knock's deadwood and half a point for
+each card left in the stock, must beat ``knock_margin`` (26). The play-outs are greedy and
+noisy, so they count for half; a low hand that plays on still has its gin and undercut
+chances ahead, a high one mostly the opponent's knock; and early in a hand the opponent is
+far from a knock of its own, so a knock then catches it with more. A knock that wins the game in
 most of the deals (its points, priced as the knock's price prices them, reach the target) is
 taken at once, before the play-outs and their margin. It learns its opponent over the hands
 of a game (``opponent.OpponentModel``): its layoffs and knock deadwood feed the knock's price
@@ -85,8 +91,21 @@ class ExpertWeights(Weights):
     hunt_margin: float = 2.0  # against it, hunt only within this of its usual knock deadwood
     rollouts: int = 24  # deals played out to price playing on while the stock lasts (0: rule)
     correct_excess: bool = True  # price knocks with the deals' deadwood brought to the real
-    knock_margin: float = 9.0  # knock while the stock lasts when it beats playing on by this
+    # while the stock lasts it knocks when the knock's price, less the play-outs' value of
+    # playing on at knock_hunt, plus knock_deadwood a point of its deadwood and knock_stock a
+    # card left in the stock, beats knock_margin (fitted: bench/bench_knock_values.py)
+    knock_margin: float = 26.0
+    knock_hunt: float = 0.5
+    knock_deadwood: float = 1.0
+    knock_stock: float = 0.5
     game_knock: float = 0.5  # knock at once when it wins the game in this share of deals (0: off)
+
+
+def knock_edge(w: ExpertWeights, knock: float, hunt: float, deadwood: int, stock: int) -> float:
+    """What the knock rule weighs against ``knock_margin`` while the stock lasts: the
+    knock's price ``knock``, less the play-outs' value of playing on ``hunt`` at its share,
+    plus its weights for the knock's deadwood and for the cards left in the stock."""
+    return knock - w.knock_hunt * hunt + w.knock_deadwood * deadwood + w.knock_stock * stock
 
 
 class ExpertPlayer(HardPlayer):
@@ -234,7 +253,8 @@ class ExpertPlayer(HardPlayer):
                 if w.game_knock and self.game_share(view, know, hand, left[card]) >= w.game_knock:
                     return card
                 hunt_ev = self.hunt_value(view, know)
-                return card if knock_ev > hunt_ev + w.knock_margin else None
+                edge = knock_edge(w, knock_ev, hunt_ev, left[card], view.stock_count)
+                return card if edge > w.knock_margin else None
             if self.hunts_undercuts(left[card]):
                 return None
         wait_ev, _ = self.wait_value(view, know, knock_ev)
