@@ -178,7 +178,6 @@ class StatusLine:
             data["turn"] = game.turn
             data["hands"] = len(game.hands)
             data["scores"] = list(game.totals())
-            data["stock_left"] = len(game.hand.stock)  # public: every view has its count
         return data
 
     def _tutorial_view(self):
