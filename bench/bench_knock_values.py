@@ -62,7 +62,7 @@ class MeasuredExpert(ExpertPlayer):
         super().__init__(seed=seed)
         self.share = share
         self.pick = random.Random(f"{seed}:measured")  # which spots: never the play's rng
-        self.spot = None  # the bench's callback: (snapshot, estimates) -> None
+        self.spot = None  # the bench's callback: (copied game, view, answer, estimates)
         self.snapshot = None  # the bench's callback: () -> the game and players, copied
         self._trace: dict | None = None
 
@@ -116,14 +116,16 @@ def play_to_end(game: Game, players, me: int) -> int:
     return hand.result.points if hand.winner == me else -hand.result.points
 
 
-def true_values(before, view, trace, orders: int, rng: random.Random) -> tuple[float, float]:
-    """(knocking, playing on) at the spot ``before`` (the game and players copied), priced."""
+def true_values(
+    before, view, knock_card: int, discard: int, orders: int, rng: random.Random
+) -> tuple[float, float]:
+    """(knocking with ``knock_card``, throwing ``discard`` and playing on) at the spot
+    ``before`` (the game and players copied), priced."""
     me = view.seat
-    value, _, card, _ = max(trace["knocks"])  # the knock card the expert picks
     pricer = before[1][me]
     game, players = copy.deepcopy(before)
     players[me].spot = None
-    game.apply(Knock(card))
+    game.apply(Knock(knock_card))
     knock = pricer.hand_value(view, play_to_end(game, players, me))
     on = []
     for _ in range(orders):
@@ -133,7 +135,7 @@ def true_values(before, view, trace, orders: int, rng: random.Random) -> tuple[f
         expert.rng = random.Random(rng.random())
         expert.np_rng = np.random.default_rng(rng.randrange(2**32))
         rng.shuffle(game.hand.stock)
-        game.apply(Discard(trace["discard"]))
+        game.apply(Discard(discard))
         on.append(pricer.hand_value(view, play_to_end(game, players, me)))
     return knock, float(np.mean(on))
 
@@ -165,8 +167,8 @@ def measure(
             seat = game.hand.turn
             game.apply(players[seat].choose(game.view(seat)))
             for before, view, card, trace in spots:
-                knock, on = true_values(before, view, trace, orders, rng)
-                k, _, _, d = max(trace["knocks"])
+                k, _, knock_card, d = max(trace["knocks"])  # the knock the expert weighed
+                knock, on = true_values(before, view, knock_card, trace["discard"], orders, rng)
                 records.append(
                     {
                         "knock": k,
