@@ -223,10 +223,14 @@ def _check_refused(victim, attacker, result, tmp_path, step_text):
 
 
 def _rerun(ev, victim):
-    """Anyone can rerun the failed check from the evidence alone."""
+    """Anyone can rerun the failed check from the evidence alone (with the victim's secrets
+    it holds: our challenge is keyed with them)."""
+    mine = ev["my_secrets"]
     deal = fairdeal.Deal(
         [bytes.fromhex(x) for x in ev["card_points"]],
-        victim.deal.mine,
+        fairdeal.DealerSecrets(
+            int(mine["master"], 16), mine["perm"], [int(k, 16) for k in mine["keys"]]
+        ),
         context=ev["context"].encode(),
         seat=ev["seat"],
     )
@@ -238,6 +242,9 @@ def _rerun(ev, victim):
     msg = {"cards": _unhex(bad["cards"]), "commits": _unhex(bad["commits"]), "proof": bad["proof"]}
     try:
         deal.check(bad["step"], msg)
+        if bad["step"] in fairdeal.SHUFFLE_STEPS:  # the challenge we sent and its answer
+            assert bytes.fromhex(bad["nonce"]) == deal.challenge(bad["step"], msg)
+            deal.check_opening(bad["step"], msg, bytes.fromhex(bad["nonce"]), bad["openings"])
     except fairdeal.ProofError:
         return True
     return False
@@ -287,8 +294,8 @@ def test_stacking_at_a_step_sent_ahead_is_refused_when_it_arrives(tmp_path):
     result = results[1]
     assert result.reason == CHEATED and "deck step 1" in result.detail, (result, h.gained())
     assert g.refusals and "deck step 1" in g.refusals[0]
-    # the guest never shuffled on it, nor sent anything for that hand
-    assert not any(m.get("hand") == 1 for m in g.outbox)
+    # the guest sent nothing for that hand but its challenge: no deck of its own
+    assert [m["t"] for m in g.outbox if m.get("hand") == 1] == ["chal"]
     assert not getattr(h, "reached_deal_keys", False)
     files = sorted(tmp_path.glob("gin3d-evidence-*-seat1-*.json"))
     ev = json.loads(files[0].read_text())

@@ -1,5 +1,7 @@
 """The fair deal: commutative encryption, opening cards, and catching a dishonest transcript."""
 
+import secrets
+
 import pytest
 
 from gin3d.net.fairdeal import (
@@ -26,7 +28,7 @@ def _deal():
     steps.append(host.rekey_message(steps[1]["cards"], b"", 3))
     steps.append(guest.rekey_message(steps[2]["cards"], b"", 4))
     for step, msg in enumerate(steps, 1):
-        (gd if step % 2 else hd).accept(step, msg)
+        (gd if step % 2 else hd).accept(step, msg, guest if step % 2 == 0 else host)
         (hd if step % 2 else gd).add(step, msg)
     return points, host, guest, hd, gd
 
@@ -116,23 +118,33 @@ def _off(x: bytes) -> bool:
     return False
 
 
+def _answered(prover, msg, deck_in, context, step, nonce=None):
+    """``(root, nonce, openings)``: ``prover``'s answer to a challenge (random by default)."""
+    nonce = nonce if nonce is not None else secrets.token_bytes(32)
+    openings = prover.answer(step, deck_in, msg, context, nonce)
+    return bytes.fromhex(msg["proof"][0]), nonce, openings
+
+
 def test_each_step_verifies_on_arrival_and_a_bad_step_is_a_proof_error():
     from gin3d.net.fairdeal import verify_rekey, verify_shuffle
 
     points = card_points(b"p" * 32)
     host = DealerSecrets()
     m1 = host.shuffle_message(points, b"hand 0", 1)
-    verify_shuffle(points, m1["cards"], m1["commits"][0], m1["proof"], b"hand 0", 1)
+    root, nonce, opened = _answered(host, m1, points, b"hand 0", 1)
+    verify_shuffle(points, m1["cards"], m1["commits"][0], root, nonce, opened, b"hand 0", 1)
     swapped = list(m1["cards"])
     swapped[0], swapped[1] = swapped[1], swapped[0]  # the proof is bound to the order too
     marked = list(m1["cards"])
     marked[5] = mul(2, marked[4])  # a card twice (one marked): not a permutation of a*M
     for cards in (swapped, marked):
         with pytest.raises(ProofError):
-            verify_shuffle(points, cards, m1["commits"][0], m1["proof"], b"hand 0", 1)
+            verify_shuffle(points, cards, m1["commits"][0], root, nonce, opened, b"hand 0", 1)
     other = DealerSecrets()  # a commitment to another master key
     with pytest.raises(ProofError):
-        verify_shuffle(points, m1["cards"], other.commit, m1["proof"], b"hand 0", 1)
+        verify_shuffle(points, m1["cards"], other.commit, root, nonce, opened, b"hand 0", 1)
+    with pytest.raises(ProofError):  # openings of this commitment for another challenge
+        verify_shuffle(points, m1["cards"], m1["commits"][0], root, bytes(32), opened, b"hand 0", 1)
     guest = DealerSecrets()
     m2 = guest.shuffle_message(m1["cards"], b"hand 0", 2)
     m3 = host.rekey_message(m2["cards"], b"hand 0", 3)
@@ -149,9 +161,12 @@ def test_proofs_do_not_replay_in_another_hand_step_or_match():
     points = card_points(b"r" * 32)
     host, guest = DealerSecrets(), DealerSecrets()
     m1 = host.shuffle_message(points, b"m|0|3", 1)
+    root, nonce, opened = _answered(host, m1, points, b"m|0|3", 1)
     for context, step in ((b"m|0|4", 1), (b"m|1|3", 1), (b"n|0|3", 1), (b"m|0|3", 2)):
         with pytest.raises(ProofError):
-            verify_shuffle(points, m1["cards"], m1["commits"][0], m1["proof"], context, step)
+            verify_shuffle(
+                points, m1["cards"], m1["commits"][0], root, nonce, opened, context, step
+            )
     m2 = guest.shuffle_message(m1["cards"], b"m|0|3", 2)
     m3 = host.rekey_message(m2["cards"], b"m|0|3", 3)
     with pytest.raises(ProofError):

@@ -311,7 +311,7 @@ class WithholdsReveal(MatchSession):
 
 
 class StallsTheDeal(MatchSession):
-    async def _send_deck(self, hand_no, step, deck):
+    async def _send_deck(self, deal, hand_no, step, deck):
         await self.never.wait()
 
 

@@ -12,6 +12,7 @@ from typing import Protocol
 
 from .constants import (
     CONNECTED,
+    DEAL_MESSAGES,
     FAREWELL_PING,
     GONE,
     HAND_MESSAGES,
@@ -146,7 +147,9 @@ class Channel:
             if msg["reason"] == SAVED_BYE and self.autosave and self.resumable():
                 self._autosave()  # the opponent will want to finish this: keep ours too
             self._end(MatchEnded("opponent left", msg["reason"]))
-        elif not (kind == "deck" and self._early_deck(msg)):
+        elif kind in DEAL_MESSAGES:
+            self._deal_inbox.put_nowait(msg)
+        else:
             self.inbox.put_nowait(msg)
 
     async def _heartbeat(self, link: Link) -> None:
@@ -215,7 +218,8 @@ class Channel:
         ):  # before any verified hand: nothing to resume
             return
         hand = (self._game_no, msg["hand"])
-        if msg["t"] == "act" or self._saved_ahead != hand:
+        # an opening too: a save that holds our secrets must hold the challenge they answered
+        if msg["t"] in ("act", "opening") or self._saved_ahead != hand:
             self._saved_ahead = hand
             self._autosave(quiet=True)
 

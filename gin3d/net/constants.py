@@ -33,9 +33,24 @@ CHAT_KEPT = 100  # chat lines kept (and saved): a flood cannot make a save unres
 INCIDENTS_KEPT = 50  # refused messages kept for the evidence file
 # game messages: sending one means we took the peer's last step and moved on
 PROGRESS_MESSAGES = frozenset(
-    {"setup", "commit", "open", "deck", "keys", "act", "reveal", "rematch", "restore"}
+    {
+        "setup",
+        "commit",
+        "open",
+        "deck",
+        "chal",
+        "opening",
+        "keys",
+        "act",
+        "reveal",
+        "rematch",
+        "restore",
+    }
 )
-HAND_MESSAGES = frozenset({"deck", "keys", "act", "reveal"})  # one hand's, by its number
+HAND_MESSAGES = frozenset({"deck", "chal", "opening", "keys", "act", "reveal"})  # by hand
+# a hand's deal: read from a queue of their own, so the next hand's deal can run ahead while
+# this hand's moves are read from the main one
+DEAL_MESSAGES = frozenset({"deck", "chal", "opening"})
 
 # direct-first online play (gin3d.net.candidates; docs/net.md, *Direct first*)
 DIRECT_TIMEOUT = 4.0  # seconds a guest tries the host's published addresses before the relay

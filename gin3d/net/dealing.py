@@ -1,11 +1,14 @@
-"""The fair deal of each hand, step by step: the shuffles with their proofs, a step sent ahead,
-the keys that open cards, and replaying a resumed hand's deal. A part of ``MatchSession``
+"""The fair deal of each hand, step by step: the shuffles with their proofs (each answering
+the other peer's challenge), the next hand's deal run ahead during this one, the keys that
+open cards, and replaying a resumed hand's deal. A part of ``MatchSession``
 (``gin3d.net.session``), whose state it shares.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import contextvars
 
 from gin3d.engine import (
     CARDS,
@@ -19,6 +22,8 @@ from .constants import (
 from .ended import MatchEnded
 from .evidence import write_evidence
 from .fairdeal import (
+    SHUFFLE_STEPS,
+    ChallengeError,
     Deal,
     DealError,
     DealerSecrets,
@@ -27,102 +32,70 @@ from .fairdeal import (
 )
 from .protocol import key_hex, key_int
 
+# whether the task running now deals the next hand ahead: its waits start no stall clock (the
+# peer owes it nothing while this hand is played) and its deal is not yet ``self.deal``
+_AHEAD: contextvars.ContextVar[bool] = contextvars.ContextVar("gin3d_ahead", default=False)
+
 
 class DealProtocol:
-    """Each hand's mental-poker deal, every step proven when it arrives."""
+    """Each hand's mental-poker deal, every step proven when it arrives; the next hand's deal
+    runs ahead, during this hand, so nobody waits for it at Next hand."""
 
     # -- the deal --------------------------------------------------------------------
     def _deal_context(self, hand_no: int) -> bytes:
         """What every proof of this hand's deal is bound to: match, game and hand."""
         return f"gin3d-deal|{self.match_id}|{self._game_no}|{hand_no}".encode()
 
-    def _prepare(self, points: list[bytes], hand_no: int, early: bool = False) -> None:
-        """Host: compute hand ``hand_no``'s shuffle and its proof in the background (they
-        depend on nothing from the guest), so the deal does not wait for them. With
-        ``early`` (during the hand before) it is sent as soon as it is made, so the guest
-        checks it, and makes its own step 2, while that hand is played."""
-        if self.seat != 0:
-            return
-        context = self._deal_context(hand_no)
+    def _start_ahead(self, points: list[bytes], hand_no: int) -> None:
+        """Deal hand ``hand_no`` now, in the background, while the hand before is played
+        (both peers start it once this hand's cards are open). Nothing of it is published
+        before that hand begins: its keys are sent only then."""
 
-        def work():
-            mine = DealerSecrets()
-            return mine, mine.shuffle_message(points, context, 1)
+        async def ahead() -> Deal | None:
+            _AHEAD.set(True)  # this task's context only
+            try:
+                return await self._shuffle(points, hand_no)
+            except MatchEnded:
+                return None  # the verdict is out (``_caught``); the match ends with it
 
-        prep = {
-            "context": context,
-            "future": asyncio.ensure_future(asyncio.to_thread(work)),
-            "sent": False,
-        }
-        self._early_secrets = {}
-        self._prepared = prep
-        if early:
-            self._spawn(self._send_early(prep, hand_no))
+        self._ahead = (self._game_no, hand_no, asyncio.ensure_future(ahead()))
 
-    async def _send_early(self, prep: dict, hand_no: int) -> None:
-        try:
-            mine, step1 = await prep["future"]
-        except Exception:  # noqa: BLE001 - the deal makes it again
-            return
-        t = self.tracker
-        # only while the hand before is still on: the guest then has it before this game ends
-        if (
-            self._prepared is prep
-            and self.ended is None
-            and t is not None
-            and t.hand_number == hand_no - 1
-            and not t.over
-        ):
-            prep["sent"] = True
-            self._early_secrets = {prep["context"]: mine}  # a save holds them from now
-            await self._send(self._deck_msg(hand_no, 1, step1))
+    async def _stop_ahead(self) -> None:
+        """The game ended: the deal run ahead is for a hand that will never be played."""
+        ahead, self._ahead = self._ahead, None
+        if ahead is not None and not ahead[2].done():
+            ahead[2].cancel()
+            with contextlib.suppress(asyncio.CancelledError, MatchEnded):
+                await ahead[2]
 
-    def _early_deck(self, msg: dict) -> bool:
-        """Guest: the host's step 1 for the next hand, sent while this one is played: check
-        its proof now, and make step 2, in the background (``_shuffle`` takes them up)."""
-        t, deal = self.tracker, self.deal
-        if (
-            self.seat != 1
-            or msg["step"] != 1
-            or t is None
-            or deal is None
-            or deal.step != 4
-            or msg["hand"] != t.hand_number + 1
-            or self._points is None
-            or self._early is not None
-        ):  # one per hand: a second is not checked ahead
-            return False
-        points, context = self._points, self._deal_context(msg["hand"])
+    def _drop_stale_deals(self) -> None:
+        """A new game's seed is fixed: drop what is left of a deal the peer ran ahead in the
+        game before (a hand never played). Those messages came before the peer's part of the
+        seed, the last message read (one ordered link): none of them is still to come."""
+        after = self._current.get("seq", 0) if isinstance(self._current, dict) else 0
+        queue = self._deal_inbox
+        kept = [queue.get_nowait() for _ in range(queue.qsize())]
+        for msg in kept:
+            if msg["seq"] > after:
+                queue.put_nowait(msg)
 
-        def work():
-            pending = Deal(points, DealerSecrets(), context=context, seat=1)
-            step1 = self._step_msg(msg)
-            check_deck(step1["cards"])
-            pending.check(1, step1)
-            return pending, step1, pending.mine.shuffle_message(step1["cards"], context, 2)
-
-        early = (msg["hand"], msg, asyncio.ensure_future(asyncio.to_thread(work)))
-        self._early = early
-
-        def done(fut: asyncio.Future) -> None:  # a false proof: the verdict comes at once
-            if (
-                not fut.cancelled()
-                and isinstance(fut.exception(), ProofError)
-                and self._early is early
-                and self.ended is None
-            ):
-                self._spawn(self._caught_early(early, fut.exception(), points, context))
-
-        early[2].add_done_callback(done)
-        return True
-
-    async def _caught_early(self, early, exc: ProofError, points, context) -> None:
-        self._early = None
-        deal = Deal(points, DealerSecrets(), context=context, seat=1)
-        try:
-            await self._caught(f"deck step 1 refused: {exc}", early[1], deal)
-        except MatchEnded:
-            pass
+    async def _deal_hand(self, points: list[bytes], hand_no: int) -> Deal:
+        """This hand's deal: the one run ahead if there is one (awaited: the peer owes its
+        part now), else made now."""
+        ahead, self._ahead = self._ahead, None
+        if ahead is not None and ahead[:2] == (self._game_no, hand_no):
+            if self._owed_since is None:
+                self._owed_since = self.clock()
+            deal = await ahead[2]
+            if deal is None:  # caught cheating while it ran
+                raise self.ended or MatchEnded(CHEATED, "the deal run ahead was refused")
+            self.deal, self.next_deal = deal, None
+            return deal
+        if ahead is not None:
+            ahead[2].cancel()
+        if self._replay is not None and self._replay["secrets"] is not None:
+            return await self._replay_shuffle(points, hand_no, self._deal_context(hand_no))
+        return await self._shuffle(points, hand_no)
 
     @staticmethod
     def _step_msg(msg: dict) -> dict:
@@ -143,31 +116,39 @@ class DealProtocol:
             "proof": list(step_msg["proof"]),
         }
 
-    async def _recv_deck(self, hand_no: int, step: int, then=None):
-        """The peer's deck for ``step``, verified (its proof) the moment it arrives, and, if
-        ``then`` is given, ``then(cards)`` (our next step) computed meanwhile.
+    async def _deal_expect(self, kind: str, hand_no: int) -> dict:
+        """The peer's next deal message of ``kind`` for hand ``hand_no``."""
+        return await self._expect(kind, hand_no, owe=not _AHEAD.get())
+
+    async def _recv_deck(self, deal: Deal, hand_no: int, step: int, then=None):
+        """The peer's deck for ``step``, verified (its proof) as it arrives, and, if ``then``
+        is given, ``then(cards)`` (our next step) computed meanwhile.
 
         A malformed deck is refused (it proves nothing, and nothing changes); a deck whose
         proof does not hold ends the match as cheating, with the evidence."""
-        deal = self.deal
         while True:
-            msg = await self._expect("deck", hand_no)
+            msg = await self._deal_expect("deck", hand_no)
             if msg["step"] != step:
                 await self._refuse(f"expected deck step {step}, got {msg['step']}")
                 continue
             step_msg = self._step_msg(msg)
             try:
                 check_deck(step_msg["cards"])
+                if step in SHUFFLE_STEPS:
+                    deal.check(step, step_msg)  # the form; the proof follows our challenge
             except DealError as exc:
                 await self._refuse(f"bad deck: {exc}")
                 continue
-            jobs = [asyncio.to_thread(deal.check, step, step_msg)]
+            if step in SHUFFLE_STEPS:
+                jobs = [self._challenge(deal, hand_no, step, msg, step_msg)]
+            else:
+                jobs = [asyncio.to_thread(deal.check, step, step_msg)]
             if then is not None:
                 jobs.append(asyncio.to_thread(then, step_msg["cards"]))
             results = await asyncio.gather(*jobs, return_exceptions=True)
             verdict = results[0]
             if isinstance(verdict, ProofError):
-                await self._caught(f"deck step {step} refused: {verdict}", msg)
+                await self._caught(f"deck step {step} refused: {verdict}", msg, deal)
             if isinstance(verdict, DealError):
                 await self._refuse(f"bad deck: {verdict}")
                 continue
@@ -180,51 +161,78 @@ class DealProtocol:
                 raise results[1]
             return results[1]
 
-    async def _send_deck(self, hand_no: int, step: int, step_msg: dict) -> None:
-        self.deal.add(step, step_msg)
+    async def _challenge(
+        self, deal: Deal, hand_no: int, step: int, msg: dict, step_msg: dict
+    ) -> None:
+        """Challenge the peer's shuffle step (its rounds committed in ``msg``) and check the
+        openings it answers with; a false one is caught with the deck, the challenge and
+        the openings as evidence."""
+        nonce = deal.challenge(step, step_msg)
+        await self._send({"t": "chal", "hand": hand_no, "step": step, "nonce": nonce.hex()})
+        while True:
+            op = await self._deal_expect("opening", hand_no)
+            if op["step"] == step:
+                break
+            await self._refuse(f"expected the openings of step {step}, got {op['step']}")
+        try:
+            await asyncio.to_thread(deal.check_opening, step, step_msg, nonce, op["proof"])
+        except ProofError as exc:
+            refused = {**msg, "nonce": nonce.hex(), "openings": op["proof"]}
+            await self._caught(f"deck step {step} refused: {exc}", refused, deal)
+
+    async def _answer(self, deal: Deal, hand_no: int, step: int, step_msg: dict) -> None:
+        """Our shuffle step is sent: the peer's challenge to it, then our openings. A second,
+        different challenge for the same step is never answered (it would give our shuffle
+        away): the saves of the two players hold different deals."""
+        while True:
+            chal = await self._deal_expect("chal", hand_no)
+            if chal["step"] == step:
+                break
+            await self._refuse(f"expected the challenge of step {step}, got {chal['step']}")
+        nonce = bytes.fromhex(chal["nonce"])
+        try:
+            openings = await asyncio.to_thread(
+                deal.mine.answer, step, deal._input(step), step_msg, deal.context, nonce
+            )
+        except ChallengeError as exc:
+            await self._saves_differ(str(exc))
+        await self._send({"t": "opening", "hand": hand_no, "step": step, "proof": openings})
+
+    async def _send_deck(self, deal: Deal, hand_no: int, step: int, step_msg: dict) -> None:
+        """Our step: recorded and sent; a shuffle step's openings follow the peer's challenge."""
+        deal.add(step, step_msg)
         await self._send(self._deck_msg(hand_no, step, step_msg))
+        if step in SHUFFLE_STEPS:
+            await self._answer(deal, hand_no, step, step_msg)
 
     async def _shuffle(self, points: list[bytes], hand_no: int) -> Deal:
         """The four steps, each proven by its maker and verified by the other on arrival;
-        nobody publishes a key before all four hold."""
+        nobody publishes a key before all four hold. Each side's next step is computed while
+        the step before is being checked."""
         context = self._deal_context(hand_no)
-        prepared, self._prepared = self._prepared, None
-        early, self._early = self._early, None
-        if self._replay is not None and self._replay["secrets"] is not None:
-            return await self._replay_shuffle(points, hand_no, context)
-        step1 = None
-        if self.seat == 0 and prepared is not None and prepared["context"] == context:
-            mine, step1 = await prepared["future"]
+        mine = DealerSecrets()
+        deal = Deal(points, mine, context=context, seat=self.seat)
+        if _AHEAD.get():
+            self.next_deal = deal
         else:
-            mine = DealerSecrets()
-        self.deal = deal = Deal(points, mine, context=context, seat=self.seat)
-        if self.seat == 1 and early is not None and early[0] == hand_no:
-            step2 = await self._take_early(early)
-            if step2 is not None:
-                deal = self.deal
-                await self._send_deck(hand_no, 2, step2)
-                step4 = await self._recv_deck(
-                    hand_no, 3, lambda d3: deal.mine.rekey_message(d3, context, 4)
-                )
-                await self._send_deck(hand_no, 4, step4)
-                return deal
+            self.deal = deal
         if self.seat == 0:
-            if step1 is None:
-                step1 = await asyncio.to_thread(mine.shuffle_message, points, context, 1)
-            if prepared is not None and prepared["sent"]:
-                deal.add(1, step1)  # sent during the hand before
-            else:
-                await self._send_deck(hand_no, 1, step1)
-            step3 = await self._recv_deck(hand_no, 2, lambda d2: mine.rekey_message(d2, context, 3))
-            await self._send_deck(hand_no, 3, step3)
-            await self._recv_deck(hand_no, 4)
+            step1 = await asyncio.to_thread(mine.shuffle_message, points, context, 1)
+            await self._send_deck(deal, hand_no, 1, step1)
+            step3 = await self._recv_deck(
+                deal, hand_no, 2, lambda d2: mine.rekey_message(d2, context, 3)
+            )
+            await self._send_deck(deal, hand_no, 3, step3)
+            await self._recv_deck(deal, hand_no, 4)
         else:
             step2 = await self._recv_deck(
-                hand_no, 1, lambda d1: mine.shuffle_message(d1, context, 2)
+                deal, hand_no, 1, lambda d1: mine.shuffle_message(d1, context, 2)
             )
-            await self._send_deck(hand_no, 2, step2)
-            step4 = await self._recv_deck(hand_no, 3, lambda d3: mine.rekey_message(d3, context, 4))
-            await self._send_deck(hand_no, 4, step4)
+            await self._send_deck(deal, hand_no, 2, step2)
+            step4 = await self._recv_deck(
+                deal, hand_no, 3, lambda d3: mine.rekey_message(d3, context, 4)
+            )
+            await self._send_deck(deal, hand_no, 4, step4)
         return deal
 
     async def _replay_shuffle(self, points: list[bytes], hand_no: int, context: bytes) -> Deal:
@@ -235,7 +243,7 @@ class DealProtocol:
         self.deal = deal = Deal(points, mine, context=context, seat=self.seat)
         for step in range(1, 5):
             if (step % 2 == 1) != (self.seat == 0):
-                await self._recv_deck(hand_no, step)
+                await self._recv_deck(deal, hand_no, step)
                 continue
             head = replay["out"][0] if replay["out"] else None
             if head is not None and head["t"] == "deck" and head["step"] == step:
@@ -245,7 +253,7 @@ class DealProtocol:
                 step_msg = await asyncio.to_thread(
                     make, points if step == 1 else deal.decks[-1], context, step
                 )
-            await self._send_deck(hand_no, step, step_msg)
+            await self._send_deck(deal, hand_no, step, step_msg)
         return deal
 
     async def _saves_differ(self, detail: str):
@@ -254,25 +262,10 @@ class DealProtocol:
         await self._farewell({"t": "bye", "reason": f"saves differ: {detail}"[:300]}, ended)
         raise ended
 
-    async def _take_early(self, early) -> dict | None:
-        """Guest: the step 1 that came during the hand before, checked meanwhile; our step 2
-        for it, or None when it was malformed (refused: the deal waits for another)."""
-        _, msg, work = early
-        try:
-            pending, step1, step2 = await work
-        except ProofError as exc:
-            await self._caught(f"deck step 1 refused: {exc}", msg)
-        except DealError as exc:
-            await self._refuse(f"bad deck: {exc}")
-            return None
-        pending.add(1, step1)
-        self.deal = pending
-        return step2
-
     async def _caught(self, why: str, msg: dict | None = None, deal: Deal | None = None):
         """The peer's step or key fails its proof: refuse it, keep the evidence, tell the peer
         and end the match as cheating (nothing of ours is published after it). ``deal``: the
-        deal it belongs to when that is not ``self.deal`` (a step sent ahead)."""
+        deal it belongs to when that is not ``self.deal`` (the next hand's, run ahead)."""
         await self._refuse(why)
         path = write_evidence(self, why, None, message=msg, deal=deal)
         self.callbacks.fire("on_cheat", f"{CHEATED}: {why}", str(path))

@@ -56,6 +56,8 @@ def write_evidence(
         "context": None if deal is None else deal.context.decode(),
         "commits": [] if deal is None else [[x.hex() for x in c] for c in deal.commits],
         "proofs": [] if deal is None else [list(p) for p in deal.proofs],
+        # our challenges to the peer's shuffle steps and the openings it answered with
+        "openings": {} if deal is None else {str(s): o for s, o in deal.openings.items()},
         "refused_message": message,
         "my_secrets": None
         if deal is None

@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import hmac
 import os
 import secrets
 from collections.abc import Callable, Sequence
@@ -64,6 +65,11 @@ class DealError(ValueError):
 
 class ProofError(DealError):
     """A proof or a lock does not hold: the peer's client is provably dishonest."""
+
+
+class ChallengeError(DealError):
+    """The peer challenged one of our commitments a second time, differently: we answer
+    no more (its save and ours hold different deals, or it fishes for our shuffle)."""
 
 
 # -- the group -----------------------------------------------------------------------------
@@ -176,6 +182,16 @@ def check_deck(deck: Sequence[bytes]) -> None:
         check_point(p)
 
 
+def _is_hex32(v) -> bool:
+    if not isinstance(v, str) or len(v) != 64:
+        return False
+    try:
+        bytes.fromhex(v)
+    except ValueError:
+        return False
+    return True
+
+
 def check_permutation(perm: Sequence[int]) -> None:
     if sorted(perm) != list(range(DECK)):
         raise DealError("a shuffle is not a permutation of 0..51")
@@ -206,9 +222,24 @@ def _round_digest(deck: Sequence[bytes], t: bytes) -> bytes:
     return hashlib.sha256(b"".join(deck) + t).digest()
 
 
-def _challenge_bits(ctx: bytes, digests: Sequence[bytes]) -> list[int]:
-    d = hashlib.sha256(b"gin3d-shuffle-challenge|" + ctx + b"".join(digests)).digest()
+def _root(digests: Sequence[bytes]) -> bytes:
+    """The prover's commitment to all its rounds: one hash of their digests."""
+    return hashlib.sha256(b"gin3d-shuffle-rounds|" + b"".join(digests)).digest()
+
+
+def challenge_bits(ctx: bytes, root: bytes, nonce: bytes) -> list[int]:
+    """The rounds' challenge bits: the statement, the prover's commitment to its rounds, and
+    the verifier's nonce, chosen after that commitment arrived (so no search beforehand
+    can pick them)."""
+    d = hashlib.sha256(b"gin3d-shuffle-challenge/3|" + ctx + root + nonce).digest()
     return [(d[j // 8] >> (j % 8)) & 1 for j in range(ROUNDS)]
+
+
+def challenge_nonce(secret: int, ctx: bytes, root: bytes) -> bytes:
+    """The verifier's challenge for one commitment: secret to the prover (keyed with the
+    verifier's master key for the hand, revealed only after the hand), and the same again if
+    a resumed hand sends the same commitment, so an honest prover is never asked twice."""
+    return hmac.new(_sc(secret), b"gin3d-challenge|" + ctx + root, hashlib.sha256).digest()
 
 
 def _shuffle_ctx(context: bytes, step: int, deck_in, deck_out, commit: bytes) -> bytes:
@@ -258,33 +289,62 @@ def _us(deck: Sequence[bytes]) -> list[bytes]:
     return _map(_mont, deck)
 
 
-def prove_shuffle(
+def _round_secrets(x: int, ctx: bytes, j: int) -> tuple[int, list[int]]:
+    """Round ``j``'s blinding key and shuffle, derived from the prover's master key and the
+    whole statement: unpredictable to anyone else, and the same when a resumed hand needs
+    the round again (a new statement gets new rounds, so no round is ever opened both ways)."""
+    x_inv = inverse(x)
+    for counter in range(1 << 16):
+        label = b"gin3d-shuffle-round|" + j.to_bytes(2, "big") + counter.to_bytes(2, "big")
+        stream = hashlib.shake_256(label + _sc(x) + ctx).digest(64 + 16 * (DECK - 1))
+        t = int.from_bytes(stream[:64], "little") % ORDER
+        if t and _clamped(t) is not None and _clamped(t * x_inv % ORDER) is not None:
+            break  # both openings' scalars (t and x/t) must be X25519 scalars
+    sigma = list(range(DECK))
+    for n, i in enumerate(range(DECK - 1, 0, -1)):  # Fisher-Yates on 128-bit draws
+        k = int.from_bytes(stream[64 + 16 * n : 80 + 16 * n], "little") % (i + 1)
+        sigma[i], sigma[k] = sigma[k], sigma[i]
+    return t, sigma
+
+
+@dataclass
+class ShuffleCommitment:
+    """A prover's rounds for one shuffle statement, before any challenge: the root goes in
+    the deck message, the rounds stay with the prover until the verifier's nonce comes."""
+
+    ctx: bytes
+    rounds: list[tuple[int, list[int]]]  # (t, sigma): E = t*in[sigma], T = t*G
+    root: bytes
+
+
+def commit_shuffle(
     x: int,
-    perm: Sequence[int],
     deck_in: Sequence[bytes],
     deck_out: Sequence[bytes],
     context: bytes,
     step: int,
-) -> list[str]:
-    """Proof that ``deck_out[i] == x * deck_in[perm[i]]`` and the commitment is ``x*G``."""
+) -> ShuffleCommitment:
+    """The prover's first move for "``deck_out`` is a shuffle of ``x*deck_in``": ``ROUNDS``
+    intermediate decks ``E_j = sigma_j(t_j*in)``, committed to by one root hash."""
     ctx = _shuffle_ctx(context, step, deck_in, deck_out, base(x))
     u_in = _us(deck_in)
-    x_inv = inverse(x)
 
-    def commit_round(_):
-        while True:  # both openings' scalars (t and t/x) must be X25519 scalars
-            t = random_scalar()
-            if _clamped(t) is not None and _clamped(t * x_inv % ORDER) is not None:
-                break
-        sigma = random_permutation()
+    def commit_round(j):
+        t, sigma = _round_secrets(x, ctx, j)
         k = _clamped(t)
-        e = [_nb.crypto_scalarmult(k, u_in[sigma[j]]) for j in range(DECK)]  # E = t*in[sigma]
-        return t, sigma, _round_digest(e, _ubase(t))
+        e = [_nb.crypto_scalarmult(k, u_in[sigma[i]]) for i in range(DECK)]
+        return (t, sigma), _round_digest(e, _ubase(t))
 
-    rounds = _map(commit_round, range(ROUNDS))
-    bits = _challenge_bits(ctx, [r[2] for r in rounds])
+    made = _map(commit_round, range(ROUNDS))
+    return ShuffleCommitment(ctx, [r for r, _ in made], _root([d for _, d in made]))
+
+
+def open_shuffle(c: ShuffleCommitment, x: int, perm: Sequence[int], nonce: bytes) -> list[str]:
+    """The openings answering the verifier's ``nonce``: bit 0 opens ``(sigma_j, t_j)``, bit 1
+    opens ``(rho_j, x/t_j)`` with ``out = rho_j((x/t_j)*E_j)``. Call it once per commitment:
+    both answers of one round would give the shuffle away."""
     proof = []
-    for bit, (t, sigma, _) in zip(bits, rounds):
+    for bit, (t, sigma) in zip(challenge_bits(c.ctx, c.root, nonce), c.rounds):
         if bit == 0:
             opened, s = sigma, t
         else:  # out[i] = u * E[rho(i)]: rho(i) = sigma^-1(perm(i)), u = x / t
@@ -294,6 +354,23 @@ def prove_shuffle(
     return proof
 
 
+def prove_shuffle(
+    x: int,
+    perm: Sequence[int],
+    deck_in: Sequence[bytes],
+    deck_out: Sequence[bytes],
+    context: bytes,
+    step: int,
+    nonce_of: Callable[[bytes, bytes], bytes],
+) -> tuple[bytes, bytes, list[str]]:
+    """The whole exchange in one call (for a prover and verifier in one process, as the
+    benchmarks and tests run them): ``(root, nonce, openings)``; ``nonce_of(ctx, root)`` is
+    the verifier's answer to the commitment."""
+    c = commit_shuffle(x, deck_in, deck_out, context, step)
+    nonce = nonce_of(c.ctx, c.root)
+    return c.root, nonce, open_shuffle(c, x, perm, nonce)
+
+
 def _openings(proof) -> list[tuple[int, list[int], int]]:
     if not isinstance(proof, list) or len(proof) != ROUNDS:
         raise ProofError(f"a shuffle proof has {ROUNDS} openings")
@@ -301,7 +378,10 @@ def _openings(proof) -> list[tuple[int, list[int], int]]:
     for text in proof:
         if not isinstance(text, str) or len(text) != OPENING_HEX:
             raise ProofError("a shuffle-proof opening has the wrong length")
-        raw = bytes.fromhex(text)
+        try:
+            raw = bytes.fromhex(text)
+        except ValueError:
+            raise ProofError("a shuffle-proof opening is not hex") from None
         bit, perm, s = raw[0], list(raw[1 : 1 + DECK]), int.from_bytes(raw[1 + DECK :], "little")
         if bit not in (0, 1) or sorted(perm) != list(range(DECK)) or not 0 < s < ORDER:
             raise ProofError("a shuffle-proof opening is malformed")
@@ -313,17 +393,23 @@ def verify_shuffle(
     deck_in: Sequence[bytes],
     deck_out: Sequence[bytes],
     commit: bytes,
+    root: bytes,
+    nonce: bytes,
     proof,
     context: bytes,
     step: int,
 ) -> None:
-    """ProofError unless ``proof`` shows ``deck_out`` is a shuffle of ``x*deck_in``, X = x*G
-    (each card up to its sign, which no card's identity depends on: see ``Deal.by_point``).
+    """ProofError unless ``proof`` (the openings sent for ``nonce``) shows ``deck_out`` is a
+    shuffle of ``x*deck_in``, X = x*G, each card up to its sign (which no card's identity
+    depends on: see ``Deal.by_point``): every round rebuilt from its opening must give the
+    committed ``root``, and the bits opened must be the challenge.
 
     ``deck_in`` and ``deck_out`` must already be checked (``check_deck``)."""
     check_point(commit)
     openings = _openings(proof)
     ctx = _shuffle_ctx(context, step, deck_in, deck_out, commit)
+    if challenge_bits(ctx, root, nonce) != [o[0] for o in openings]:
+        raise ProofError(f"the shuffle proof of step {step} answers another challenge")
     u_in, u_out, u_commit = _us(deck_in), _us(deck_out), _mont(commit)
 
     def rebuild(opening):
@@ -340,8 +426,7 @@ def verify_shuffle(
         except DealError:
             return b""
 
-    digests = _map(rebuild, openings)
-    if _challenge_bits(ctx, digests) != [o[0] for o in openings]:
+    if _root(_map(rebuild, openings)) != root:
         raise ProofError(f"the shuffle proof of step {step} does not hold")
 
 
@@ -413,6 +498,10 @@ class DealerSecrets:
     master: int = field(default_factory=random_scalar)
     perm: list[int] = field(default_factory=random_permutation)
     slot_keys: list[int] = field(default_factory=lambda: [random_scalar() for _ in range(DECK)])
+    answered: dict[int, str] = field(default_factory=dict)  # step -> the nonce we answered
+    _commitments: dict[int, ShuffleCommitment] = field(
+        default_factory=dict, repr=False, compare=False
+    )
 
     @property
     def commit(self) -> bytes:
@@ -431,11 +520,35 @@ class DealerSecrets:
         return [mul(self.slot_keys[i] * inv % ORDER, x) for i, x in enumerate(deck_in)]
 
     def shuffle_message(self, deck_in: Sequence[bytes], context: bytes, step: int) -> dict:
-        """Step 1 / 2 with its proof: ``{"cards", "commits", "proof"}`` (points as bytes)."""
+        """Step 1 / 2 with the commitment to its proof's rounds: ``{"cards", "commits",
+        "proof": [root]}`` (points as bytes); the openings wait for the peer's challenge
+        (``answer``)."""
         out = _map(lambda i: mul(self.master, deck_in[self.perm[i]]), range(DECK))
-        proof = prove_shuffle(self.master, self.perm, deck_in, out, context, step)
+        c = commit_shuffle(self.master, deck_in, out, context, step)
+        self._commitments[step] = c
         _us(out)  # the peer's proof of the next step starts from it: convert it now
-        return {"cards": out, "commits": [self.commit], "proof": proof}
+        return {"cards": out, "commits": [self.commit], "proof": [c.root.hex()]}
+
+    def answer(
+        self, step: int, deck_in: Sequence[bytes], msg: dict, context: bytes, nonce: bytes
+    ) -> list[str]:
+        """The openings of our step ``step`` (``msg`` as sent) for the peer's ``nonce``.
+
+        ChallengeError for a second, different nonce for the same step: answering two
+        challenges of one commitment would give our shuffle away."""
+        if not isinstance(nonce, bytes) or len(nonce) != 32:
+            raise DealError("a challenge is 32 bytes")
+        done = self.answered.get(step)
+        if done is not None and done != nonce.hex():
+            raise ChallengeError(f"a second, different challenge for deal step {step}")
+        c = self._commitments.get(step)
+        if c is None or c.root.hex() != msg["proof"][0]:  # a resumed hand: the same rounds
+            c = commit_shuffle(self.master, deck_in, msg["cards"], context, step)
+            if c.root.hex() != msg["proof"][0]:
+                raise DealError(f"deal step {step} was not made from these secrets")
+            self._commitments[step] = c
+        self.answered[step] = nonce.hex()
+        return open_shuffle(c, self.master, self.perm, nonce)
 
     def rekey_message(self, deck_in: Sequence[bytes], context: bytes, step: int) -> dict:
         """Step 3 / 4 with its locks and proof."""
@@ -462,6 +575,8 @@ class Deal:
     seat: int = 0  # whose view this is (0 host: it makes steps 1 and 3)
     commits: list[list[bytes]] = field(default_factory=list)  # per step: [X] or the 52 locks
     proofs: list[list[str]] = field(default_factory=list)  # per step, as sent
+    # shuffle steps: the verifier's challenge and the prover's openings, hex
+    openings: dict[int, dict] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         # a card is its point up to sign: the shuffle proofs hold up to each card's sign
@@ -488,8 +603,10 @@ class Deal:
         self.proofs.append(list(msg["proof"]))
 
     def check(self, step: int, msg: dict) -> None:
-        """Verify the peer's step ``step`` (cards, commits, proof as bytes/hex) on arrival:
-        DealError for a malformed deck, ProofError for a proof that does not hold."""
+        """Check the peer's step ``step`` (cards, commits, proof as bytes/hex) on arrival:
+        DealError for a malformed deck, ProofError for a re-key proof that does not hold. A
+        shuffle step's proof holds only once its openings answer our challenge
+        (``challenge``, then ``check_opening``)."""
         if step != self.step + 1 or (step % 2 == 1) != (self.seat == 1):
             raise DealError(f"deal step {step} is not the peer's to make now")
         cards, commits, proof = msg["cards"], msg["commits"], msg["proof"]
@@ -497,24 +614,58 @@ class Deal:
         if step in SHUFFLE_STEPS:
             if len(commits) != 1:
                 raise DealError("a shuffle step carries one commitment")
-            verify_shuffle(self._input(step), cards, commits[0], proof, self.context, step)
-        else:
-            if len(commits) != DECK:
-                raise DealError(f"a re-key step carries {DECK} locks")
-            for p in commits:
-                check_point(p)
-            verify_rekey(
-                self.commits[step - 3][0],
-                self._input(step),
-                cards,
-                commits,
-                proof,
-                self.context,
-                step,
-            )
+            check_point(commits[0])
+            if not isinstance(proof, list) or len(proof) != 1 or not _is_hex32(proof[0]):
+                raise DealError("a shuffle step carries the root of its rounds")
+            return
+        if len(commits) != DECK:
+            raise DealError(f"a re-key step carries {DECK} locks")
+        for p in commits:
+            check_point(p)
+        verify_rekey(
+            self.commits[step - 3][0],
+            self._input(step),
+            cards,
+            commits,
+            proof,
+            self.context,
+            step,
+        )
 
-    def accept(self, step: int, msg: dict) -> None:
+    def _shuffle_statement(self, step: int, msg: dict) -> bytes:
+        return _shuffle_ctx(self.context, step, self._input(step), msg["cards"], msg["commits"][0])
+
+    def challenge(self, step: int, msg: dict) -> bytes:
+        """Our challenge to the peer's shuffle step (checked by ``check``): chosen after its
+        rounds are committed, the same for the same commitment."""
+        root = bytes.fromhex(msg["proof"][0])
+        return challenge_nonce(self.mine.master, self._shuffle_statement(step, msg), root)
+
+    def check_opening(self, step: int, msg: dict, nonce: bytes, openings) -> None:
+        """ProofError unless ``openings`` answer ``nonce`` for the peer's shuffle ``msg``."""
+        self.openings[step] = {"nonce": nonce.hex(), "openings": list(openings)}
+        verify_shuffle(
+            self._input(step),
+            msg["cards"],
+            msg["commits"][0],
+            bytes.fromhex(msg["proof"][0]),
+            nonce,
+            openings,
+            self.context,
+            step,
+        )
+
+    def accept(self, step: int, msg: dict, prover: DealerSecrets | None = None) -> None:
+        """Check and record the peer's step in one go (prover and verifier in one process:
+        ``prover`` answers a shuffle step's challenge)."""
         self.check(step, msg)
+        if step in SHUFFLE_STEPS:
+            if prover is None:
+                raise DealError("a shuffle step needs its prover to answer the challenge")
+            nonce = self.challenge(step, msg)
+            self.check_opening(
+                step, msg, nonce, prover.answer(step, self._input(step), msg, self.context, nonce)
+            )
         self.add(step, msg)
 
     @property

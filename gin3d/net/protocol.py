@@ -16,9 +16,10 @@ from typing import Any
 
 from gin3d.paths import nests_deeper_than
 
-from .fairdeal import DECK, OPENING_HEX, ORDER, ROUNDS
+from . import fairdeal
+from .fairdeal import DECK, OPENING_HEX, ORDER
 
-PROTOCOL_VERSION = 2  # 2: ed25519 group, proofs at every deal step
+PROTOCOL_VERSION = 3  # 3: shuffle proofs answer the verifier's challenge (2: ed25519 group)
 MAX_FRAME = 64 * 1024
 HEADER = struct.Struct(">I")
 EMOTES = ("hello", "well_played", "oops", "thinking", "thanks", "good_game")
@@ -98,13 +99,22 @@ _OPENING = re.compile(rf"[0-9a-f]{{{OPENING_HEX}}}\Z")
 
 
 def _proof(v: Any) -> None:
-    """A deal step's proof: 40 shuffle openings, or a re-key challenge and 52 responses."""
-    if not isinstance(v, list) or len(v) not in (ROUNDS, DECK + 1):
-        raise ProtocolError(f"expected a proof of {ROUNDS} or {DECK + 1} parts")
-    pattern = _OPENING if len(v) == ROUNDS else _HEX64
+    """A deal step's proof: a shuffle's commitment to its rounds (one hash, opened after
+    the verifier's challenge), or a re-key challenge and 52 responses."""
+    if not isinstance(v, list) or len(v) not in (1, DECK + 1):
+        raise ProtocolError(f"expected a proof of 1 or {DECK + 1} parts")
     for x in v:
-        if not isinstance(x, str) or not pattern.match(x):
+        if not isinstance(x, str) or not _HEX64.match(x):
             raise ProtocolError("a proof part is not hex of the right length")
+
+
+def _openings(v: Any) -> None:
+    """A shuffle proof's openings: one per round (``fairdeal.ROUNDS``)."""
+    if not isinstance(v, list) or len(v) != fairdeal.ROUNDS:
+        raise ProtocolError(f"expected {fairdeal.ROUNDS} shuffle-proof openings")
+    for x in v:
+        if not isinstance(x, str) or not _OPENING.match(x):
+            raise ProtocolError("an opening is not hex of the right length")
 
 
 def _slot_keys(v: Any) -> None:
@@ -268,6 +278,8 @@ SCHEMAS: dict[str, dict[str, Callable[[Any], None]]] = {
         "commits": _commits,
         "proof": _proof,
     },
+    "chal": {"seq": _SEQ, "hand": _HANDNO, "step": _int_in(1, 2), "nonce": _hex64},
+    "opening": {"seq": _SEQ, "hand": _HANDNO, "step": _int_in(1, 2), "proof": _openings},
     "keys": {"seq": _SEQ, "hand": _HANDNO, "keys": _slot_keys},
     "act": {"seq": _SEQ, "hand": _HANDNO, "a": _text(40), "prev": _hex64, "?keys": _slot_keys},
     "reveal": {"seq": _SEQ, "hand": _HANDNO, "master": _scalar, "perm": _perm, "keys": _all_keys},

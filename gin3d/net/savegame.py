@@ -14,11 +14,10 @@ import hashlib
 
 from gin3d.engine import Game, LogError, NextHand, RuleSet
 
+from .constants import HAND_MESSAGES  # what a hand's replay is made of
 from .fairdeal import DealError, DealerSecrets, check_permutation, check_scalar
 from .movelog import MoveLog
 from .protocol import ProtocolError, key_hex, key_int, validate
-
-HAND_MESSAGES = ("deck", "keys", "act", "reveal")  # what a hand's replay is made of
 
 
 def build_game(rules: RuleSet, seed: str, first_dealer: int, hands: list[dict]) -> Game | None:
@@ -121,8 +120,7 @@ def hand_state(session) -> dict | None:
     mine = (
         deal.mine
         if deal is not None
-        else session._early_secrets.get(context)
-        or (replay["secrets"] if replay is not None and replay["number"] == n else None)
+        else (replay["secrets"] if replay is not None and replay["number"] == n else None)
     )
     if mine is None:
         return None
@@ -143,6 +141,7 @@ def hand_state(session) -> dict | None:
             "master": key_hex(wire["master"]),
             "perm": wire["perm"],
             "keys": [key_hex(k) for k in wire["keys"]],
+            "answered": {str(step): nonce for step, nonce in mine.answered.items()},
         },
         "steps": [step_digest(d, c) for d, c in zip(deal.decks, deal.commits)]
         if deal is not None
@@ -150,6 +149,19 @@ def hand_state(session) -> dict | None:
         "opened": opened,
         "sent": sent,
     }
+
+
+def _answered(raw) -> dict[int, str]:
+    """The challenges our saved secrets already answered, by shuffle step (ValueError)."""
+    if not isinstance(raw, dict):
+        raise ValueError("answered challenges")
+    out = {}
+    for step, nonce in raw.items():
+        if step not in ("1", "2") or not isinstance(nonce, str) or len(nonce) != 64:
+            raise ValueError("an answered challenge")
+        bytes.fromhex(nonce)
+        out[int(step)] = nonce
+    return out
 
 
 def load_hand_state(state, game_number: int, finished: int) -> dict | None:
@@ -164,7 +176,10 @@ def load_hand_state(state, game_number: int, finished: int) -> dict | None:
     try:
         raw = state["secrets"]
         secrets = DealerSecrets(
-            key_int(raw["master"]), list(raw["perm"]), [key_int(k) for k in raw["keys"]]
+            key_int(raw["master"]),
+            list(raw["perm"]),
+            [key_int(k) for k in raw["keys"]],
+            _answered(raw.get("answered", {})),
         )
         check_scalar(secrets.master)
         check_permutation(secrets.perm)

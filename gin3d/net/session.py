@@ -53,6 +53,7 @@ from .constants import (
     CHAT_KEPT,
     CHEATED,
     CONNECTED,
+    DEAL_MESSAGES,
     DECLINED,
     FAREWELL_PING,
     GONE,
@@ -68,7 +69,6 @@ from .ended import MatchEnded
 from .fairdeal import (
     Deal,
     DealError,
-    DealerSecrets,
     ProofError,
     card_points,
 )
@@ -132,7 +132,7 @@ class MatchSession(Channel, DealProtocol, Verifier):
     max_illegal_moves: int = 3  # an honest client never sends one: probes end as cheating
     autosave: str | None = None  # rewrite this resume file after every verified hand
     expect_rules: RuleSet | None = None  # guest: the rules the host offered (LAN list)
-    deal_ahead: bool = True  # host: send the next hand's step 1 during this hand
+    deal_ahead: bool = True  # deal the next hand during this one (both peers)
 
     def __post_init__(self) -> None:
         if self.seat not in (0, 1):
@@ -158,6 +158,7 @@ class MatchSession(Channel, DealProtocol, Verifier):
         self.game: Game | None = None
         self.tracker: HandTracker | None = None
         self.deal: Deal | None = None
+        self.next_deal: Deal | None = None  # the next hand's, while it is dealt ahead
         self.ended: MatchEnded | None = None
         self.done = asyncio.Event()
         self._send_lock = asyncio.Lock()
@@ -173,13 +174,16 @@ class MatchSession(Channel, DealProtocol, Verifier):
         self.link_lost = asyncio.Event()
         self._bye_seq: int | None = None  # our bye, sent and not yet confirmed by the peer
         self.deal_times: list[float] = []  # seconds from the first shuffle to my cards open
+        # seconds from a hand's result to the next hand's cards open, within a game: what a
+        # player who presses Next hand at once would wait
+        self.deal_waits: list[float] = []
+        self._hand_over_at: float | None = None
         self.draw_round_trips: list[float] = []  # my stock draw sent -> the peer's key back
-        self._prepared: dict | None = None  # host: the next hand's step 1, made ahead
-        self._early: tuple[int, dict, asyncio.Future] | None = None  # guest: it, sent ahead
-        self._points: list[bytes] | None = None  # this game's card points
+        self._deal_inbox: asyncio.Queue[dict] = asyncio.Queue()  # the deals' own messages
+        # the next hand's deal, run during this hand: (game, hand, its task)
+        self._ahead: tuple[int, int, asyncio.Future] | None = None
         self._tracker_game = -1  # the game the tracker's hand belongs to
         self._game_out_start = 0  # where this game's messages start in the outbox
-        self._early_secrets: dict[bytes, DealerSecrets] = {}  # host: a step 1 sent ahead
         # a resumed hand being replayed: our saved messages still to be made again
         self._replay: dict | None = None
         self._saved_ahead: tuple[int, int] | None = None  # (game, hand) saved ahead of sending
@@ -379,12 +383,14 @@ class MatchSession(Channel, DealProtocol, Verifier):
         await self.done.wait()  # after our bye: until the peer has it (see _farewell)
         return self.ended
 
-    async def _expect(self, kind: str, hand: int | None = None) -> dict:
-        """The peer's next message of ``kind``; from now it owes us a step (see claim)."""
-        if self._owed_since is None:
+    async def _expect(self, kind: str, hand: int | None = None, owe: bool = True) -> dict:
+        """The peer's next message of ``kind``; from now it owes us a step (see claim),
+        unless ``owe`` is False (the next hand's deal, run ahead)."""
+        if owe and self._owed_since is None:
             self._owed_since = self.clock()
+        inbox = self._deal_inbox if kind in DEAL_MESSAGES else self.inbox
         while True:
-            msg = await self.inbox.get()
+            msg = await inbox.get()
             self._current = msg
             if msg["t"] == kind and (hand is None or msg.get("hand") == hand):
                 return msg
@@ -544,16 +550,14 @@ class MatchSession(Channel, DealProtocol, Verifier):
             hand_no = len(self.game.hands)
             last = self.game.hand
             dealer = next_dealer(self.rules, last.dealer, last.winner)
-        self._points = points
-        self._early = None
+        self._drop_stale_deals()
         self._game_out_start = len(self.outbox)
         replay = resume.get("hand") if resume is not None else None
-        if replay is None:
-            self._prepare(points, hand_no)
         while True:
             full = await self._play_hand(points, seed, dealer, hand_no, replay)
             replay = None
             if self.game.over:
+                await self._stop_ahead()
                 self.games.append(self.game)
                 self.callbacks.fire("on_game_over", self.game)
                 return
@@ -571,11 +575,13 @@ class MatchSession(Channel, DealProtocol, Verifier):
         if replay is not None:
             await self._start_replay(replay, dealer)
         started = time.perf_counter()
-        self.deal = await self._shuffle(points, hand_no)
+        await self._deal_hand(points, hand_no)
         await self._deal_keys(hand_no)
         self.deal_times.append(time.perf_counter() - started)
+        if self._hand_over_at is not None:
+            self.deal_waits.append(time.perf_counter() - self._hand_over_at)
         if self.deal_ahead:
-            self._prepare(points, hand_no + 1, early=True)
+            self._start_ahead(points, hand_no + 1)
         dealt = [redact(e, self.seat) for e in self.tracker.hand.events]
         self.callbacks.fire("on_event", dealt, self._view(), None, None)
         while not self.tracker.over:
@@ -594,6 +600,7 @@ class MatchSession(Channel, DealProtocol, Verifier):
         if self.autosave:
             self._autosave()
         self.callbacks.fire("on_hand_over", full, tuple(self.game.totals()))
+        self._hand_over_at = None if self.game.over else time.perf_counter()
         return full
 
     async def _start_replay(self, replay: dict, dealer: int) -> None:

@@ -40,9 +40,7 @@ class TableHandSession(MatchSession):
         seed = await self._fix_seed()
         self._seeds.append(seed.hex())
         points = card_points(seed)
-        self._points = points
         self._game_out_start = len(self.outbox)
-        self._prepare(points, 0)
         self.full: Hand = await self._play_hand(points, seed, self.dealer, 0, None)
 
     def stop(self, ended: MatchEnded) -> None:
