@@ -13,12 +13,13 @@ the end each player sends the head of its move log: the table finishes only when
 Every message is signed by its player (``tablesig``), so the host cannot alter what it
 passes on. A message that breaks the schema, comes from the wrong player, or is a record of
 a hand its sender did not play, is refused (nothing changes, every player hears of it in a
-``tnote``); two records of one hand that differ, a hand that does not replay, or a hand's
-match ending in a cheat verdict, stop the table for everyone (``tend``), saying which player
-and hand. A guest whose link is lost dials the host again within the grace time; both ends
-then send what the other missed, and the hands under way resume. Past the grace time a
-computer player takes the seat, run by a player not at its hands (``taway``), until the
-player gets through again and takes it back (``tback``).
+``tnote``). One player who floods the chat is muted, one who stops playing or is caught
+cheating is removed and the computer plays its seat (``tableconduct``); two records of one
+hand that differ, or a hand that does not replay, stop the table for everyone (``tend``),
+saying which player and hand. A guest whose link is lost dials the host again within the
+grace time; both ends then send what the other missed, and the hands under way resume.
+Past the grace time a computer player takes the seat, run by a player not at its hands
+(``taway``), until the player gets through again and takes it back (``tback``).
 """
 
 from __future__ import annotations
@@ -35,16 +36,25 @@ from gin3d.engine import RuleSet
 from .channel import Link
 from .directory import clean_name
 from .ended import MatchEnded
-from .limits import Budget
-from .protocol import EMOTES, MAX_CHAT, MAX_TOLD, FrameError, ProtocolError
-from .publicmoves import PublicHand, decode, encode, public_events, told_truly
+from .protocol import EMOTES, MAX_CHAT, FrameError, ProtocolError
+from .publicmoves import PublicHand
 from .session import CHEATED, Callbacks, Player, Timing
+from .tableconduct import (
+    STALLED_HAND,
+    ChatGuard,
+    cheated_why,
+    claim_when_stalled,
+    muted_note,
+    stalled_why,
+)
 from .tablegame import Record, TableGame, stand_in
 from .tablehand import TableHandSession, hand_match_id
 from .tablelink import PairInbox, PairLink, is_resume
 from .tablesig import TableKeys
+from .tablewatch import PublicMoves
 
-MAX_TABLE_REFUSALS = 20  # refused messages from one player before the table stops
+MAX_TABLE_REFUSALS = 20  # refused messages from one player before it is removed (the
+# host: the table stops), and no more refusals are told of
 RECORDS_AHEAD = 100  # records kept for the hands from the oldest unsettled one to this many
 # more: a player back after an absence is sent the record of every hand it missed at once
 NOTES_KEPT = 100  # notes from the other players kept (a flood of them costs nothing)
@@ -54,14 +64,14 @@ BROADCAST = frozenset(
     | {"tchat", "temote"}
 )
 CHAT_KEPT = 100  # chat lines kept (the app shows the last few)
-CHAT_BURST, CHAT_EVERY = 8, 0.5  # chat lines and emotes a player may send at once, then one
-# every this many seconds: a flood past that is refused
+PATIENCE = 2  # stall times a player waits, without progress, for what others owe each other
+# (a hand's record): the hand's players and the host judge a staller first
 VOID = "dealt again"  # a hand whose player was replaced under way
 DISPUTED = "the table's hands are disputed"
 
 
 @dataclass
-class TablePeer:
+class TablePeer(PublicMoves):
     """One player of a table: its links, the seed, the hands it plays, the agreed game."""
 
     player: Player
@@ -120,7 +130,9 @@ class TablePeer:
         self.unheard: set[tuple[int, int]] = set()  # such a hand refused: no more heard
         self._telling: asyncio.Queue | None = None  # our public moves, sent in order
         self.chat: list[tuple[int, str]] = []  # (player, text), ours too, the last CHAT_KEPT
-        self.chat_budget = Budget(CHAT_BURST, CHAT_EVERY)  # each other player's
+        self.chat_guard = ChatGuard()  # each other player's chat budget and mute
+        self.removed: dict[int, str] = {}  # host: players removed by its verdict, and why
+        self.progress = 0  # counts what moves the table on (see ``_until``)
 
     # -- links ---------------------------------------------------------------------------
     def _spawn(self, coro) -> None:
@@ -291,6 +303,8 @@ class TablePeer:
             self.heads[p] = msg["head"]
         else:
             await self._refuse(p, f"player {p} sent {kind} out of turn")
+        if kind not in ("tnote", "tchat", "temote"):  # a note or a line moves nothing on
+            self.progress += 1
         async with self.changed:
             self.changed.notify_all()
 
@@ -322,103 +336,30 @@ class TablePeer:
             raise ValueError(f"unknown emote {name!r}")
         await self._broadcast({"t": "temote", "p": self.index, "name": name})
 
+    async def _mute(self, p: int) -> None:
+        """Player ``p`` was just muted here: said here (the host also tells the table)."""
+        self._say(muted_note(p))
+
     def _keep_chat(self, p: int, text: str) -> None:
         self.chat.append((p, text))
         del self.chat[:-CHAT_KEPT]
 
-    async def _take_chat(self, msg: dict) -> None:
-        """Another player's chat line or emote: shown, unless it floods the table."""
+    async def _take_chat(self, msg: dict) -> bool:
+        """Another player's chat line or emote: shown (True), unless its player floods the
+        table: then it is muted (``tableconduct.ChatGuard``), a flood never refused."""
         p = msg["p"]
-        if not self.chat_budget.spend(str(p)):
-            await self._refuse(p, f"player {p} sent chat faster than anyone types")
-            return
+        heard = self.chat_guard.take(p)
+        if heard == "muted":
+            await self._mute(p)
+        if heard != "shown":
+            return False
         if msg["t"] == "tchat":
             self._keep_chat(p, msg["text"])
             if self.on_chat is not None:
                 self.on_chat(p, msg["text"])
         elif self.on_emote is not None:
             self.on_emote(p, msg["name"])
-
-    async def _take_play(self, msg: dict) -> None:
-        """Public moves of a hand under way from one of its players: kept if they make
-        sense as that hand's next moves (refused if not), the app told of those it shows.
-        A hand not under way here (long over, or a move ahead of our table) is let go."""
-        p, hand = msg["p"], msg["hand"]
-        now = {h: seats for h, seats, _ in self.table.next_hands()} if self.table else {}
-        if hand not in now:
-            return
-        seats = now[hand]
-        try:
-            by = self._played_by(hand, seats)
-        except MatchEnded:
-            return
-        if p not in by:
-            await self._refuse(
-                p, f"player {p} told moves of hand {hand + 1}, which it does not play"
-            )
-            return
-        key = (hand, p)
-        if key in self.unheard:
-            return  # refused once already: the rest of that hand from it is not heard
-        told = self.watched.setdefault(key, PublicHand())
-        try:
-            if msg["n"] != len(told.events):
-                raise ProtocolError(f"move {msg['n'] + 1} told after {len(told.events)}")
-            events = [decode(text) for text in msg["ev"]]
-            told.take(events)
-        except ProtocolError as exc:
-            self.unheard.add(key)
-            await self._refuse(p, f"player {p} told hand {hand + 1} wrongly: {exc}"[:200])
-            return
-        if self.on_watch is not None and p == self.watched_from(hand, seats):
-            self.on_watch(hand, seats, events, told)
-
-    def watched_from(self, hand: int, seats: tuple[int, int]) -> int | None:
-        """Whose public moves of ``hand`` we show: at four, the one playing our partner's
-        seat at the other table; at three, while we sit it out, the one at its seat 0."""
-        if self.index in seats:
-            return None
-        try:
-            by = self._played_by(hand, seats)
-        except MatchEnded:
-            return None
-        if self.players == 4:
-            partner = (self.index + 2) % 4
-            return by[seats.index(partner)] if partner in seats else None
-        return by[0]
-
-    def _tell(self, hand: int, view, told: list[int]) -> None:
-        """The public moves of our hand that the table has not been told yet, queued."""
-        if self._telling is None:
-            self._telling = asyncio.Queue()
-            self._spawn(self._tell_table())
-        moves = [encode(e) for e in public_events(view.history)]
-        while told[0] < len(moves):
-            chunk = moves[told[0] : told[0] + MAX_TOLD]
-            self._queue_told(
-                {"t": "tplay", "p": self.index, "hand": hand, "n": told[0], "ev": chunk}
-            )
-            told[0] += len(chunk)
-
-    def _queue_told(self, msg: dict) -> None:
-        self._telling.put_nowait(msg)
-
-    async def _tell_table(self) -> None:
-        """Send our public moves, one after another, as they come."""
-        while True:  # (cancelled with the table's other tasks when it closes)
-            msg = await self._telling.get()
-            try:
-                await self._broadcast(msg)
-            finally:
-                self._telling.task_done()
-
-    async def _told(self) -> None:
-        """Until every public move queued so far is sent (before a hand's record)."""
-        if self._telling is not None:
-            try:
-                await asyncio.wait_for(self._telling.join(), self.timing.stall)
-            except asyncio.TimeoutError:
-                pass  # a link that takes nothing: its loss is seen where it is read
+        return True
 
     def _deliver(self, hand: int, other: int, body: str) -> str | None:
         key = (hand, other)
@@ -432,13 +373,33 @@ class TablePeer:
         return self.inbox.put(hand, other, body)
 
     async def _refuse(self, p: int, reason: str) -> None:
-        """Refuse a message: nothing changes, the table hears of it; too many stop it."""
+        """Refuse a message: nothing changes, the table hears of it; at MAX_TABLE_REFUSALS
+        its player is removed as a cheater, and later ones are not told (a flood of them
+        costs nothing)."""
+        count = self.refused_from[p] = self.refused_from.get(p, 0) + 1
+        if count > MAX_TABLE_REFUSALS:
+            return
         self.refusals.append(reason)
         self._say(f"refused: {reason}")
-        self.refused_from[p] = self.refused_from.get(p, 0) + 1
         await self._broadcast({"t": "tnote", "p": self.index, "reason": f"refused: {reason}"[:300]})
-        if self.refused_from[p] >= MAX_TABLE_REFUSALS:
-            await self._stop(MatchEnded(CHEATED, f"player {p}: {MAX_TABLE_REFUSALS} refusals"))
+        if count == MAX_TABLE_REFUSALS:
+            await self._misbehaved(
+                p, CHEATED, f"for sending {MAX_TABLE_REFUSALS} messages that were refused"
+            )
+
+    async def _misbehaved(self, p: int, reason: str, why: str) -> None:
+        """Player ``p`` stopped playing or cheated (``reason``: "claimed" or CHEATED): the
+        host removes it (``_remove``; a guest asks the host); the host itself cannot be
+        removed, so then the table stops."""
+        if p == 0 and self.index != 0:
+            await self._stop(MatchEnded(reason, f"player 0, the host, cannot be replaced: {why}"))
+        else:
+            await self._remove(p, reason, why)
+
+    async def _remove(self, p: int, reason: str, why: str) -> None:
+        """The host judges, a guest asks the host (their own ``_remove``); a peer that is
+        neither (a test's) has nobody to ask: the table stops."""
+        await self._stop(MatchEnded(reason, f"player {p} {why}"))
 
     def _say(self, text: str) -> None:
         if self.on_note is not None:
@@ -456,17 +417,43 @@ class TablePeer:
         async with self.changed:
             self.changed.notify_all()
 
-    async def _until(self, ready: Callable[[], bool], what: str) -> None:
-        """Wait for the table (bounded by ``Timing.stall``); MatchEnded if it stops."""
+    async def _until(
+        self,
+        ready: Callable[[], bool],
+        what: str,
+        owing: Callable[[], list[int]] = list,
+    ) -> None:
+        """Wait for the table; MatchEnded if it stops. Before the game ``Timing.stall``
+        bounds the wait. During it, the clock starts again whenever the table moves on
+        (``progress``: a move told, a record, a verdict): a table of people playing waits
+        as long as they play. After a stall time without progress, the host removes the
+        players who owe what we wait for (``owing``: as far as it can tell); anyone else
+        waits up to PATIENCE stall times (the players of a hand and the host judge a staller
+        first, and their verdict moves the table on), then the table stops."""
 
         def done() -> bool:
             return self.ended is not None or ready()
 
-        try:
-            async with self.changed:
-                await asyncio.wait_for(self.changed.wait_for(done), self.timing.stall)
-        except asyncio.TimeoutError:
-            await self._stop(MatchEnded("claimed", f"the table stopped: no {what}"))
+        seen, idle, judged = -1, 0, False
+        while not done():
+            if self.progress != seen:
+                seen, idle, judged = self.progress, 0, False
+            elif self.table is None or idle >= PATIENCE:
+                await self._stop(MatchEnded("claimed", f"the table stopped: no {what}"))
+                break
+            elif self.index == 0 and idle and not judged and owing():
+                judged = True
+                for p in owing():
+                    await self._misbehaved(p, "claimed", f"for not playing (sent no {what})")
+                continue
+            try:
+                async with self.changed:
+                    await asyncio.wait_for(
+                        self.changed.wait_for(lambda seen=seen: done() or self.progress != seen),
+                        self.timing.stall,
+                    )
+            except asyncio.TimeoutError:
+                idle += 1
         if self.ended is not None:
             raise self.ended
 
@@ -487,7 +474,7 @@ class TablePeer:
                 await self._play_round(table_id)
             await self._broadcast({"t": "tdone", "p": self.index, "head": self.table.log.head})
             self.heads[self.index] = self.table.log.head
-            await self._until(self._all_heads, "final log heads")
+            await self._until(self._all_heads, "final log heads", self._owing_heads)
             if len(set(self.heads.values())) != 1:
                 raise MatchEnded("logs differ", f"the final move logs differ: {self.heads}")
             self.ended = MatchEnded("finished")
@@ -497,8 +484,15 @@ class TablePeer:
 
     def _all_heads(self) -> bool:
         """Every player's final log head is here (a player gone sends none)."""
+        return not self._owing_heads()
+
+    def _owing_heads(self) -> list[int]:
         last = self.table.next_hands()[-1][0] if self.table is not None else 0
-        return all(p in self.heads for p in range(self.players) if not self._replaced(p, last))
+        return [
+            p
+            for p in range(self.players)
+            if p not in self.heads and p != self.index and not self._replaced(p, last)
+        ]
 
     async def _fix_seed(self) -> bytes:
         """Commit-reveal among all players: the first dealer's cut that nobody chose."""
@@ -550,18 +544,6 @@ class TablePeer:
             if record is not None:
                 return record
 
-    async def _check_told(self, hands) -> None:
-        """What each player told of the round's hands, against the hands replayed: a
-        player who told moves it did not play is refused (the table hears of it)."""
-        played = dict(zip((h for h, _, _ in hands), self.table.played(), strict=True))
-        for (hand, p), told in sorted(self.watched.items()):
-            heard = (hand, p) not in self.unheard
-            if heard and hand in played and not told_truly(told.events, played[hand].events):
-                await self._refuse(p, f"player {p} told moves of hand {hand + 1} it did not play")
-        last = hands[-1][0]
-        self.watched = {k: v for k, v in self.watched.items() if k[0] > last}
-        self.unheard = {k for k in self.unheard if k[0] > last}
-
     def _played_by(self, hand: int, seats: tuple[int, int]) -> tuple[int, int]:
         """Who plays each seat of ``hand``: the player, or for a player gone before it the
         computer player that ``stand_in`` runs; MatchEnded when that one is gone too."""
@@ -581,6 +563,7 @@ class TablePeer:
 
     def _set_back(self, p: int, hand: int) -> None:
         self.back[p] = hand
+        self.progress += 1
         if p == self.index:
             self.inbox.rejoin(hand)
         self._say(f"player {p} plays again from hand {hand + 1}")
@@ -589,6 +572,7 @@ class TablePeer:
         """From ``hand`` on ``gone`` is played by the computer: its hands under way are
         dealt again (their records so far void)."""
         self.away[gone] = hand
+        self.progress += 1
         self._say(f"player {gone} is played by the computer from hand {hand + 1}")
         if self.table is None:
             return
@@ -642,6 +626,14 @@ class TablePeer:
         if ended.reason == VOID:
             self._say(f"hand {hand + 1} is dealt again: {ended.detail}")
             return
+        if ended.reason in (STALLED_HAND, CHEATED):  # the other player's fault
+            stalled = ended.reason == STALLED_HAND
+            why = (
+                stalled_why(hand, self.timing.stall) if stalled else cheated_why(hand, ended.detail)
+            )
+            await self._misbehaved(other, ended.reason, why)
+            await self._until(lambda: self._replaced(other, hand), f"verdict on player {other}")
+            return  # the hand is dealt again, the computer at the other seat
         if ended.reason != "finished":
             raise MatchEnded(ended.reason, f"hand {hand + 1}, player {other}: {ended.detail}")
         deck, actions = session.record()
@@ -684,7 +676,11 @@ class TablePeer:
         finally:
             self.attaching.discard(key)
             self.awaiting_resume.discard(key)
-        return await session.run()
+        watch = asyncio.ensure_future(claim_when_stalled(session, self.timing.heartbeat))
+        try:
+            return await session.run()
+        finally:
+            watch.cancel()
 
     async def _agreed(self, hand: int, seats: tuple[int, int]) -> Record | None:
         """The hand's record once both who play it sent the same one (records of it from
@@ -703,7 +699,14 @@ class TablePeer:
         def ready() -> bool:
             return ours() or all((hand, p) in self.records for p in self._played_by(hand, seats))
 
-        await self._until(ready, f"record of hand {hand + 1}")
+        def owing() -> list[int]:
+            """At the host: a player of the hand whose record is missing, its opponent's
+            here (it finished the hand, and sends nothing)."""
+            by = self._played_by(hand, seats)
+            sent = [p for p in by if (hand, p) in self.records]
+            return [p for p in by if p not in sent] if sent else []
+
+        await self._until(ready, f"record of hand {hand + 1}", owing)
         if ours():
             return None
         a, b = (self.records[(hand, p)] for p in self._played_by(hand, seats))

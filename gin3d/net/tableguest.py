@@ -1,6 +1,7 @@
 """A player who joins a table by its code (player 1, 2 or 3 as the host seats it), at the
 host's address or through the service's relay, and dials the host again when its link is
-lost. The rest is ``table.TablePeer``'s.
+lost. A player it finds stalling or cheating it asks the host to remove (``tableconduct``).
+The rest is ``table.TablePeer``'s.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from .peer import JoinedMatch, MatchOptions
 from .protocol import ProtocolError
 from .session import CHEATED, Player
 from .table import BROADCAST, LINK_ERRORS, TablePeer
+from .tableconduct import CHAT_BURST, GUEST_SLACK, ChatGuard, claim_note
 from .transport import Identity
 
 REDIAL_EVERY = 0.5  # seconds between tries to reach the host again
@@ -51,6 +53,8 @@ class TableGuest(TablePeer):
         )
         self.dialer.identity = self.identity  # the host knows our seat by it
         self.route = ""  # how the link to the host runs: "direct" or "relay"
+        # the host mutes a flooder: ours is a looser check, against a host that floods
+        self.chat_guard = ChatGuard(burst=CHAT_BURST * GUEST_SLACK)
 
     async def _dial(self):
         self.dialer.peer_fingerprint = self.host_fingerprint or None
@@ -125,6 +129,12 @@ class TableGuest(TablePeer):
             return True  # refused below as out of turn
         for_us = self.index if msg["t"] == "tpair" else None
         return self.sig.holds(msg, msg["p"], for_us)
+
+    async def _remove(self, p: int, reason: str, why: str) -> None:
+        """Only the host seats the computer: we ask it (it checks that we play a hand under
+        way with ``p``); its verdict, a ``tnote`` and a ``taway``, is what we go by."""
+        self._say(f"asking the host to remove player {p} {why}")
+        await self._broadcast({"t": "tnote", "p": self.index, "reason": claim_note(p, why)})
 
     def _ends(self) -> list[int]:
         return [0]  # the host: kept for it while the link is down, sent on the new one

@@ -48,6 +48,11 @@ class TableHandSession(MatchSession):
         if self.ended is None:
             self._end(ended)
 
+    async def _hang_up(self, reason: str) -> None:
+        """No bye on a cheat verdict: at a table the cheater's hand ends with the host's
+        verdict (``tableconduct``); a bye would first end its table and, with its ``tend``,
+        everyone's."""
+
     def record(self) -> tuple[list[int], list[str]]:
         """The verified hand as the table hears it: its deck (slot order) and its moves."""
         deck = [int(c) for c in self.game.decks[0]]

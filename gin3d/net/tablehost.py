@@ -1,7 +1,8 @@
 """The table's host (player 0): its door (at its address, and with a relay also at the
 service, for players behind NAT), seating, passing every message on, a player lost and
-coming back, and the computer player taking a seat past the grace time. The rest of
-what a player does is ``table.TablePeer``'s (docs/net.md, *Tables of three and four*).
+coming back, and the computer player taking a seat past the grace time, or from a player
+it removes for stalling or cheating (``tableconduct``), and the mute of a chat flooder. The
+rest of what a player does is ``table.TablePeer``'s (docs/net.md, *Tables of three and four*).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from .peer import HostedMatch, MatchOptions
 from .protocol import ProtocolError
 from .session import Player
 from .table import BROADCAST, LINK_ERRORS, TablePeer
+from .tableconduct import muted_note, parse_claim, removed_note, you_muted_note
 from .tablelink import is_resume
 from .transport import Peer
 
@@ -94,6 +96,7 @@ class TableHost(TablePeer):
                 for p, fp in self.fingerprints.items()
                 if fp == peer.peer_fingerprint
                 and p not in self.links
+                and p not in self.removed
                 and (p in self.waiting or p in self.away.keys() - self.back or self.seeing_off)
             ),
             None,
@@ -143,8 +146,13 @@ class TableHost(TablePeer):
         settled it), or, before the game began, the table ends."""
         if self.waiting.pop(p, None) is None or self.ended is not None:
             return
+        await self._replace(p, f"player {p} left the table")
+
+    async def _replace(self, p: int, gone: str) -> None:
+        """The computer plays ``p``'s seat from the first hand not complete here, or (before
+        the game began, or ``p`` replaced once already) the table ends (``gone``: why)."""
         if self.table is None or self.stand_in is None or p in self.away:
-            await self._stop(MatchEnded("opponent left", f"player {p} left the table"))
+            await self._stop(MatchEnded("opponent left", gone))
             return
         try:
             hands = self.table.next_hands()
@@ -157,6 +165,46 @@ class TableHost(TablePeer):
         await self._broadcast({"t": "taway", "p": self.index, "player": p, "hand": hand})
         async with self.changed:
             self.changed.notify_all()
+
+    async def _remove(self, p: int, reason: str, why: str) -> None:
+        """The verdict on a guest who stopped playing or cheated: every player hears it, the
+        computer plays its seat (``_replace``), its messages are no longer heard and it does
+        not take its seat back (it may still watch the game to its end)."""
+        if p == self.index or p in self.removed or self.ended is not None:
+            return
+        self.removed[p] = why
+        timer = self.waiting.pop(p, None)
+        if timer is not None:
+            timer.cancel()
+        verdict = removed_note(p, why)
+        self._say(verdict)
+        await self._broadcast({"t": "tnote", "p": self.index, "reason": verdict})
+        if p not in self.away:
+            await self._replace(p, f"player {p} was removed: {why}")
+
+    async def _claimed(self, by: int, p: int, why: str) -> None:
+        """A guest asks that ``p`` be removed: granted when both play a hand under way
+        that is not complete here (its opponent owes it a move, or cheated in it)."""
+        hands = self.table.next_hands() if self.table is not None else []
+        for hand, seats, _ in hands:
+            try:
+                players = self._played_by(hand, seats)
+            except MatchEnded:
+                continue
+            if by in players and p in players and p != by and not self._complete(hand, seats):
+                self._say(f"player {by} asks that player {p} be removed {why}")
+                await self._remove(p, "claimed", why)
+                return
+        self._say(f"player {by}'s claim against player {p} does not hold: {why}")
+
+    async def _mute(self, p: int) -> None:
+        """A chat flooder: its lines are no longer passed on; it and the table are told."""
+        self._say(muted_note(p))
+        await self._send_to(p, self.sig.sign({"t": "tnote", "p": 0, "reason": you_muted_note()}))
+        note = self.sig.sign({"t": "tnote", "p": 0, "reason": muted_note(p)})
+        for to in self._ends():
+            if to != p:
+                await self._send_to(to, note)
 
     def _complete(self, hand: int, seats: tuple[int, int]) -> bool:
         return all((hand, p) in self.records for p in self._played_by(hand, seats))
@@ -203,6 +251,8 @@ class TableHost(TablePeer):
 
     async def _route(self, msg: dict, sender: int) -> None:
         kind = msg["t"]
+        if sender in self.removed:
+            return None  # it watches the game, but is no longer heard at the table
         if kind == "tpair":
             to = msg["p"]
             if to == sender or to >= self.players:
@@ -221,6 +271,13 @@ class TableHost(TablePeer):
         elif kind in BROADCAST and msg["p"] == sender:
             if not self.sig.holds(msg, sender):
                 return await self._refuse(sender, _unsigned(sender, kind))
+            claim = parse_claim(msg["reason"]) if kind == "tnote" else None
+            if claim is not None:  # for the host alone: its verdict is what the table hears
+                return await self._claimed(sender, *claim)
+            if kind in ("tchat", "temote"):  # a muted player's lines are not passed on
+                if await self._take_chat(msg):
+                    await self._send_all(msg, but=sender)
+                return None
             await self._send_all(msg, but=sender)
             await self._take(msg)
         else:

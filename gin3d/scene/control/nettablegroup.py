@@ -6,8 +6,9 @@ sits out, the teams, and the connection line saying which player you are and the
 safety code. Each agreed hand goes into the statistics and hand history (the rows of
 three-player and partnership games). The chat and the emotes are everyone's at the table,
 each line under its player's name. A table has no rematch or save: what its players hear of
-each other (a player's link lost, the computer taking a seat, a player back, a refusal)
-shows as the table's messages; a guest's own link lost and back, on the connection line too.
+each other (a player's link lost, the computer taking a seat, a player back, a refusal, a
+chat flooder muted, a player removed for not playing or cheating) shows as the table's
+messages; a guest's own link lost and back, on the connection line too.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from .netgroup import NetGroupController
 from .nettable import EMOTE_TEXT, ChatBox, NetSession
 
 TOLD = ("link was lost", "played by the computer", "plays again", "is back", "refused")
+TOLD += ("muted", "removed", "remove player")  # a chat flooder; a staller or cheater out
 # how the table's messages name a player: by its number from 0 for the host
 PLAYER_WORDS = re.compile(r"\b[Pp]layers? (\d)(?: and (\d))?\b")
 
