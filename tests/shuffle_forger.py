@@ -38,8 +38,8 @@ class Forgery:
         return [w[c][2] for w, c in zip(self.ways, choice)]
 
 
-def _opening(bit: int, perm: Sequence[int], s: int) -> str:
-    return (bytes([bit]) + bytes(perm) + fd._sc(s)).hex()
+def _opening(perm: Sequence[int], s: int) -> str:
+    return (b"\x01" + bytes(perm) + fd._sc(s)).hex()
 
 
 def prepare(
@@ -60,16 +60,17 @@ def prepare(
     for _ in range(fd.ROUNDS):
         made = []
         for _ in range(ways):
-            t, sigma = fd.random_scalar(), fd.random_permutation()
+            seed = secrets.token_bytes(32)  # bit 0 opens a round's seed: (t, sigma)
+            t, sigma = fd._expand_round(seed)
             e0 = [fd._umul(t, u_in[sigma[k]], deck_in[sigma[k]]) for k in range(fd.DECK)]
-            made.append((0, fd._round_digest(e0, fd._ubase(t)), _opening(0, sigma, t)))
+            made.append((0, fd._round_digest(e0, fd._ubase(t)), (b"\x00" + seed).hex()))
             u, rho = fd.random_scalar(), fd.random_permutation()
             v = fd.inverse(u)  # E[rho(i)] = out[i] / u, T = X / u: opens as (rho, u)
             e1: list[bytes] = [b""] * fd.DECK
             for i in range(fd.DECK):
                 e1[rho[i]] = fd._umul(v, u_out[i], false_out[i])
             d1 = fd._round_digest(e1, fd._umul(v, fd._mont(commit), commit))
-            made.append((1, d1, _opening(1, rho, u)))
+            made.append((1, d1, _opening(rho, u)))
         rounds.append(made)
     return Forgery(ctx, rounds)
 

@@ -17,6 +17,7 @@ from player_harness import (
     SHOTS,
     Player,
     end,
+    my_cards,
     my_move,
     on,
     play_move,
@@ -483,6 +484,46 @@ def test_online_join_a_friend_by_code_through_the_relay(player, service):
     p.screenshot("online-code-typed")
     p.click_button("Join")
     accept_and_play(p, "Cal", "online-code")
+
+
+def test_online_next_hand_is_dealt_during_the_hand_before(player, service):
+    """A friend's game by code through the relay, its first hand played to the result, then
+    Next hand: the next hand's deal was made (shuffled and proven by both sides) while the
+    first was played, so its cards come face up in our hand and the table has nothing left
+    to shuffle."""
+    peer = service.match(
+        "dee", "host", "--listen", LOOP, "--port", "0", "--name", "Dee", "--relay-only"
+    )
+    _, code = peer.line("LISTENING", 30).split()
+    p = player(args=("--relay", service.address, *service.game_args))
+    open_online(p)
+    p.type_into("code", code)
+    p.click_button("Join")
+    p.wait(lambda s: s.get("screen") == "Offer", 60, "Dee's rules to accept")
+    p.click_button("Accept")
+    deadline = time.monotonic() + 240
+    while True:
+        snap = p.wait(
+            net_move_or_result, max(1.0, deadline - time.monotonic()), "the first hand's end"
+        )
+        if not net_move(snap):
+            break
+        play_move(p, snap, knock=True)
+    p.screenshot("online-next-hand-result")
+    assert snap["screen"] == "HandResult", snap["screen"]
+    p.click_button("Next hand")
+    snap = p.wait(
+        lambda s: (
+            s.get("screen") == "Table"
+            and len(my_cards(s)) >= 10
+            and not s.get("prompt", "").startswith("Dealing")
+        ),
+        30,
+        "the second hand's cards in our hand",
+    )
+    p.screenshot("online-next-hand-dealt")
+    assert any("Dee" in t for t in snap["texts"])
+    assert p.problems() == []
 
 
 def test_settings_online_service_tests_and_is_kept(player, service):

@@ -206,7 +206,9 @@ class Channel:
         """With an autosave: rewrite it *before* sending a move, or the first message of a
         hand, so a program killed mid-hand still holds the hand in progress with all it
         sent that the peer may have read (see ``savegame.hand_state``). The rest of a hand's
-        messages (deal steps, keys, the reveal) are made again from the saved secrets."""
+        messages (deal steps, keys, the reveal) are made again from the saved secrets. Not
+        before the hand's deal is this session's: a deal run ahead that is still finishing
+        has no secrets in a save yet (that hand is dealt afresh after a restart)."""
         t = self.tracker
         if (
             self.autosave is None
@@ -214,6 +216,8 @@ class Channel:
             or t is None
             or msg["hand"] != t.hand_number
             or self._tracker_game != self._game_no
+            or self.deal is None
+            or self.deal.context != self._deal_context(msg["hand"])
             or not self.resumable()
         ):  # before any verified hand: nothing to resume
             return

@@ -21,19 +21,23 @@ The deck (slot ``i`` of the final deck is dealt ``i``-th, exactly like the engin
 Each proof is checked the moment its deck arrives (``Deal.accept``); a key published later is
 checked against its lock (``a_i*G == A_i``) before it is used. The proofs:
 
-* **shuffle** (``prove_shuffle``/``verify_shuffle``): "out is a permutation of x*in, where
-  X = x*G", a Fiat-Shamir cut-and-choose over ``ROUNDS`` = 40 intermediate decks
-  ``E_j = s_j(t_j*in)``, ``T_j = t_j*G``. Challenge bit 0 opens ``(s_j, t_j)``, bit 1 opens
-  ``(r_j, u_j)`` with ``out = r_j(u_j*E_j)``, ``X = u_j*T_j``. Answering both bits of one
-  round yields the witness, so a false statement passes with probability 2^-40. The verifier
-  rebuilds each ``E_j, T_j`` from its opening and the challenge is the hash of all of them, so
-  the proof is the 40 openings alone.
+* **shuffle** (``commit_shuffle``/``open_shuffle``/``verify_shuffle``): "out is a permutation
+  of x*in, where X = x*G", a cut-and-choose over ``ROUNDS`` = 40 intermediate decks
+  ``E_j = s_j(t_j*in)``, ``T_j = t_j*G``, committed to by one root hash in the deck message.
+  The challenge is the *verifier's*: a nonce keyed with its secret master key, sent after the
+  root arrived (``Deal.challenge``), so no search before the commitment can pick it. Bit 0
+  opens the round's seed (so ``s_j, t_j``), bit 1 opens ``(r_j, u_j)`` with
+  ``out = r_j(u_j*E_j)``, ``X = u_j*T_j``. Answering both bits of one round yields the
+  witness, so a false statement passes one live attempt with probability 2^-40, and a failed
+  attempt is a cheat verdict; for the same reason a prover answers one challenge per
+  commitment (``DealerSecrets.answer``).
 * **re-key** (``prove_rekey``/``verify_rekey``): for every slot, Chaum-Pedersen
   ``log_X(X_i) = log_{in_i}(out_i)``: one challenge for all 52 (soundness ~2^-252), so
   ``out_i = (x_i/x)*in_i`` with ``X_i = x_i*G`` and ``X`` the shuffle step's commitment.
 
 Every challenge hashes the match context (match, game, hand), the step, both decks and the
-commitments: a proof cannot be replayed in another hand, step or match.
+commitments: a proof cannot be replayed in another hand, step or match. docs/net.md weighs
+this proof against the alternatives and states the threat model.
 """
 
 from __future__ import annotations
@@ -53,10 +57,11 @@ from nacl.exceptions import CryptoError as _CryptoError
 ORDER = 2**252 + 27742317777372353535851937790883648493  # l, the prime order of the group
 DECK = 52
 POINT_BYTES = 32
-ROUNDS = 40  # cut-and-choose rounds of a shuffle proof: soundness error 2^-40
+ROUNDS = 40  # cut-and-choose rounds of a shuffle proof: 2^-40 a live attempt (docs/net.md)
 SHUFFLE_STEPS = (1, 2)
 REKEY_STEPS = (3, 4)
-OPENING_HEX = 2 * (1 + DECK + 32)  # one shuffle-proof opening: bit, permutation, scalar
+SEED_OPENING_HEX = 2 * (1 + 32)  # a shuffle-proof opening of bit 0: the round's seed
+OPENING_HEX = 2 * (1 + DECK + 32)  # ... of bit 1: the permutation and the scalar
 
 
 class DealError(ValueError):
@@ -289,22 +294,30 @@ def _us(deck: Sequence[bytes]) -> list[bytes]:
     return _map(_mont, deck)
 
 
-def _round_secrets(x: int, ctx: bytes, j: int) -> tuple[int, list[int]]:
-    """Round ``j``'s blinding key and shuffle, derived from the prover's master key and the
-    whole statement: unpredictable to anyone else, and the same when a resumed hand needs
-    the round again (a new statement gets new rounds, so no round is ever opened both ways)."""
-    x_inv = inverse(x)
-    for counter in range(1 << 16):
-        label = b"gin3d-shuffle-round|" + j.to_bytes(2, "big") + counter.to_bytes(2, "big")
-        stream = hashlib.shake_256(label + _sc(x) + ctx).digest(64 + 16 * (DECK - 1))
-        t = int.from_bytes(stream[:64], "little") % ORDER
-        if t and _clamped(t) is not None and _clamped(t * x_inv % ORDER) is not None:
-            break  # both openings' scalars (t and x/t) must be X25519 scalars
+def _expand_round(seed: bytes) -> tuple[int, list[int]]:
+    """A round's blinding key and shuffle from its 32-byte seed (bit 0 opens the seed)."""
+    stream = hashlib.shake_256(b"gin3d-shuffle-round/3|" + seed).digest(64 + 16 * (DECK - 1))
+    t = int.from_bytes(stream[:64], "little") % ORDER or 1
     sigma = list(range(DECK))
     for n, i in enumerate(range(DECK - 1, 0, -1)):  # Fisher-Yates on 128-bit draws
         k = int.from_bytes(stream[64 + 16 * n : 80 + 16 * n], "little") % (i + 1)
         sigma[i], sigma[k] = sigma[k], sigma[i]
     return t, sigma
+
+
+def _round_seed(x: int, ctx: bytes, j: int) -> bytes:
+    """Round ``j``'s seed, derived from the prover's master key and the whole statement:
+    unpredictable to anyone else, and the same when a resumed hand needs the round again (a
+    new statement gets new rounds, so no round is ever opened both ways). The first whose key
+    ``t`` lets both openings' scalars (``t`` and ``x/t``) be X25519 scalars."""
+    x_inv = inverse(x)
+    for counter in range(1 << 16):
+        label = b"gin3d-shuffle-seed|" + j.to_bytes(2, "big") + counter.to_bytes(2, "big")
+        seed = hashlib.sha256(label + _sc(x) + ctx).digest()
+        t, _ = _expand_round(seed)
+        if _clamped(t) is not None and _clamped(t * x_inv % ORDER) is not None:
+            break
+    return seed
 
 
 @dataclass
@@ -313,7 +326,7 @@ class ShuffleCommitment:
     the deck message, the rounds stay with the prover until the verifier's nonce comes."""
 
     ctx: bytes
-    rounds: list[tuple[int, list[int]]]  # (t, sigma): E = t*in[sigma], T = t*G
+    rounds: list[bytes]  # each round's seed: (t, sigma), E = t*in[sigma], T = t*G
     root: bytes
 
 
@@ -330,27 +343,29 @@ def commit_shuffle(
     u_in = _us(deck_in)
 
     def commit_round(j):
-        t, sigma = _round_secrets(x, ctx, j)
+        seed = _round_seed(x, ctx, j)
+        t, sigma = _expand_round(seed)
         k = _clamped(t)
         e = [_nb.crypto_scalarmult(k, u_in[sigma[i]]) for i in range(DECK)]
-        return (t, sigma), _round_digest(e, _ubase(t))
+        return seed, _round_digest(e, _ubase(t))
 
     made = _map(commit_round, range(ROUNDS))
     return ShuffleCommitment(ctx, [r for r, _ in made], _root([d for _, d in made]))
 
 
 def open_shuffle(c: ShuffleCommitment, x: int, perm: Sequence[int], nonce: bytes) -> list[str]:
-    """The openings answering the verifier's ``nonce``: bit 0 opens ``(sigma_j, t_j)``, bit 1
-    opens ``(rho_j, x/t_j)`` with ``out = rho_j((x/t_j)*E_j)``. Call it once per commitment:
-    both answers of one round would give the shuffle away."""
+    """The openings answering the verifier's ``nonce``: bit 0 opens the round's seed (so
+    ``(sigma_j, t_j)``), bit 1 opens ``(rho_j, x/t_j)`` with ``out = rho_j((x/t_j)*E_j)``.
+    Call it once per commitment: both answers of one round would give the shuffle away."""
     proof = []
-    for bit, (t, sigma) in zip(challenge_bits(c.ctx, c.root, nonce), c.rounds):
+    for bit, seed in zip(challenge_bits(c.ctx, c.root, nonce), c.rounds):
         if bit == 0:
-            opened, s = sigma, t
-        else:  # out[i] = u * E[rho(i)]: rho(i) = sigma^-1(perm(i)), u = x / t
-            inv = _inverse_perm(sigma)
-            opened, s = [inv[perm[i]] for i in range(DECK)], x * inverse(t) % ORDER
-        proof.append((bytes([bit]) + bytes(opened) + _sc(s)).hex())
+            proof.append((b"\x00" + seed).hex())
+            continue
+        t, sigma = _expand_round(seed)  # out[i] = u * E[rho(i)]: rho = sigma^-1 perm, u = x/t
+        inv = _inverse_perm(sigma)
+        rho, s = [inv[perm[i]] for i in range(DECK)], x * inverse(t) % ORDER
+        proof.append((b"\x01" + bytes(rho) + _sc(s)).hex())
     return proof
 
 
@@ -376,16 +391,20 @@ def _openings(proof) -> list[tuple[int, list[int], int]]:
         raise ProofError(f"a shuffle proof has {ROUNDS} openings")
     out = []
     for text in proof:
-        if not isinstance(text, str) or len(text) != OPENING_HEX:
+        if not isinstance(text, str) or len(text) not in (SEED_OPENING_HEX, OPENING_HEX):
             raise ProofError("a shuffle-proof opening has the wrong length")
         try:
             raw = bytes.fromhex(text)
         except ValueError:
             raise ProofError("a shuffle-proof opening is not hex") from None
-        bit, perm, s = raw[0], list(raw[1 : 1 + DECK]), int.from_bytes(raw[1 + DECK :], "little")
-        if bit not in (0, 1) or sorted(perm) != list(range(DECK)) or not 0 < s < ORDER:
+        if raw[0] == 0 and len(raw) == 1 + 32:
+            t, sigma = _expand_round(raw[1:])
+            out.append((0, sigma, t))
+            continue
+        perm, s = list(raw[1 : 1 + DECK]), int.from_bytes(raw[1 + DECK :], "little")
+        if raw[0] != 1 or sorted(perm) != list(range(DECK)) or not 0 < s < ORDER:
             raise ProofError("a shuffle-proof opening is malformed")
-        out.append((bit, perm, s))
+        out.append((1, perm, s))
     return out
 
 

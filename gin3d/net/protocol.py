@@ -17,7 +17,7 @@ from typing import Any
 from gin3d.paths import nests_deeper_than
 
 from . import fairdeal
-from .fairdeal import DECK, OPENING_HEX, ORDER
+from .fairdeal import DECK, OPENING_HEX, ORDER, SEED_OPENING_HEX
 
 PROTOCOL_VERSION = 3  # 3: shuffle proofs answer the verifier's challenge (2: ed25519 group)
 MAX_FRAME = 64 * 1024
@@ -95,7 +95,7 @@ def _commits(v: Any) -> None:
         _hex64(x)
 
 
-_OPENING = re.compile(rf"[0-9a-f]{{{OPENING_HEX}}}\Z")
+_OPENING = re.compile(rf"(?:[0-9a-f]{{{SEED_OPENING_HEX}}}|[0-9a-f]{{{OPENING_HEX}}})\Z")
 
 
 def _proof(v: Any) -> None:
