@@ -13,10 +13,12 @@ import statistics
 import time
 
 from gin3d.engine import RuleSet
-from gin3d.net import fairdeal
-from gin3d.net.fairdeal import ROUNDS, Deal, DealerSecrets, card_points, verify_shuffle
+from gin3d.net import shuffleproof
+from gin3d.net.fairdeal import Deal, DealerSecrets
+from gin3d.net.group import card_points
 from gin3d.net.peer import HostedMatch, JoinedMatch, MatchOptions
 from gin3d.net.relay import Relay
+from gin3d.net.shuffleproof import ROUNDS, verify_shuffle
 from gin3d.players import GreedyPlayer
 
 
@@ -42,7 +44,7 @@ def bench_crypto(deals: int, rounds: int = ROUNDS, interactive: bool = True) -> 
     """CPU seconds (this process, all threads: the proof pool's too) of whole deals with every
     proof made and checked, both peers one after the other (no network, nothing ahead)."""
     points = card_points(b"bench-seed".ljust(32, b"."))
-    saved, fairdeal.ROUNDS = fairdeal.ROUNDS, rounds
+    saved, shuffleproof.ROUNDS = shuffleproof.ROUNDS, rounds
     times = []
     try:
         for _ in range(deals):
@@ -69,7 +71,7 @@ def bench_crypto(deals: int, rounds: int = ROUNDS, interactive: bool = True) -> 
                 opener.open_slot(slot, (guest if slot % 2 else host).slot_keys[slot])
             times.append(time.process_time() - start)
     finally:
-        fairdeal.ROUNDS = saved
+        shuffleproof.ROUNDS = saved
     return times
 
 
@@ -153,6 +155,8 @@ def main() -> None:
         cpu = bench_crypto(args.deals, rounds, interactive)
         print(f"  {label}: median {statistics.median(cpu) * 1000:.0f} ms CPU")
     for relay in (False, True):
+        if args.games < 1:
+            break
         r = asyncio.run(bench_games(args.games, relay, args.think))
         route = "relay" if relay else "direct"
         print(

@@ -16,7 +16,8 @@ import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from gin3d.net import fairdeal as fd
+from gin3d.net import group as g
+from gin3d.net import shuffleproof as sp
 
 
 @dataclass
@@ -32,14 +33,14 @@ class Forgery:
         return [w[c][0] for w, c in zip(self.ways, choice)]
 
     def root(self, choice: Sequence[int]) -> bytes:
-        return fd._root([w[c][1] for w, c in zip(self.ways, choice)])
+        return sp._root([w[c][1] for w, c in zip(self.ways, choice)])
 
     def answer(self, choice: Sequence[int]) -> list[str]:
         return [w[c][2] for w, c in zip(self.ways, choice)]
 
 
 def _opening(perm: Sequence[int], s: int) -> str:
-    return (b"\x01" + bytes(perm) + fd._sc(s)).hex()
+    return (b"\x01" + bytes(perm) + g.scalar_bytes(s)).hex()
 
 
 def prepare(
@@ -53,23 +54,23 @@ def prepare(
     """``ways`` one-bit answers of each bit, every round, for "``false_out`` is a shuffle
     of ``x*deck_in``" (with two, there are 4^ROUNDS commitments, 2^ROUNDS of them forgeries
     under a challenge the prover computes itself)."""
-    commit = fd.base(x)
-    ctx = fd._shuffle_ctx(context, step, deck_in, false_out, commit)
-    u_in, u_out = fd._us(deck_in), fd._us(false_out)
+    commit = g.base(x)
+    ctx = sp.shuffle_ctx(context, step, deck_in, false_out, commit)
+    u_in, u_out = g.u_coords(deck_in), g.u_coords(false_out)
     rounds = []
-    for _ in range(fd.ROUNDS):
+    for _ in range(sp.ROUNDS):
         made = []
         for _ in range(ways):
             seed = secrets.token_bytes(32)  # bit 0 opens a round's seed: (t, sigma)
-            t, sigma = fd._expand_round(seed)
-            e0 = [fd._umul(t, u_in[sigma[k]], deck_in[sigma[k]]) for k in range(fd.DECK)]
-            made.append((0, fd._round_digest(e0, fd._ubase(t)), (b"\x00" + seed).hex()))
-            u, rho = fd.random_scalar(), fd.random_permutation()
-            v = fd.inverse(u)  # E[rho(i)] = out[i] / u, T = X / u: opens as (rho, u)
-            e1: list[bytes] = [b""] * fd.DECK
-            for i in range(fd.DECK):
-                e1[rho[i]] = fd._umul(v, u_out[i], false_out[i])
-            d1 = fd._round_digest(e1, fd._umul(v, fd._mont(commit), commit))
+            t, sigma = sp._expand_round(seed)
+            e0 = [g.umul(t, u_in[sigma[k]], deck_in[sigma[k]]) for k in range(g.DECK)]
+            made.append((0, sp._round_digest(e0, g.ubase(t)), (b"\x00" + seed).hex()))
+            u, rho = g.random_scalar(), g.random_permutation()
+            v = g.inverse(u)  # E[rho(i)] = out[i] / u, T = X / u: opens as (rho, u)
+            e1: list[bytes] = [b""] * g.DECK
+            for i in range(g.DECK):
+                e1[rho[i]] = g.umul(v, u_out[i], false_out[i])
+            d1 = sp._round_digest(e1, g.umul(v, g.mont(commit), commit))
             made.append((1, d1, _opening(rho, u)))
         rounds.append(made)
     return Forgery(ctx, rounds)
@@ -90,6 +91,6 @@ def grind(
 def false_deck(x: int, perm: Sequence[int], deck_in: Sequence[bytes]) -> list[bytes]:
     """``x*deck_in`` shuffled by ``perm``, but one card replaced by another card under a
     second key: a deck with a card twice, which no shuffle makes."""
-    out = [fd.mul(x, deck_in[perm[i]]) for i in range(fd.DECK)]
-    out[5] = fd.mul(2, out[4])
+    out = [g.mul(x, deck_in[perm[i]]) for i in range(g.DECK)]
+    out[5] = g.mul(2, out[4])
     return out

@@ -17,7 +17,7 @@ from net_harness import play_pair
 
 from gin3d.engine import CARDS
 from gin3d.net import fairdeal
-from gin3d.net.fairdeal import ORDER, mul, random_scalar
+from gin3d.net.group import ORDER, ProofError, mul, random_scalar
 from gin3d.net.protocol import key_hex
 from gin3d.net.session import CHEATED, MatchSession
 
@@ -245,7 +245,7 @@ def _rerun(ev, victim):
         if bad["step"] in fairdeal.SHUFFLE_STEPS:  # the challenge we sent and its answer
             assert bytes.fromhex(bad["nonce"]) == deal.challenge(bad["step"], msg)
             deal.check_opening(bad["step"], msg, bytes.fromhex(bad["nonce"]), bad["openings"])
-    except fairdeal.ProofError:
+    except ProofError:
         return True
     return False
 

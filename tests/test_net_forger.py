@@ -15,36 +15,29 @@ from net_harness import play_pair
 from shuffle_forger import false_deck, grind, prepare
 from test_net_cheat_deal import PeekingGuest, _check_refused, _rerun
 
-from gin3d.net import fairdeal as fd
-from gin3d.net.fairdeal import (
-    ChallengeError,
-    Deal,
-    DealerSecrets,
-    ProofError,
-    card_points,
-    random_permutation,
-    random_scalar,
-)
+from gin3d.net import shuffleproof as sp
+from gin3d.net.fairdeal import ChallengeError, Deal, DealerSecrets
+from gin3d.net.group import ProofError, base, card_points, random_permutation, random_scalar
 
 CONTEXT = b"gin3d-deal|forger|0|0"
 ROUNDS = 16  # a search of about 2^16 hashes: a second here (2^40 at the real count)
 
 
 def test_a_forger_who_grinds_the_challenge_offline_is_refused(monkeypatch):
-    monkeypatch.setattr(fd, "ROUNDS", ROUNDS)
+    monkeypatch.setattr(sp, "ROUNDS", ROUNDS)
     points = card_points(b"forger".ljust(32, b"."))
     x = random_scalar()
     out = false_deck(x, random_permutation(), points)
     forgery = prepare(x, points, out, CONTEXT, 1)
     # where the prover can compute the challenge, the offline search finds a forgery...
     known = bytes(32)
-    guess = grind(forgery, lambda root: fd.challenge_bits(forgery.ctx, root, known), 1 << 22)
+    guess = grind(forgery, lambda root: sp.challenge_bits(forgery.ctx, root, known), 1 << 22)
     assert guess is not None
     root = forgery.root(guess)
-    fd.verify_shuffle(points, out, fd.base(x), root, known, forgery.answer(guess), CONTEXT, 1)
+    sp.verify_shuffle(points, out, base(x), root, known, forgery.answer(guess), CONTEXT, 1)
     # ...but the verifier's challenge comes after the root: the same forgery is refused
     verifier = Deal(points, DealerSecrets(), context=CONTEXT, seat=1)
-    msg = {"cards": out, "commits": [fd.base(x)], "proof": [root.hex()]}
+    msg = {"cards": out, "commits": [base(x)], "proof": [root.hex()]}
     verifier.check(1, msg)  # its form holds: only the openings can tell
     nonce = verifier.challenge(1, msg)
     assert nonce != known
@@ -92,7 +85,7 @@ class ForgingGuest(PeekingGuest):
 
 
 def test_a_guest_with_a_forged_step_2_is_refused_and_reads_no_card(tmp_path, monkeypatch):
-    monkeypatch.setattr(fd, "ROUNDS", ROUNDS)
+    monkeypatch.setattr(sp, "ROUNDS", ROUNDS)
     h, g, results = asyncio.run(
         play_pair(guest_cls=ForgingGuest, evidence_dir=str(tmp_path), timeout=60)
     )

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from net_harness import snapshot
 
 from gin3d.engine import RuleSet
-from gin3d.net.fairdeal import ORDER
+from gin3d.net.group import ORDER
 from gin3d.net.peer import HostedMatch, JoinedMatch
 from gin3d.net.protocol import HEADER, MAX_FRAME, SCHEMAS, ProtocolError, decode
 from gin3d.net.transport import HandshakeError, Identity, handshake

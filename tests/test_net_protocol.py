@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gin3d.net.fairdeal import ORDER
+from gin3d.net.group import ORDER
 from gin3d.net.protocol import (
     HEADER,
     MAX_FRAME,

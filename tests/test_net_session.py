@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from net_harness import MATCH, ScriptedPlayer, play_pair, snapshot
 
 from gin3d.engine import Discard, RuleSet
-from gin3d.net.fairdeal import random_scalar
+from gin3d.net.group import random_scalar
 from gin3d.net.protocol import key_hex
 from gin3d.net.session import CHEATED, MatchSession
 

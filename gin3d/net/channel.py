@@ -68,10 +68,12 @@ class Channel:
         if self._bye_seq is not None and first["got"] >= self._bye_seq:
             self._end(self.ended)  # the peer already holds our bye
 
-    def _spawn(self, coro) -> None:
+    def _spawn(self, coro) -> asyncio.Future:
+        """Run ``coro`` beside the match; ``close`` cancels it if it is still running."""
         task = asyncio.ensure_future(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+        return task
 
     def _set_status(self, status: str) -> None:
         self.status = status

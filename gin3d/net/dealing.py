@@ -21,15 +21,8 @@ from .constants import (
 )
 from .ended import MatchEnded
 from .evidence import write_evidence
-from .fairdeal import (
-    SHUFFLE_STEPS,
-    ChallengeError,
-    Deal,
-    DealError,
-    DealerSecrets,
-    ProofError,
-    check_deck,
-)
+from .fairdeal import SHUFFLE_STEPS, ChallengeError, Deal, DealerSecrets
+from .group import DealError, ProofError, check_deck
 from .protocol import key_hex, key_int
 
 # whether the task running now deals the next hand ahead: its waits start no stall clock (the
@@ -58,7 +51,7 @@ class DealProtocol:
             except MatchEnded:
                 return None  # the verdict is out (``_caught``); the match ends with it
 
-        self._ahead = (self._game_no, hand_no, asyncio.ensure_future(ahead()))
+        self._ahead = (self._game_no, hand_no, self._spawn(ahead()))
 
     async def _stop_ahead(self) -> None:
         """The game ended: the deal run ahead is for a hand that will never be played."""

@@ -1,13 +1,12 @@
 """Two-party SRA mental poker with a zero-knowledge proof at every step of the deal.
 
 The group is the prime-order subgroup (order ``ORDER`` = l = 2^252 + ...) of edwards25519, used
-through libsodium via PyNaCl (``crypto_scalarmult_ed25519_noclamp``, ``crypto_core_ed25519_*``):
-no field arithmetic of our own. Every point a peer sends must pass libsodium's
-``crypto_core_ed25519_is_valid_point`` (canonical encoding, on the curve, not of small order, in
-the prime-order subgroup), so each group element has exactly one encoding and no torsion can
-hide in it. (PyNaCl has no ristretto255 bindings; with that check the subgroup is the same
-prime-order group ristretto255 encodes.) Commutative encryption is scalar multiplication:
-``E_a(P) = a*P``, ``E_a(E_b(P)) = E_ab(P)``, undone by ``E_{1/a}``.
+through libsodium via PyNaCl (``group``: no field arithmetic of our own, canonical points only;
+PyNaCl has no ristretto255 bindings, and with libsodium's subgroup check the group is the same
+prime-order group ristretto255 encodes). Commutative encryption is scalar multiplication:
+``E_a(P) = a*P``, ``E_a(E_b(P)) = E_ab(P)``, undone by ``E_{1/a}``. The shuffle proof is its
+own module (``shuffleproof``); this one holds the re-key proof, one peer's secrets, the deal
+as one peer sees it, and the end-of-hand audit.
 
 The deck (slot ``i`` of the final deck is dealt ``i``-th, exactly like the engine's deck):
 
@@ -42,34 +41,45 @@ this proof against the alternatives and states the threat model.
 
 from __future__ import annotations
 
-import functools
-import hashlib
-import hmac
-import os
-import secrets
-from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from nacl import bindings as _nb
 from nacl.exceptions import CryptoError as _CryptoError
 
-ORDER = 2**252 + 27742317777372353535851937790883648493  # l, the prime order of the group
-DECK = 52
-POINT_BYTES = 32
-ROUNDS = 40  # cut-and-choose rounds of a shuffle proof: 2^-40 a live attempt (docs/net.md)
+from .group import (
+    DECK,
+    ORDER,
+    DealError,
+    ProofError,
+    base,
+    check_deck,
+    check_permutation,
+    check_point,
+    check_scalar,
+    hash_scalar,
+    inverse,
+    is_hex32,
+    mul,
+    point_sub,
+    pool_map,
+    random_permutation,
+    random_scalar,
+    scalar_bytes,
+    transcript,
+    u_coords,
+    unsigned,
+)
+from .shuffleproof import (
+    ShuffleCommitment,
+    challenge_nonce,
+    commit_shuffle,
+    open_shuffle,
+    shuffle_ctx,
+    verify_shuffle,
+)
+
 SHUFFLE_STEPS = (1, 2)
 REKEY_STEPS = (3, 4)
-SEED_OPENING_HEX = 2 * (1 + 32)  # a shuffle-proof opening of bit 0: the round's seed
-OPENING_HEX = 2 * (1 + DECK + 32)  # ... of bit 1: the permutation and the scalar
-
-
-class DealError(ValueError):
-    """A peer's deck, key or transcript is wrong: the message is refused or the hand voided."""
-
-
-class ProofError(DealError):
-    """A proof or a lock does not hold: the peer's client is provably dishonest."""
 
 
 class ChallengeError(DealError):
@@ -77,380 +87,8 @@ class ChallengeError(DealError):
     no more (its save and ours hold different deals, or it fishes for our shuffle)."""
 
 
-# -- the group -----------------------------------------------------------------------------
-def _sc(k: int) -> bytes:
-    return k.to_bytes(32, "little")
-
-
-def check_point(p: bytes) -> None:
-    """Refuse anything that is not the canonical encoding of a prime-order-subgroup point."""
-    if not isinstance(p, bytes) or len(p) != POINT_BYTES:
-        raise DealError("a group element is 32 bytes")
-    if not _nb.crypto_core_ed25519_is_valid_point(p):
-        raise DealError("not a point of the prime-order group")
-
-
-def check_scalar(k: int) -> None:
-    if isinstance(k, bool) or not isinstance(k, int) or not 0 < k < ORDER:
-        raise DealError("a key is a whole number in 1..l-1")
-
-
-def mul(k: int, p: bytes) -> bytes:
-    """``k*P`` (libsodium checks ``P`` is a valid subgroup point)."""
-    check_scalar(k)
-    try:
-        return _nb.crypto_scalarmult_ed25519_noclamp(_sc(k), p)
-    except (_CryptoError, TypeError, ValueError) as exc:
-        raise DealError("not a point of the prime-order group") from exc
-
-
-def base(k: int) -> bytes:
-    """``k*G``."""
-    check_scalar(k)
-    return _nb.crypto_scalarmult_ed25519_base_noclamp(_sc(k))
-
-
-def _sub(p: bytes, q: bytes) -> bytes:
-    return _nb.crypto_core_ed25519_sub(p, q)
-
-
-def mul_many(k: int, ps: Sequence[bytes]) -> list[bytes]:
-    return [mul(k, p) for p in ps]
-
-
-def inverse(k: int) -> int:
-    return pow(k, -1, ORDER)
-
-
-def random_scalar() -> int:
-    return secrets.randbelow(ORDER - 1) + 1
-
-
-def _hash_scalar(*parts: bytes) -> int:
-    h = hashlib.sha512()
-    for part in parts:
-        h.update(len(part).to_bytes(4, "big"))
-        h.update(part)
-    return int.from_bytes(h.digest(), "little") % ORDER
-
-
-def card_points(seed: bytes) -> list[bytes]:
-    """The 52 card points for a seed: hashed to the group (two Elligator 2 maps, added), so
-    nobody knows a discrete log between two cards or to the generator."""
-    points: list[bytes] = []
-    for card in range(DECK):
-        counter = 0
-        while True:
-            h = hashlib.sha512(
-                b"gin3d-card/2|" + seed + bytes([card]) + counter.to_bytes(4, "big")
-            ).digest()
-            counter += 1
-            p = _nb.crypto_core_ed25519_add(
-                _nb.crypto_core_ed25519_from_uniform(h[:32]),
-                _nb.crypto_core_ed25519_from_uniform(h[32:]),
-            )
-            if unsigned(p) not in {
-                unsigned(q) for q in points
-            } and _nb.crypto_core_ed25519_is_valid_point(p):
-                points.append(p)
-                break
-    return points
-
-
-def random_permutation(n: int = DECK) -> list[int]:
-    perm = list(range(n))
-    for i in range(n - 1, 0, -1):
-        j = secrets.randbelow(i + 1)
-        perm[i], perm[j] = perm[j], perm[i]
-    return perm
-
-
-def _inverse_perm(perm: Sequence[int]) -> list[int]:
-    inv = [0] * len(perm)
-    for i, p in enumerate(perm):
-        inv[p] = i
-    return inv
-
-
-def unsigned(p: bytes) -> bytes:
-    """A point's encoding with its sign bit cleared: the same for ``P`` and ``-P``."""
-    return p[:31] + bytes([p[31] & 0x7F])
-
-
-def check_deck(deck: Sequence[bytes]) -> None:
-    """A received deck: 52 points of the group, no two equal even up to sign."""
-    if len(deck) != DECK:
-        raise DealError(f"a deck has {DECK} cards, got {len(deck)}")
-    if len({unsigned(p) for p in deck}) != DECK:
-        raise DealError("a deck holds the same encrypted card twice")
-    for p in deck:
-        check_point(p)
-
-
-def _is_hex32(v) -> bool:
-    if not isinstance(v, str) or len(v) != 64:
-        return False
-    try:
-        bytes.fromhex(v)
-    except ValueError:
-        return False
-    return True
-
-
-def check_permutation(perm: Sequence[int]) -> None:
-    if sorted(perm) != list(range(DECK)):
-        raise DealError("a shuffle is not a permutation of 0..51")
-
-
-# -- parallel work -------------------------------------------------------------------------
-# libsodium calls through cffi release the GIL: proof rounds run on all cores at once.
-_POOL = ThreadPoolExecutor(
-    max_workers=max(2, min(4, os.cpu_count() or 2)), thread_name_prefix="gin3d-proof"
-)
-
-
-def _map(fn: Callable, items: Sequence) -> list:
-    """``[fn(x) for x in items]`` on the proof pool (never call it from a pool thread)."""
-    return list(_POOL.map(fn, items))
-
-
-# -- the proofs ----------------------------------------------------------------------------
-def _transcript(label: bytes, context: bytes, step: int, *parts: bytes) -> bytes:
-    h = hashlib.sha512(b"gin3d-fairdeal/2|" + label)
-    for part in (context, bytes([step]), *parts):
-        h.update(len(part).to_bytes(4, "big"))
-        h.update(part)
-    return h.digest()
-
-
-def _round_digest(deck: Sequence[bytes], t: bytes) -> bytes:
-    return hashlib.sha256(b"".join(deck) + t).digest()
-
-
-def _root(digests: Sequence[bytes]) -> bytes:
-    """The prover's commitment to all its rounds: one hash of their digests."""
-    return hashlib.sha256(b"gin3d-shuffle-rounds|" + b"".join(digests)).digest()
-
-
-def challenge_bits(ctx: bytes, root: bytes, nonce: bytes) -> list[int]:
-    """The rounds' challenge bits: the statement, the prover's commitment to its rounds, and
-    the verifier's nonce, chosen after that commitment arrived (so no search beforehand
-    can pick them)."""
-    d = hashlib.sha256(b"gin3d-shuffle-challenge/3|" + ctx + root + nonce).digest()
-    return [(d[j // 8] >> (j % 8)) & 1 for j in range(ROUNDS)]
-
-
-def challenge_nonce(secret: int, ctx: bytes, root: bytes) -> bytes:
-    """The verifier's challenge for one commitment: secret to the prover (keyed with the
-    verifier's master key for the hand, revealed only after the hand), and the same again if
-    a resumed hand sends the same commitment, so an honest prover is never asked twice."""
-    return hmac.new(_sc(secret), b"gin3d-challenge|" + ctx + root, hashlib.sha256).digest()
-
-
-def _shuffle_ctx(context: bytes, step: int, deck_in, deck_out, commit: bytes) -> bytes:
-    return _transcript(b"shuffle", context, step, b"".join(deck_in), b"".join(deck_out), commit)
-
-
-# The shuffle proof works on Montgomery u-coordinates (a point up to its sign) with X25519's
-# ladder, about three times faster than an edwards25519 multiplication with its subgroup
-# check. X25519 clamps its scalar to 2^254 + 8m (m < 2^251), which on the prime-order
-# subgroup is the scalar (2^254 + 8m) mod l: half of all scalars mod l can be written so.
-_INV8 = pow(8, -1, ORDER)
-
-
-@functools.lru_cache(maxsize=1024)
-def _mont(p: bytes) -> bytes:
-    """The u-coordinate of a (valid) point: the same for ``P`` and ``-P`` (kept for the
-    decks of this deal, which the next proof reads again)."""
-    try:
-        return _nb.crypto_sign_ed25519_pk_to_curve25519(p)
-    except (_CryptoError, TypeError, ValueError) as exc:
-        raise DealError("not a point of the prime-order group") from exc
-
-
-def _clamped(s: int) -> bytes | None:
-    """An X25519 scalar that multiplies subgroup points by ``s``, or None where none exists."""
-    m = (s - 2**254) * _INV8 % ORDER
-    return _sc(2**254 + 8 * m) if m < 2**251 else None
-
-
-def _umul(s: int, u: bytes, p: bytes) -> bytes:
-    """u(s*P), given P's u-coordinate ``u`` and P itself ``p`` (for scalars X25519 can't take)."""
-    k = _clamped(s)
-    if k is not None:
-        return _nb.crypto_scalarmult(k, u)
-    return _mont(mul(s, p))
-
-
-_U_G = _mont(base(1))
-
-
-def _ubase(s: int) -> bytes:
-    k = _clamped(s)
-    return _nb.crypto_scalarmult_base(k) if k is not None else _mont(base(s))
-
-
-def _us(deck: Sequence[bytes]) -> list[bytes]:
-    return _map(_mont, deck)
-
-
-def _expand_round(seed: bytes) -> tuple[int, list[int]]:
-    """A round's blinding key and shuffle from its 32-byte seed (bit 0 opens the seed)."""
-    stream = hashlib.shake_256(b"gin3d-shuffle-round/3|" + seed).digest(64 + 16 * (DECK - 1))
-    t = int.from_bytes(stream[:64], "little") % ORDER or 1
-    sigma = list(range(DECK))
-    for n, i in enumerate(range(DECK - 1, 0, -1)):  # Fisher-Yates on 128-bit draws
-        k = int.from_bytes(stream[64 + 16 * n : 80 + 16 * n], "little") % (i + 1)
-        sigma[i], sigma[k] = sigma[k], sigma[i]
-    return t, sigma
-
-
-def _round_seed(x: int, ctx: bytes, j: int) -> bytes:
-    """Round ``j``'s seed, derived from the prover's master key and the whole statement:
-    unpredictable to anyone else, and the same when a resumed hand needs the round again (a
-    new statement gets new rounds, so no round is ever opened both ways). The first whose key
-    ``t`` lets both openings' scalars (``t`` and ``x/t``) be X25519 scalars."""
-    x_inv = inverse(x)
-    for counter in range(1 << 16):
-        label = b"gin3d-shuffle-seed|" + j.to_bytes(2, "big") + counter.to_bytes(2, "big")
-        seed = hashlib.sha256(label + _sc(x) + ctx).digest()
-        t, _ = _expand_round(seed)
-        if _clamped(t) is not None and _clamped(t * x_inv % ORDER) is not None:
-            break
-    return seed
-
-
-@dataclass
-class ShuffleCommitment:
-    """A prover's rounds for one shuffle statement, before any challenge: the root goes in
-    the deck message, the rounds stay with the prover until the verifier's nonce comes."""
-
-    ctx: bytes
-    rounds: list[bytes]  # each round's seed: (t, sigma), E = t*in[sigma], T = t*G
-    root: bytes
-
-
-def commit_shuffle(
-    x: int,
-    deck_in: Sequence[bytes],
-    deck_out: Sequence[bytes],
-    context: bytes,
-    step: int,
-) -> ShuffleCommitment:
-    """The prover's first move for "``deck_out`` is a shuffle of ``x*deck_in``": ``ROUNDS``
-    intermediate decks ``E_j = sigma_j(t_j*in)``, committed to by one root hash."""
-    ctx = _shuffle_ctx(context, step, deck_in, deck_out, base(x))
-    u_in = _us(deck_in)
-
-    def commit_round(j):
-        seed = _round_seed(x, ctx, j)
-        t, sigma = _expand_round(seed)
-        k = _clamped(t)
-        e = [_nb.crypto_scalarmult(k, u_in[sigma[i]]) for i in range(DECK)]
-        return seed, _round_digest(e, _ubase(t))
-
-    made = _map(commit_round, range(ROUNDS))
-    return ShuffleCommitment(ctx, [r for r, _ in made], _root([d for _, d in made]))
-
-
-def open_shuffle(c: ShuffleCommitment, x: int, perm: Sequence[int], nonce: bytes) -> list[str]:
-    """The openings answering the verifier's ``nonce``: bit 0 opens the round's seed (so
-    ``(sigma_j, t_j)``), bit 1 opens ``(rho_j, x/t_j)`` with ``out = rho_j((x/t_j)*E_j)``.
-    Call it once per commitment: both answers of one round would give the shuffle away."""
-    proof = []
-    for bit, seed in zip(challenge_bits(c.ctx, c.root, nonce), c.rounds):
-        if bit == 0:
-            proof.append((b"\x00" + seed).hex())
-            continue
-        t, sigma = _expand_round(seed)  # out[i] = u * E[rho(i)]: rho = sigma^-1 perm, u = x/t
-        inv = _inverse_perm(sigma)
-        rho, s = [inv[perm[i]] for i in range(DECK)], x * inverse(t) % ORDER
-        proof.append((b"\x01" + bytes(rho) + _sc(s)).hex())
-    return proof
-
-
-def prove_shuffle(
-    x: int,
-    perm: Sequence[int],
-    deck_in: Sequence[bytes],
-    deck_out: Sequence[bytes],
-    context: bytes,
-    step: int,
-    nonce_of: Callable[[bytes, bytes], bytes],
-) -> tuple[bytes, bytes, list[str]]:
-    """The whole exchange in one call (for a prover and verifier in one process, as the
-    benchmarks and tests run them): ``(root, nonce, openings)``; ``nonce_of(ctx, root)`` is
-    the verifier's answer to the commitment."""
-    c = commit_shuffle(x, deck_in, deck_out, context, step)
-    nonce = nonce_of(c.ctx, c.root)
-    return c.root, nonce, open_shuffle(c, x, perm, nonce)
-
-
-def _openings(proof) -> list[tuple[int, list[int], int]]:
-    if not isinstance(proof, list) or len(proof) != ROUNDS:
-        raise ProofError(f"a shuffle proof has {ROUNDS} openings")
-    out = []
-    for text in proof:
-        if not isinstance(text, str) or len(text) not in (SEED_OPENING_HEX, OPENING_HEX):
-            raise ProofError("a shuffle-proof opening has the wrong length")
-        try:
-            raw = bytes.fromhex(text)
-        except ValueError:
-            raise ProofError("a shuffle-proof opening is not hex") from None
-        if raw[0] == 0 and len(raw) == 1 + 32:
-            t, sigma = _expand_round(raw[1:])
-            out.append((0, sigma, t))
-            continue
-        perm, s = list(raw[1 : 1 + DECK]), int.from_bytes(raw[1 + DECK :], "little")
-        if raw[0] != 1 or sorted(perm) != list(range(DECK)) or not 0 < s < ORDER:
-            raise ProofError("a shuffle-proof opening is malformed")
-        out.append((1, perm, s))
-    return out
-
-
-def verify_shuffle(
-    deck_in: Sequence[bytes],
-    deck_out: Sequence[bytes],
-    commit: bytes,
-    root: bytes,
-    nonce: bytes,
-    proof,
-    context: bytes,
-    step: int,
-) -> None:
-    """ProofError unless ``proof`` (the openings sent for ``nonce``) shows ``deck_out`` is a
-    shuffle of ``x*deck_in``, X = x*G, each card up to its sign (which no card's identity
-    depends on: see ``Deal.by_point``): every round rebuilt from its opening must give the
-    committed ``root``, and the bits opened must be the challenge.
-
-    ``deck_in`` and ``deck_out`` must already be checked (``check_deck``)."""
-    check_point(commit)
-    openings = _openings(proof)
-    ctx = _shuffle_ctx(context, step, deck_in, deck_out, commit)
-    if challenge_bits(ctx, root, nonce) != [o[0] for o in openings]:
-        raise ProofError(f"the shuffle proof of step {step} answers another challenge")
-    u_in, u_out, u_commit = _us(deck_in), _us(deck_out), _mont(commit)
-
-    def rebuild(opening):
-        bit, p, s = opening
-        try:
-            if bit == 0:  # E[k] = s * in[p(k)], T = s*G
-                e = [_umul(s, u_in[p[k]], deck_in[p[k]]) for k in range(DECK)]
-                return _round_digest(e, _ubase(s))
-            v = inverse(s)  # E[p(i)] = out[i] / s, T = X / s
-            e: list[bytes] = [b""] * DECK
-            for i in range(DECK):
-                e[p[i]] = _umul(v, u_out[i], deck_out[i])
-            return _round_digest(e, _umul(v, u_commit, commit))
-        except DealError:
-            return b""
-
-    if _root(_map(rebuild, openings)) != root:
-        raise ProofError(f"the shuffle proof of step {step} does not hold")
-
-
 def _rekey_ctx(context, step, commit, deck_in, deck_out, locks) -> bytes:
-    return _transcript(
+    return transcript(
         b"rekey", context, step, commit, b"".join(deck_in), b"".join(deck_out), b"".join(locks)
     )
 
@@ -468,9 +106,10 @@ def prove_rekey(
     commit = base(x)
     w = [k * inverse(x) % ORDER for k in keys]
     rs = [random_scalar() for _ in range(DECK)]
-    pairs = _map(lambda i: mul(rs[i], commit) + mul(rs[i], deck_in[i]), range(DECK))
-    c = _hash_scalar(_rekey_ctx(context, step, commit, deck_in, deck_out, locks), *pairs)
-    return [_sc(c).hex()] + [_sc((rs[i] + c * w[i]) % ORDER).hex() for i in range(DECK)]
+    pairs = pool_map(lambda i: mul(rs[i], commit) + mul(rs[i], deck_in[i]), range(DECK))
+    c = hash_scalar(_rekey_ctx(context, step, commit, deck_in, deck_out, locks), *pairs)
+    zs = [scalar_bytes((rs[i] + c * w[i]) % ORDER).hex() for i in range(DECK)]
+    return [scalar_bytes(c).hex(), *zs]
 
 
 def verify_rekey(
@@ -498,14 +137,14 @@ def verify_rekey(
         try:
             if z == 0:
                 return b""
-            return _sub(mul(z, commit), mul(c, locks[i])) + _sub(
+            return point_sub(mul(z, commit), mul(c, locks[i])) + point_sub(
                 mul(z, deck_in[i]), mul(c, deck_out[i])
             )
         except (DealError, _CryptoError):
             return b""
 
-    pairs = _map(rebuild, range(DECK))
-    if _hash_scalar(_rekey_ctx(context, step, commit, deck_in, deck_out, locks), *pairs) != c:
+    pairs = pool_map(rebuild, range(DECK))
+    if hash_scalar(_rekey_ctx(context, step, commit, deck_in, deck_out, locks), *pairs) != c:
         raise ProofError(f"the re-key proof of step {step} does not hold")
 
 
@@ -542,10 +181,10 @@ class DealerSecrets:
         """Step 1 / 2 with the commitment to its proof's rounds: ``{"cards", "commits",
         "proof": [root]}`` (points as bytes); the openings wait for the peer's challenge
         (``answer``)."""
-        out = _map(lambda i: mul(self.master, deck_in[self.perm[i]]), range(DECK))
+        out = pool_map(lambda i: mul(self.master, deck_in[self.perm[i]]), range(DECK))
         c = commit_shuffle(self.master, deck_in, out, context, step)
         self._commitments[step] = c
-        _us(out)  # the peer's proof of the next step starts from it: convert it now
+        u_coords(out)  # the peer's proof of the next step starts from it: convert it now
         return {"cards": out, "commits": [self.commit], "proof": [c.root.hex()]}
 
     def answer(
@@ -572,8 +211,8 @@ class DealerSecrets:
     def rekey_message(self, deck_in: Sequence[bytes], context: bytes, step: int) -> dict:
         """Step 3 / 4 with its locks and proof."""
         inv = inverse(self.master)
-        out = _map(lambda i: mul(self.slot_keys[i] * inv % ORDER, deck_in[i]), range(DECK))
-        locks = _map(lambda i: base(self.slot_keys[i]), range(DECK))
+        out = pool_map(lambda i: mul(self.slot_keys[i] * inv % ORDER, deck_in[i]), range(DECK))
+        locks = pool_map(lambda i: base(self.slot_keys[i]), range(DECK))
         proof = prove_rekey(self.master, self.slot_keys, deck_in, out, locks, context, step)
         return {"cards": out, "commits": locks, "proof": proof}
 
@@ -634,7 +273,7 @@ class Deal:
             if len(commits) != 1:
                 raise DealError("a shuffle step carries one commitment")
             check_point(commits[0])
-            if not isinstance(proof, list) or len(proof) != 1 or not _is_hex32(proof[0]):
+            if not isinstance(proof, list) or len(proof) != 1 or not is_hex32(proof[0]):
                 raise DealError("a shuffle step carries the root of its rounds")
             return
         if len(commits) != DECK:
@@ -652,7 +291,7 @@ class Deal:
         )
 
     def _shuffle_statement(self, step: int, msg: dict) -> bytes:
-        return _shuffle_ctx(self.context, step, self._input(step), msg["cards"], msg["commits"][0])
+        return shuffle_ctx(self.context, step, self._input(step), msg["cards"], msg["commits"][0])
 
     def challenge(self, step: int, msg: dict) -> bytes:
         """Our challenge to the peer's shuffle step (checked by ``check``): chosen after its
@@ -737,13 +376,13 @@ def verify_peer(deal: Deal, peer: dict, peer_is_host: bool) -> list[int]:
     theirs = DealerSecrets(master, list(perm), list(keys))
     d1, d2, d3, d4 = deal.decks
     if peer_is_host:
-        if _map(lambda i: mul(master, deal.points[perm[i]]), range(DECK)) != d1:
+        if pool_map(lambda i: mul(master, deal.points[perm[i]]), range(DECK)) != d1:
             raise DealError("the host's shuffle (step 1) does not match its keys")
         if theirs.rekey_step(d2) != d3:
             raise DealError("the host's re-keying (step 3) does not match its keys")
         host_perm, guest_perm = perm, deal.mine.perm
     else:
-        if _map(lambda i: mul(master, d1[perm[i]]), range(DECK)) != d2:
+        if pool_map(lambda i: mul(master, d1[perm[i]]), range(DECK)) != d2:
             raise DealError("the guest's shuffle (step 2) does not match its keys")
         if theirs.rekey_step(d3) != d4:
             raise DealError("the guest's re-keying (step 4) does not match its keys")

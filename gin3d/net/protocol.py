@@ -16,8 +16,9 @@ from typing import Any
 
 from gin3d.paths import nests_deeper_than
 
-from . import fairdeal
-from .fairdeal import DECK, OPENING_HEX, ORDER, SEED_OPENING_HEX
+from . import shuffleproof
+from .group import DECK, ORDER
+from .shuffleproof import OPENING_HEX, SEED_OPENING_HEX
 
 PROTOCOL_VERSION = 3  # 3: shuffle proofs answer the verifier's challenge (2: ed25519 group)
 MAX_FRAME = 64 * 1024
@@ -109,9 +110,9 @@ def _proof(v: Any) -> None:
 
 
 def _openings(v: Any) -> None:
-    """A shuffle proof's openings: one per round (``fairdeal.ROUNDS``)."""
-    if not isinstance(v, list) or len(v) != fairdeal.ROUNDS:
-        raise ProtocolError(f"expected {fairdeal.ROUNDS} shuffle-proof openings")
+    """A shuffle proof's openings: one per round (``shuffleproof.ROUNDS``)."""
+    if not isinstance(v, list) or len(v) != shuffleproof.ROUNDS:
+        raise ProtocolError(f"expected {shuffleproof.ROUNDS} shuffle-proof openings")
     for x in v:
         if not isinstance(x, str) or not _OPENING.match(x):
             raise ProtocolError("an opening is not hex of the right length")

@@ -15,7 +15,8 @@ import hashlib
 from gin3d.engine import Game, LogError, NextHand, RuleSet
 
 from .constants import HAND_MESSAGES  # what a hand's replay is made of
-from .fairdeal import DealError, DealerSecrets, check_permutation, check_scalar
+from .fairdeal import DealerSecrets
+from .group import DealError, check_permutation, check_scalar
 from .movelog import MoveLog
 from .protocol import ProtocolError, key_hex, key_int, validate
 

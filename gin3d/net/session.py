@@ -66,12 +66,8 @@ from .constants import (
 )
 from .dealing import DealProtocol
 from .ended import MatchEnded
-from .fairdeal import (
-    Deal,
-    DealError,
-    ProofError,
-    card_points,
-)
+from .fairdeal import Deal
+from .group import DealError, ProofError, card_points
 from .movelog import MoveLog
 from .tracker import DuplicateCard, HandTracker
 from .verifier import Verifier
@@ -332,6 +328,9 @@ class MatchSession(Channel, DealProtocol, Verifier):
         self.chat = [tuple(c) for c in data.get("chat", [])][-CHAT_KEPT:]
 
     def _end(self, ended: MatchEnded) -> None:
+        ahead = self._ahead[2] if self._ahead is not None else None
+        if ahead is not None and not ahead.done() and ahead is not asyncio.current_task():
+            ahead.cancel()  # a next hand that will not be played
         if self.ended is None:
             self.ended = ended
             main = self._main

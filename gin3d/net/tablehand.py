@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from gin3d.engine import Hand
 
 from .ended import MatchEnded
-from .fairdeal import card_points
+from .group import card_points
 from .session import MatchSession
 
 

@@ -18,10 +18,8 @@ from .constants import (
 )
 from .ended import MatchEnded
 from .evidence import write_evidence
-from .fairdeal import (
-    DealError,
-    verify_peer,
-)
+from .fairdeal import verify_peer
+from .group import DealError
 from .protocol import key_hex, key_int
 
 
