@@ -442,6 +442,39 @@ def open_online(p: Player) -> dict:
     return p.wait(on("Online"), 20, "the Online screen")
 
 
+def test_hint_and_the_computers_move_leave_the_message_line_with_our_move(player):
+    """Ask for a hint (H): its line goes with the move we make. The computer's last move
+    ("… discarded the …") goes with our next move, not staying on through our turn."""
+    p = player()
+    start_single_player(p)
+    p.wait(my_move, 60, "our first decision")
+    p.key("h")
+    snap = p.wait(lambda s: any(t.startswith("Hint:") for t in s["texts"]), 20, "the hint")
+    p.screenshot("message-hint")
+    play_move(p, snap, knock=False)
+    snap = p.wait(lambda s: s["seq"] > snap["seq"] and not s.get("busy"), 20, "our move made")
+    assert not any(t.startswith("Hint:") for t in snap["texts"]), snap["texts"]
+    deadline = time.monotonic() + 120
+    while True:  # to a draw of ours just after the computer discarded
+        snap = p.wait(
+            lambda s: my_move(s) or s.get("screen") in ("HandResult", "GameOver"),
+            max(1.0, deadline - time.monotonic()),
+            "our move",
+        )
+        if snap.get("screen") != "Table":
+            pytest.skip("the computer knocked before we saw its discard (rare deal)")
+        told = [t for t in snap["texts"] if " discarded the " in t]
+        if told and snap["prompt"].startswith("Draw"):
+            break
+        play_move(p, snap, knock=False)
+    p.screenshot("message-their-discard")
+    play_move(p, snap, knock=False)  # our draw: the computer's discard is old news now
+    snap = p.wait(my_move, 20, "our discard")
+    p.screenshot("message-after-our-draw")
+    assert not any(t in snap["texts"] for t in told), (told, snap["texts"])
+    assert p.problems() == []
+
+
 def test_online_find_lists_a_public_table_and_join_plays_it(player, service):
     """Online -> Find: the computer player's listed table shows as a row; Join, Accept and
     a few moves at its table."""

@@ -185,3 +185,36 @@ def test_the_table_waits_for_a_seat_that_answers_later(app):
     assert ctl.game.actions and ctl.waiting_for_human()
     check_scene(app)
     app.request("Menu")
+
+
+def test_the_message_line_goes_once_the_game_moves_on(app):
+    """A hint, or the opponent's last move, is about the game as it stood: the next move
+    (ours) takes it off the message line, and a hand's result goes with the next deal."""
+    pytest.importorskip("gin3d.ai.hint")
+    app.start_game([None, GreedyPlayer()], RuleSet.preset("classic"), seed=5)
+    session = app.session
+    driver = Driver(app)
+    message = session.hud.message.getText
+    driver.key("h")
+    assert message().startswith("Hint:")
+    driver.play_turn()  # our first decision: the hint is out of date
+    assert not message().startswith("Hint:"), message()
+    said = []
+    for _ in range(40):  # until the computer's move is on the line, then ours takes it off
+        if session.controller.game.hand.over:
+            break
+        if message():
+            said.append(message())
+            driver.play_turn()
+            assert message() == "" or message() != said[-1], (said, message())
+            break
+        driver.play_turn()
+    assert said, "the computer's moves were never told"
+    driver.play_hand()
+    assert app.screens.state in ("HandResult", "GameOver")
+    if app.screens.state == "HandResult":
+        told = message()
+        assert "won the hand" in told or "drawn hand" in told, told
+        app.screens.panel.buttons["next"]["command"]()
+        app.taskMgr.step()
+        assert message() != told, "the last hand's result stayed on the next deal"

@@ -55,6 +55,11 @@ class TableController:
         self.on_hand_over: list[Callable[[object], None]] = []
         self.on_game_over: list[Callable[[object], None]] = []
         self.on_message: list[Callable[[str], None]] = []
+        # the message line describes the game at one moment (a move narrated, a hint): it
+        # expires when the game moves on. ``_moment`` counts the events shown so far,
+        # ``_line_at`` is the moment of the line on show (None: no such line)
+        self._moment = 0
+        self._line_at: int | None = None
         self.on_applied = self.driver.on_applied  # after each action's events (saves)
         self.driver.on_events.append(self.show_events)
         self.driver.on_asked.append(lambda seat: self._changed())
@@ -176,8 +181,32 @@ class TableController:
         for fn in list(self.on_change):
             fn()
 
+    def say(self, text: str) -> None:
+        """Put ``text`` on the message line about the game as it stands now: it goes when the
+        next event is shown (a move by anyone, a new deal), the one rule for stale lines."""
+        self._line_at = self._moment
+        for fn in list(self.on_message):
+            fn(text)
+
+    def _said(self, text: str, moment: int) -> None:
+        """An event's line, shown when its animation comes: unless the game moved on since."""
+        if moment == self._moment:
+            self.say(text)
+        else:
+            self._expire(moment)
+
+    def _expire(self, moment: int) -> None:
+        """The game reached ``moment``: a line from before it is out of date."""
+        if self._line_at is not None and self._line_at < moment:
+            self._line_at = None
+            for fn in list(self.on_message):
+                fn("")
+
     def _narrate(self, e) -> None:
-        """One line per notable event, for the HUD's message line and the log."""
+        """One line per notable event, for the HUD's message line and the log; every event,
+        told or not, moves the game on (and so expires the line before it)."""
+        self._moment += 1
+        moment = self._moment
         name = self.names
         text = None
         if isinstance(e, Passed):
@@ -202,8 +231,9 @@ class TableController:
             text = "The stock ran out: a drawn hand, nobody scores"
         if text:
             self.log.append(text)
-            for fn in list(self.on_message):
-                self.queue.call(lambda fn=fn, t=text: fn(t))
+            self.queue.call(lambda: self._said(text, moment))
+        else:
+            self.queue.call(lambda: self._expire(moment))
 
     def destroy(self) -> None:
         self.base.taskMgr.remove(self._task)

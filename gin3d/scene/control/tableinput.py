@@ -350,8 +350,7 @@ class TableInput(MouseButtons):
 
         advice = hint(self.ctl.view(0), budget_s=0.4)
         self.last_hint = advice
-        if self.hud is not None:
-            self.hud.set_message(f"Hint: {advice.reason}")
+        self.ctl.say(f"Hint: {advice.reason}")  # until the next move
         action = advice.action
         card = getattr(action, "card", None)
         if card is not None and card in [n.card for n in self.scene.hands[0]]:
