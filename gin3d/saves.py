@@ -310,9 +310,10 @@ class Resume:
         totals = self.game.totals()
         human = self.record.human_seat or 0
         who = f" against {opp.name}" if opp else ""
+        them = opp.name if opp else self.record.seats[1 - human].name
         return (
             f"Game{who}, hand {self.game.hand.hand_number + 1}, "
-            f"score {totals[human]} to {totals[1 - human]}"
+            f"score you {totals[human]}, {them} {totals[1 - human]}"
         )
 
     def _describe_three(self) -> str:
@@ -334,7 +335,7 @@ class Resume:
         seats, (ours, theirs) = self.record.seats, self.game.totals()
         return (
             f"Partners with {seats[2].name} against {seats[1].name} and {seats[3].name}, "
-            f"round {self.game.round_number + 1}, score {ours} to {theirs}"
+            f"round {self.game.round_number + 1}, score your team {ours}, theirs {theirs}"
         )
 
 

@@ -56,6 +56,8 @@ def test_resume_after_quitting_at_a_hand_result(player):
     p = player(home=p.home)
     snap = p.wait(on("Resume"), 60, "Welcome back")
     assert p.shows("You have a game in progress")(snap)
+    # whose score is whose: "..., score you 0, Walt 15" (it said "score 0 to 15")
+    assert any(", score you " in t and ", Walt " in t for t in snap["texts"]), snap["texts"]
     p.screenshot("resume-2-welcome-back")
     p.click_button("Resume")
     snap = p.wait(

@@ -81,7 +81,9 @@ def test_a_partnership_game_quit_mid_round_comes_back_on_both_tables(player):
     score, and Resume puts the round back (your cards and your move, your partner's table
     in the inset) where a team game used to be lost on quitting."""
     p = player(args=("--seed", "33"))
-    _set_up(p, 4, ())
+    setup = _set_up(p, 4, ())
+    notes = [t for t in setup["texts"] if t.startswith("Teams: ")]
+    assert notes and "not saved" not in notes[0], notes  # it is saved (it said "not saved")
     for _ in range(3):
         snap = play_until(p, my_move, 60, "your move")
         play_move(p, snap, knock=False)
@@ -103,7 +105,7 @@ def test_a_partnership_game_quit_mid_round_comes_back_on_both_tables(player):
     p = player(home=p.home)
     snap = p.wait(on("Resume"), 60, "Welcome back")
     assert p.shows("Partners with ")(snap), snap.get("texts")
-    assert p.shows("round 1, score 0 to 0")(snap), snap.get("texts")
+    assert p.shows("round 1, score your team 0, theirs 0")(snap), snap.get("texts")
     p.screenshot("teams-2-welcome-back")
     p.click_button("Resume")
     snap = p.wait(settled, 30, "your move, resumed")

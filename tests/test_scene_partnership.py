@@ -172,7 +172,8 @@ def test_a_partnership_game_is_saved_at_both_tables_and_resumes_mid_round(app):
         resume, message = offer_resume()
         assert message is None and app.session is None
         assert resume.describe() == (
-            f"Partners with {names[2]} against {names[1]} and {names[3]}, round 1, score 0 to 0"
+            f"Partners with {names[2]} against {names[1]} and {names[3]}, round 1, "
+            "score your team 0, theirs 0"
         )
         assert team_state(resume.game) == before  # the same game, mid-round, both tables
         app.screens.panel.buttons["resume"]["command"]()

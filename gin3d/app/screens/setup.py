@@ -27,7 +27,7 @@ TEAM_TARGETS = (125, 150, 200, 250, 100, 50)  # a partnership game's (the rule p
 PLAYERS_NOTES = {
     2: "You against one computer",
     3: "You and two computers: the dealer sits each hand out",
-    4: "Teams: you and a computer partner against two (first team to 125; not saved)",
+    4: "Teams: you and a computer partner against two (first team to 125)",
 }
 OPTIONS = (
     ("last_chance", "Last chance"),
