@@ -34,12 +34,17 @@ async def _note(notes: asyncio.Queue, text: str) -> None:
         pass
 
 
-async def _two_guests_play(host: TableHost, notes: asyncio.Queue) -> tuple[list, list]:
-    """Two guests join ``host`` one at a time (the first is player 1) and the three play;
-    returns the guests and the games under way, once every player holds every key."""
+async def _two_guests_play(
+    host: TableHost, notes: asyncio.Queue, timing: Timing = TIMING, players=(None, None), **kw
+) -> tuple[list, list]:
+    """Two guests join ``host`` one at a time (the first is player 1; ``players`` theirs,
+    Greedy if None; ``kw`` more for ``TableGuest``) and the three play; returns the guests
+    and the games under way, once every player holds every key."""
     guests = []
-    for i in (1, 2):
-        guest = TableGuest(GreedyPlayer(), host.code, (LOOP, host.port), timing=TIMING)
+    for i, player in zip((1, 2), players):
+        guest = TableGuest(
+            player or GreedyPlayer(), host.code, (LOOP, host.port), timing=timing, **kw
+        )
         await guest.start()
         await _note(notes, f"seated player {i}")
         guests.append(guest)

@@ -14,12 +14,11 @@ from __future__ import annotations
 
 import asyncio
 
-from test_net_table_hostile import LOOP, TIMING, _all_keys, _note
+from test_net_table_hostile import TIMING, _two_guests_play
 from test_net_table_outage import _until
 
 from gin3d.engine import RuleSet
 from gin3d.net.session import Timing
-from gin3d.net.tableguest import TableGuest
 from gin3d.net.tablehost import TableHost
 from gin3d.players import GreedyPlayer
 
@@ -39,21 +38,7 @@ async def _table(target: int, timing: Timing, players=(None, None)):
     rules = RuleSet().but(game_target=target)
     host = TableHost(GreedyPlayer(), rules, 3, timing=timing, on_note=note, stand_in=GreedyPlayer())
     await host.start()
-    guests = []
-    for i, player in ((1, players[0]), (2, players[1])):
-        guest = TableGuest(
-            player or GreedyPlayer(),
-            host.code,
-            (LOOP, host.port),
-            timing=timing,
-            stand_in=GreedyPlayer(),
-        )
-        await guest.start()
-        await _note(notes, f"seated player {i}")
-        guests.append(guest)
-    games = [asyncio.ensure_future(t.play()) for t in (host, *guests)]
-    for t in (host, *guests):
-        await _all_keys(t)
+    guests, games = await _two_guests_play(host, notes, timing, players, stand_in=GreedyPlayer())
     return host, guests, games, heard
 
 

@@ -125,10 +125,11 @@ class DealProtocol:
                 await self._refuse(f"expected deck step {step}, got {msg['step']}")
                 continue
             step_msg = self._step_msg(msg)
-            try:
-                check_deck(step_msg["cards"])
+            try:  # the form (a shuffle step's proof follows our challenge)
                 if step in SHUFFLE_STEPS:
-                    deal.check(step, step_msg)  # the form; the proof follows our challenge
+                    deal.check(step, step_msg)
+                else:
+                    check_deck(step_msg["cards"])
             except DealError as exc:
                 await self._refuse(f"bad deck: {exc}")
                 continue
