@@ -51,8 +51,10 @@ def player(xserver, tmp_path):
 
     players: list = []
 
-    def make(home: Path | None = None, args: tuple[str, ...] = (), wait: bool = True) -> Player:
-        p = Player(xserver, home or tmp_path / "home", SHOTS, args=args)
+    def make(
+        home: Path | None = None, args: tuple[str, ...] = (), wait: bool = True, **options
+    ) -> Player:
+        p = Player(xserver, home or tmp_path / "home", SHOTS, args=args, **options)
         players.append(p)
         return p.start(wait=wait)
 

@@ -154,9 +154,21 @@ class Player:
     """One run of the installed game, played through the X server like a person."""
 
     def __init__(
-        self, x: XServer, home: Path, shots: Path, args: tuple[str, ...] = (), size: str = WINDOW
+        self,
+        x: XServer,
+        home: Path,
+        shots: Path,
+        args: tuple[str, ...] = (),
+        size: str = WINDOW,
+        prefix: tuple[str, ...] = (),
+        upnp: bool = False,
     ) -> None:
+        """``prefix``: a command the game runs under (``ip netns exec NS``: a private network
+        of the test's own); ``upnp``: let the game ask the router for a port (only where no
+        router can be reached: in such a private network)."""
         self.x = x
+        self.prefix = prefix
+        self.upnp = upnp
         self.home = home
         self.shots = shots
         self.args = args
@@ -167,7 +179,8 @@ class Player:
         self._read_at = 0
         self.last: dict = {}
         self.metrics: list[dict] = []
-        self.frame = 0  # the game's frame count, from its status line
+        self.frame = 0  # the frames the game has drawn, from its status line
+        self.still = False  # whether it draws none now (its picture is the newest)
         self._display = None
         self._window = None
 
@@ -197,7 +210,15 @@ class Player:
         self.last = {}
         log = self.log_path.open("a")
         self.proc = subprocess.Popen(
-            [exe, "--size", self.size, "--no-lan-discovery", "--no-upnp", *self.args],
+            [
+                *self.prefix,
+                exe,
+                "--size",
+                self.size,
+                "--no-lan-discovery",
+                *(() if self.upnp else ("--no-upnp",)),
+                *self.args,
+            ],
             env=env,
             stdout=log,
             stderr=subprocess.STDOUT,
@@ -254,10 +275,11 @@ class Player:
                     if kind == "metrics":
                         self.metrics.append(rec)
                     elif kind == "tick":
-                        self.frame = rec["frame"]
+                        self.frame, self.still = rec["frame"], rec.get("still", False)
                     else:
                         self.last = rec
                         self.frame = rec.get("frame", self.frame)
+                        self.still = rec.get("still", False)
         return self.last
 
     def wait(self, pred: Callable[[dict], object], timeout: float, what: str) -> dict:
@@ -438,13 +460,18 @@ class Player:
         seen = self.frame
         if self.alive():
             deadline = time.monotonic() + 5  # a stalled game: the picture shows it as it is
-            while self.frame < seen + 2 and time.monotonic() < deadline and self.alive():
+            while not self.drawn_since(seen) and time.monotonic() < deadline and self.alive():
                 self._settle(0.05)
                 self.status()
         arr = self.grab()
         path = self.shots / f"{name}.png"
         write_png(path, arr)
         return path
+
+    def drawn_since(self, seen: int) -> bool:
+        """Whether the picture shows what the status said at frame ``seen``: two frames drawn
+        since, or one and the game now still (it draws nothing while nothing changes)."""
+        return self.frame >= seen + 2 or (self.still and self.frame > seen)
 
     def grab(self, box: tuple[int, int, int, int] | None = None) -> np.ndarray:
         """The window's pixels (or a box of them) as an RGB array."""

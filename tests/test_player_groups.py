@@ -39,14 +39,15 @@ def _set_up(p: Player, players: int, targets: tuple[str, ...]) -> dict:
 
 def _game_over_texts(p: Player) -> str:
     """The game-over sheet's words once its totals have counted up: the same texts over
-    three frames drawn (the count changes them every frame while it runs)."""
+    three frames drawn, or the game gone still (the count changes them every frame while it
+    runs)."""
     first: dict = {}
 
     def settled(snap: dict) -> bool:
         if snap.get("screen") != "GameOver" or snap.get("texts") != first.get("texts"):
             first.update(texts=snap.get("texts"), frame=p.frame)  # changed: count again
             return False
-        return p.frame >= first["frame"] + 3
+        return p.frame >= first["frame"] + 3 or p.still  # still: nothing counts any more
 
     return " ".join(p.wait(settled, 30, "the totals counted up").get("texts", []))
 

@@ -212,8 +212,10 @@ class GinApp(ShowBase):
             self.screens.request("Menu")
         install_warm_up(self, self.scene)  # shaders and glyphs met now, not mid-game
         splash.removeNode()
-        self.status_line = status_line.install(self)  # only when the environment asks
         self.frame_cap = frame_rate.install(self)  # on-screen windows only
+        if self.frame_cap is not None:
+            self.net_hub.after_events = self.frame_cap.wake
+        self.status_line = status_line.install(self, self.frame_cap)  # when the env asks
 
     # -- hooks for other screens and scripts ------------------------------------------------
     def request(self, state: str, *args) -> None:

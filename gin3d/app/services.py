@@ -188,6 +188,12 @@ class ScreenServices:
         """The table's camera (the menu lets it drift around the felt)."""
         return self._app.camera
 
+    def quiet_for(self) -> float:
+        """Seconds since the player last used the mouse or the keyboard (0 where the window
+        is drawn every frame anyway: offscreen tests and tools)."""
+        cap = self._app.frame_cap
+        return cap.quiet_for() if cap is not None else 0.0
+
     def place_camera(self) -> None:
         """The camera back at its place over the table."""
         self._app.scene.place_camera()

@@ -1,13 +1,22 @@
-"""The main menu, over the live table, its camera drifting slowly around the felt."""
+"""The main menu, over the live table, its camera drifting slowly around the felt.
+
+The drift comes to rest a few seconds after the player last touched the mouse or the keys
+(a still menu draws no frames: ``scene/window/frame_rate.py``) and picks up again, easing in,
+at the next touch."""
 
 from __future__ import annotations
 
 import math
 
+from panda3d.core import ClockObject
+
 from ...paths import save_path
 from ...saves import offer_resume
 from ...scene.window.logo import show_logo
 from .base import Screen
+
+DRIFT_S = 6.0  # the camera drifts this long after the player's last input
+EASE_S = 1.5  # seconds to come to rest, or back to full drift
 
 
 class MenuScreen(Screen):
@@ -41,11 +50,21 @@ class MenuScreen(Screen):
         if notice:
             p.text(notice, column + extra / 2, 0.032, fg=(1, 0.75, 0.6, 1)).setWordwrap(34)
         self._esc(None)
+        self._phase = 0.0  # how far the camera has drifted
+        self._pace = 1.0  # the drift's speed, 0 (at rest) to 1
         self.services.tasks.add(self._sway, "menu-camera-sway")
 
     def _sway(self, task):
-        """The menu's live table: the camera drifts slowly around the felt."""
-        t = task.time * 0.12
+        """The menu's live table: the camera drifts slowly around the felt, while the player
+        is about (it stops, easing, once they have left it alone for ``DRIFT_S``)."""
+        dt = min(ClockObject.getGlobalClock().getDt(), 0.1)
+        target = 1.0 if self.services.quiet_for() < DRIFT_S else 0.0
+        step = dt / EASE_S
+        self._pace = min(target, self._pace + step) if target else max(0.0, self._pace - step)
+        if self._pace == 0.0:
+            return task.cont  # at rest: the camera stays where it is
+        self._phase += dt * self._pace
+        t = self._phase * 0.12
         cam = self.services.camera
         cam.setPos(18 * math.sin(t), -58 + 6 * (1 - math.cos(t)), 44 - 4 * math.sin(t * 0.7))
         cam.lookAt(0, -1.5, 0)

@@ -90,6 +90,8 @@ class NetHub:
         self.local: queue.Queue[NetEvent] = queue.Queue()  # failures of our own requests
         self.role: str | None = None  # "host" or "guest" once we asked for one
         self.kind = "lan"  # "lan" or "online": which screen the match came from
+        # called once a frame's events are handled (the window draws what they changed)
+        self.after_events: Callable[[], None] = lambda: None
 
     def open(self) -> NetService:
         """The service, started on first use; RuntimeError when network play cannot load."""
@@ -144,6 +146,8 @@ class NetHub:
         for ev in events:
             if self.handler is not None:
                 self.handler(ev)
+        if events:
+            self.after_events()
         return task.cont
 
     def close(self, wait: bool = False) -> None:

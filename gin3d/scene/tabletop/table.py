@@ -152,12 +152,21 @@ class TableScene:
     def _sync_stacks(self, task=None):
         """Each frame (after the intervals moved things): the resting lower parts of the stock
         and the pile are drawn as one mesh each (see ``stack.StackBody``)."""
+        if task is not None and not self._drawing():
+            return task.cont
         for body, cards in self.stacks:
             body.sync(cards())
         return task.cont if task is not None else None
 
+    def _drawing(self) -> bool:
+        """Whether this frame is drawn: a still window skips its frames (see
+        ``window/frame_rate.py``), and what only readies a frame can skip them too."""
+        return self.base.win.isActive()
+
     def _fit_room(self, task=None):
         """Each frame: the room draws only what the table does not hide from the camera."""
+        if task is not None and not self._drawing():
+            return task.cont
         if self.room_mesh is not None:
             self.room_mesh.follow(self.base.camera)
         return task.cont if task is not None else None

@@ -1,73 +1,180 @@
-"""A frame-rate cap for a real window: smooth while anything moves, frugal while idle.
+"""Frames for a real window: 60 a second while the picture changes, none while it is still.
 
-Uncapped, the idle menu drew 200 frames a second and kept more than a core of a software
-renderer busy, for a picture that hardly changes. The cap follows what is on screen: while an
-animation plays, an interval runs or the pointer moves, frames come at ``BUSY_FPS``; when the
-table or a menu just waits for the player, at ``IDLE_FPS`` (the menu's slow camera drift
-still looks smooth at that rate, and the first move of the pointer brings the busy rate
-back within a frame). A still screen (the table waiting for a move) needs fewer frames than
-one whose camera drifts (the menu): ``STILL_FPS``. On llvmpipe a frame of the textured table
-and its room costs about 45 ms of CPU (its threads together): at 15 fps the idle menu and
-table took half a core; at 6 and 5 fps about a quarter and a fifth.
+A still screen (the menu once its camera has settled, the table waiting for a move) used to be
+drawn again 5-6 times a second, an unchanged picture costing a tenth of a core on a software
+renderer. Now the window is drawn only in the frames where something may have changed, and
+for ``AFTER_S`` after the last change (a late text, the end of a fade); otherwise the window
+is made inactive, so Panda3D's loop still reads input, runs tasks and serves the network,
+at ``LOOK_HZ``, but culls and draws nothing. What counts as a change, checked each loop just
+before drawing:
+
+- the player's input: a button or key pressed or released, the pointer moved, the window
+  resized or refocused;
+- an animation: the table's queue busy, any interval playing, the camera moved;
+- the scene graph: a node moved, shown, hidden, added or removed, or a text set anew (the
+  bounds of ``render`` or ``render2d`` go stale);
+- another output drawing (the partnership inset's picture, which the window shows);
+- ``wake()``: code that changes the picture another way (the network's events handled).
+
+The first input after a still spell is seen within one look (1/``LOOK_HZ`` s) and answered in
+the very next frame drawn. ``drawn`` counts the frames drawn (the status line reports it).
+What only readies a frame for drawing (the table's stacks and room) skips the frames not
+drawn: it checks ``win.isActive()``.
 """
 
 from __future__ import annotations
 
 from direct.interval.IntervalManager import ivalMgr
-from panda3d.core import ClockObject
+from direct.showbase.DirectObject import DirectObject
+from panda3d.core import (
+    ClockObject,
+    ConfigVariableDouble,
+    GraphicsWindow,
+    RenderState,
+    TransformState,
+)
 
 BUSY_FPS = 60.0
-IDLE_FPS = 6.0  # a screen that waits while its camera drifts (the menu)
-STILL_FPS = 5.0  # a screen that waits and nothing on it moves (the table, a panel)
-DRIFTS = ("menu-camera-sway",)  # the tasks that move the camera while nothing else does
-POINTER_GRACE = 0.5  # seconds after the pointer last moved that count as busy
+LOOK_HZ = 20.0  # how often a still window looks for input (nothing drawn)
+AFTER_S = 0.6  # frames keep coming this long after the last change
+# Between frames Panda3D's clock sleeps, then spins the last ``sleep-precision`` seconds
+# (0.01 by default: 10 ms of a core every frame, a third of a core at 30 looks a second).
+# Drawing, a millisecond keeps the frames even; still, a look may come a little late.
+SPIN_S = {True: 0.001, False: 0.0}
+SWEEP_TASK = "garbageCollectStates"  # ShowBase's
+INPUT_EVENT = "gin3d-input"  # thrown by the window's button thrower on every press/release
 
 
-class FrameCap:
-    """Switches the global clock's frame limit between the busy and the idle rate."""
+class FrameCap(DirectObject):
+    """Decides, each loop before drawing, whether the window is drawn (see the module)."""
 
     def __init__(self, app) -> None:
+        super().__init__()
         self.app = app
         self.clock = ClockObject.getGlobalClock()
         self.clock.setMode(ClockObject.MLimited)
         self.rate = 0.0
-        self.pointer = None
-        self.pointer_moved = 0.0
+        self.drawn = 0  # frames drawn so far
+        self.drawing = True  # whether this loop's frame is drawn
+        now = self.clock.getRealTime()
+        self.changed_at = now  # the picture's last change
+        self.input_at = now  # the player's last input
+        self.pointer: tuple[float, float] | None = None
+        self.camera = None
+        self.spin = ConfigVariableDouble("sleep-precision")
+        self.spin.setValue(SPIN_S[True])
         self._set(BUSY_FPS)
-        app.taskMgr.add(self._tick, "frame-cap", sort=60)
+        for thrower in app.buttonThrowers or ():
+            node = thrower.node()
+            node.setButtonDownEvent(INPUT_EVENT)
+            node.setButtonUpEvent(INPUT_EVENT)
+        self.accept(INPUT_EVENT, self._input)
+        self.accept("window-event", self._input)
+        # Panda3D's sweep of its render-state caches each frame: only in frames drawn (no
+        # state is made while the picture is still)
+        self.sweep = app.taskMgr.hasTaskNamed(SWEEP_TASK)
+        app.taskMgr.remove(SWEEP_TASK)
+        # after the movers (events, the controller, intervals: sort <= 20), before what
+        # readies a frame for drawing (the table's stacks and room, the inset: 45-48), which
+        # runs only in frames drawn
+        app.taskMgr.add(self._tick, "frame-cap", sort=44)
 
     def _set(self, fps: float) -> None:
         if fps != self.rate:
             self.rate = fps
             self.clock.setFrameRate(fps)
 
-    def busy(self) -> bool:
-        app = self.app
-        now = self.clock.getFrameTime()
-        watcher = app.mouseWatcherNode
-        if watcher is not None and watcher.hasMouse():
-            pointer = (watcher.getMouseX(), watcher.getMouseY())
-            if pointer != self.pointer:
-                self.pointer, self.pointer_moved = pointer, now
-        return (
-            app.queue.busy
-            or ivalMgr.getNumIntervals() > 0
-            or now - self.pointer_moved < POINTER_GRACE
+    # -- what counts as a change --------------------------------------------------------
+    def _input(self, *_args) -> None:
+        self.input_at = self.changed_at = self.clock.getRealTime()
+
+    def wake(self) -> None:
+        """The picture changed in a way the checks below do not see: draw it."""
+        self.changed_at = self.clock.getRealTime()
+
+    def quiet_for(self) -> float:
+        """Seconds since the player last touched the mouse or the keyboard."""
+        return self.clock.getRealTime() - self.input_at
+
+    def _pointer_moved(self) -> bool:
+        watcher = self.app.mouseWatcherNode
+        if watcher is None or not watcher.hasMouse():
+            return False
+        pointer = (watcher.getMouseX(), watcher.getMouseY())
+        moved = pointer != self.pointer
+        self.pointer = pointer
+        return moved
+
+    def _camera_moved(self) -> bool:
+        mat = self.app.camera.getMat(self.app.render)
+        moved = self.camera is None or mat != self.camera
+        self.camera = mat
+        return moved
+
+    def _graph_changed(self) -> bool:
+        """A node moved, came, went or changed its geometry since the last look (its root's
+        bounds went stale); the bounds are brought up to date for the next look."""
+        stale = False
+        for root in (self.app.render, self.app.render2d):
+            node = root.node()
+            if node.isBoundsStale():
+                stale = True
+                node.getBounds()
+        return stale
+
+    def _other_output_drawing(self) -> bool:
+        engine = self.app.graphicsEngine
+        win = self.app.win
+        return any(
+            engine.getWindow(i) != win and engine.getWindow(i).isActive()
+            for i in range(engine.getNumWindows())
         )
 
+    def changing(self) -> bool:
+        """Whether the picture may change in this loop's frame (every check runs, so each
+        keeps its own last look up to date)."""
+        app = self.app
+        checks = (
+            self._pointer_moved(),
+            self._camera_moved(),
+            self._graph_changed(),
+            bool(app.queue.busy),
+            ivalMgr.getNumIntervals() > 0,
+            self._other_output_drawing(),
+        )
+        if checks[0]:
+            self.input_at = self.clock.getRealTime()
+        return any(checks)
+
+    # -- each loop ----------------------------------------------------------------------
     def _tick(self, task):
-        if self.busy():
-            self._set(BUSY_FPS)
-        else:
-            drifting = any(self.app.taskMgr.hasTaskNamed(name) for name in DRIFTS)
-            self._set(IDLE_FPS if drifting else STILL_FPS)
+        now = self.clock.getRealTime()
+        if self.changing():
+            self.changed_at = now
+        drawing = now - self.changed_at < AFTER_S
+        if drawing != self.drawing:
+            self.drawing = drawing
+            self.app.win.setActive(drawing)
+            self.spin.setValue(SPIN_S[drawing])
+            self._set(BUSY_FPS if drawing else LOOK_HZ)
+        if drawing:
+            self.drawn += 1
+            if self.sweep:
+                TransformState.garbageCollect()
+                RenderState.garbageCollect()
         return task.cont
+
+    @property
+    def still(self) -> bool:
+        """Nothing is being drawn: the picture on screen is the newest."""
+        return not self.drawing
+
+    def destroy(self) -> None:
+        self.ignoreAll()
+        self.app.taskMgr.remove("frame-cap")
 
 
 def install(app) -> FrameCap | None:
-    """Cap the frame rate of an on-screen window (offscreen tests and benches step frames
-    themselves and stay uncapped)."""
-    win = getattr(app, "win", None)
-    if win is None or not hasattr(win, "getProperties"):
-        return None
-    return FrameCap(app)
+    """Manage the frames of an on-screen window (offscreen tests and benches step frames
+    themselves and draw every one)."""
+    return FrameCap(app) if isinstance(app.win, GraphicsWindow) else None

@@ -22,6 +22,8 @@ from pathlib import Path
 
 from panda3d.core import NodePath, PGButton, PGItem, Point3, TextNode
 
+from .frame_rate import FrameCap
+
 STATUS_ENV = "GIN3D_STATUS"
 SUIT_MARKS = {"\5s\5": "♠", "\5h\5": "♥", "\5d\5": "♦", "\5c\5": "♣"}
 PERIOD = 0.1  # seconds between looks at the screen
@@ -48,8 +50,11 @@ def rss_kib() -> int:
 class StatusLine:
     """Appends the screen's state to a file on every change (see the module's docstring)."""
 
-    def __init__(self, app, path: str | Path) -> None:
+    def __init__(self, app, path: str | Path, cap: FrameCap | None = None) -> None:
         self.app = app
+        self.cap = cap  # an on-screen window's frames (drawn only when the picture changes)
+        self._drew = False  # whether the previous loop drew a frame
+        self._looked_at = -1  # the frames drawn when the screen was last looked at
         self.path = Path(path)
         self.last = ""
         self.frames: deque[float] = deque(maxlen=600)
@@ -124,7 +129,7 @@ class StatusLine:
                 )
         return out
 
-    def _texts(self) -> list[str]:
+    def _text_nodes(self) -> list[tuple[str, NodePath]]:
         out = []
         for np in self.app.render2d.findAllMatches("**/+TextNode"):
             if (
@@ -137,6 +142,19 @@ class StatusLine:
             assert isinstance(node, TextNode)
             text = _plain(node.getText()).strip()
             if text:
+                out.append((text, np))
+        return out
+
+    def _texts(self) -> list[str]:
+        return [text for text, _np in self._text_nodes()]
+
+    def _cut_off(self) -> list[str]:
+        """The texts that run past an edge of the window (a player cannot read them whole)."""
+        w, h = self.app.win.getXSize(), self.app.win.getYSize()
+        out = []
+        for text, np in self._text_nodes():
+            box = self._pixels(np)
+            if box is not None and (box[0] < -1 or box[1] < -1 or box[2] > w + 1 or box[3] > h + 1):
                 out.append(text)
         return out
 
@@ -200,6 +218,7 @@ class StatusLine:
             "window": [app.win.getXSize(), app.win.getYSize()],
             "busy": bool(app.queue.busy),
             "texts": self._texts(),
+            "cut_off": self._cut_off(),
             "buttons": self._buttons(),
             "entries": self._entries(),
         }
@@ -218,8 +237,19 @@ class StatusLine:
             f.write(json.dumps(record, ensure_ascii=False) + "\n")
 
     def _frame(self, task):
-        self.frames.append(globalClock.getDt())  # noqa: F821 (Panda3D's builtin clock)
+        """The time between two frames drawn in a row (a still spell is not a slow frame)."""
+        drew = self.cap is None or self.cap.drawing
+        if drew and self._drew:
+            self.frames.append(globalClock.getDt())  # noqa: F821 (Panda3D's builtin clock)
+        self._drew = drew
         return task.cont
+
+    def _drawn(self) -> dict:
+        """The frames drawn so far, and whether the picture is still (none being drawn: the
+        screen shows the newest status)."""
+        if self.cap is None:
+            return {"frame": globalClock.getFrameCount(), "still": False}  # noqa: F821
+        return {"frame": self.cap.drawn, "still": self.cap.still}
 
     def metrics(self) -> dict:
         times = sorted(self.frames)
@@ -240,16 +270,28 @@ class StatusLine:
             "cpu_s": round(time.process_time(), 3),
         }
 
+    def _unchanged(self) -> bool:
+        """Whether the screen is surely as last looked at: still, and no frame drawn since
+        (whatever a player sees changing is drawn), so the look can be skipped."""
+        drawn = self._drawn()
+        if drawn["still"] and drawn["frame"] == self._looked_at:
+            return True
+        self._looked_at = drawn["frame"]
+        return False
+
     def _look(self, task):
         try:
+            if self._unchanged():
+                self._write({"kind": "tick", **self._drawn()})
+                return task.again
             snap = self.snapshot()
             text = json.dumps(snap, sort_keys=True, ensure_ascii=False)
             if text != self.last:
                 self.last = text
-                snap["frame"] = globalClock.getFrameCount()  # noqa: F821
+                snap.update(self._drawn())
                 self._write(snap)
             else:  # a heartbeat: the frames drawn since, for a screenshot to wait on
-                self._write({"kind": "tick", "frame": globalClock.getFrameCount()})  # noqa: F821
+                self._write({"kind": "tick", **self._drawn()})
             now = time.perf_counter()
             hands = snap.get("hands", -1) if snap.get("phase") == "over" else -1
             if now >= self.next_metrics or (hands != -1 and hands != self.hands_seen):
@@ -266,7 +308,8 @@ class StatusLine:
         return task.again
 
 
-def install(app) -> StatusLine | None:
-    """Start the status line when ``GIN3D_STATUS`` names a file."""
+def install(app, cap: FrameCap | None = None) -> StatusLine | None:
+    """Start the status line when ``GIN3D_STATUS`` names a file (``cap``: the window's
+    frames, when it draws only on change)."""
     path = os.environ.get(STATUS_ENV, "").strip()
-    return StatusLine(app, path) if path else None
+    return StatusLine(app, path, cap) if path else None
