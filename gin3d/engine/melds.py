@@ -1,9 +1,10 @@
 """Sets, runs and the least-deadwood arrangement of up to 11 cards.
 
 Hands are handled as 52-bit masks (bit ``suit*13 + rank``). The melds a hand contains come
-from lookup tables built once at import (every run inside every 13-bit suit pattern, every set
-for every pattern of suits holding a rank), and a small depth-first search picks the disjoint
-melds worth the most. That keeps one 11-card hand in the tens of microseconds in pure Python.
+from lookup tables (every run inside a 13-bit suit pattern, made the first time that pattern
+is met; every set for every pattern of suits holding a rank), and a small depth-first search
+picks the disjoint melds worth the most. That keeps one 11-card hand in the tens of
+microseconds in pure Python.
 """
 
 from __future__ import annotations
@@ -20,28 +21,36 @@ SUIT_BITS = 0x1FFF
 Meld = tuple[int, int]  # (52-bit mask, point value)
 
 
-def _build_run_table() -> list[list[tuple[Meld, ...]]]:
-    """RUNS[suit][pattern] = every run (3+ consecutive ranks) inside that 13-bit pattern."""
-    table: list[list[tuple[Meld, ...]]] = []
-    for suit in range(4):
-        per_pattern: list[tuple[Meld, ...]] = []
-        for pattern in range(1 << 13):
-            runs: list[Meld] = []
-            for lo in range(13):
-                if not pattern >> lo & 1:
-                    continue
-                hi = lo
-                while hi + 1 < 13 and pattern >> (hi + 1) & 1:
-                    hi += 1
-                    if hi - lo >= 2:
-                        bits = ((1 << (hi - lo + 1)) - 1) << lo
-                        value = sum(VALUES[r] for r in range(lo, hi + 1))
-                        runs.append((bits << (13 * suit), value))
-            # longest first within a start: the search tries big melds early
-            runs.sort(key=lambda m: (m[0] & -m[0], -m[1]))
-            per_pattern.append(tuple(runs))
-        table.append(per_pattern)
-    return table
+def _runs_in(suit: int, pattern: int) -> tuple[Meld, ...]:
+    """Every run (3+ consecutive ranks) inside a 13-bit pattern of one suit, longest first
+    within a start (the search tries big melds early)."""
+    runs: list[Meld] = []
+    for lo in range(13):
+        if not pattern >> lo & 1:
+            continue
+        hi = lo
+        while hi + 1 < 13 and pattern >> (hi + 1) & 1:
+            hi += 1
+            if hi - lo >= 2:
+                bits = ((1 << (hi - lo + 1)) - 1) << lo
+                value = sum(VALUES[r] for r in range(lo, hi + 1))
+                runs.append((bits << (13 * suit), value))
+    runs.sort(key=lambda m: (m[0] & -m[0], -m[1]))
+    return tuple(runs)
+
+
+class _SuitRuns(dict):
+    """``RUNS[suit][pattern]``: a pattern's runs, worked out the first time it is asked for
+    and kept (all 4 x 8192 built at import took a third of the engine's import time; a game
+    meets a few hundred patterns)."""
+
+    def __init__(self, suit: int) -> None:
+        super().__init__()
+        self.suit = suit
+
+    def __missing__(self, pattern: int) -> tuple[Meld, ...]:
+        runs = self[pattern] = _runs_in(self.suit, pattern)
+        return runs
 
 
 def _build_set_table() -> list[list[tuple[Meld, ...]]]:
@@ -64,7 +73,7 @@ def _build_set_table() -> list[list[tuple[Meld, ...]]]:
     return table
 
 
-RUNS = _build_run_table()
+RUNS = tuple(_SuitRuns(suit) for suit in range(4))
 SETS = _build_set_table()
 # per 13-bit suit pattern: the value of its cards, its cards that lie in no run, their value
 SUIT_VALUE = tuple(sum(VALUES[r] for r in range(13) if p >> r & 1) for p in range(1 << 13))
