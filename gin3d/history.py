@@ -39,6 +39,7 @@ from .engine import (
 )
 from .engine.actions import Action
 from .paths import append_line, history_path, loads_json
+from .settings import OPPONENT_LEVELS
 
 FORMAT = "gin3d-hand"
 VERSION = 1
@@ -60,6 +61,8 @@ class HandRecord:
     winner: int | None = None  # seat, None for a drawn hand
     kind: str = "drawn"  # knock | undercut | gin | big_gin | drawn
     points: int = 0
+    you: int | None = None  # the local player's seat in the hand (shown as "You")
+    partners: tuple[str, str] = ()  # a partnership round: each seat's partner at the other table
 
     @classmethod
     def of(
@@ -69,8 +72,10 @@ class HandRecord:
         game_id: str = "",
         opponent_level: str | None = None,
         when: datetime | None = None,
+        you: int | None = None,
+        partners: tuple[str, str] = (),
     ) -> HandRecord:
-        """The record of a finished hand."""
+        """The record of a finished hand (``you``: the local player's seat in it)."""
         if not hand.over:
             raise ValueError("only a finished hand is kept in the history")
         when = when or datetime.now(timezone.utc)
@@ -88,7 +93,30 @@ class HandRecord:
             winner=hand.winner,
             kind=r.kind if r else "drawn",
             points=r.points if r else 0,
+            you=you,
+            partners=tuple(partners),
         )
+
+    @property
+    def seat_of_you(self) -> int | None:
+        """The local player's seat: as recorded, or for a record from before that was kept,
+        seat 0 of a game against the computer (the only seat a person had there)."""
+        if self.you is not None or self.opponent_level not in OPPONENT_LEVELS:
+            return self.you
+        return 0
+
+    def shown_names(self) -> tuple[str, str]:
+        """The two seats' names as a player reads them: "You" for their own."""
+        you = self.seat_of_you
+        return tuple("You" if seat == you else name for seat, name in enumerate(self.names))
+
+    def versus(self) -> str:
+        """Who played whom, for the history list: "You vs Walt", in a partnership round
+        both teams ("You & Rosie vs Walt & Margo")."""
+        near, far = self.shown_names()
+        if len(self.partners) == 2:
+            return f"{near} & {self.partners[0]} vs {far} & {self.partners[1]}"
+        return f"{near} vs {far}"
 
     def replay_hand(self) -> Hand:
         """The hand dealt, before any action."""
@@ -104,7 +132,10 @@ class HandRecord:
         label = {"knock": "knock", "undercut": "undercut", "gin": "gin", "big_gin": "Big Gin"}.get(
             self.kind, self.kind
         )
-        return f"Hand {self.hand_number + 1}: {self.names[self.winner]} won {self.points} ({label})"
+        return (
+            f"Hand {self.hand_number + 1}: {self.shown_names()[self.winner]} won "
+            f"{self.points} ({label})"
+        )
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -122,6 +153,8 @@ class HandRecord:
             "winner": self.winner,
             "kind": self.kind,
             "points": self.points,
+            **({"you": self.you} if self.you is not None else {}),
+            **({"partners": list(self.partners)} if self.partners else {}),
         }
 
     @classmethod
@@ -140,6 +173,16 @@ class HandRecord:
             actions = d["actions"]
             if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
                 raise ValueError("actions must be texts")
+            you = d.get("you")
+            if you not in (None, 0, 1):
+                raise ValueError("you must be seat 0 or 1")
+            partners = d.get("partners", [])
+            if not (
+                isinstance(partners, list)
+                and len(partners) in (0, 2)
+                and all(isinstance(n, str) for n in partners)
+            ):
+                raise ValueError("partners must be two texts")
             record = cls(
                 rules=RuleSet.from_dict(d["rules"]),
                 dealer=d["dealer"],
@@ -153,6 +196,8 @@ class HandRecord:
                 winner=d.get("winner"),
                 kind=str(d.get("kind", "drawn")),
                 points=int(d.get("points", 0)),
+                you=you,
+                partners=tuple(partners),
             )
         except KeyError as e:
             raise ValueError(f"hand record lacks {e.args[0]!r}") from None
@@ -272,13 +317,13 @@ class Replay:
 
     def caption(self) -> str:
         """What happened in the last step, in words."""
-        names = self.record.names
+        names = self.record.shown_names()
         if self.step == 0:
-            dealer = names[self.hand.dealer]
+            deals = f"{_does(names[self.hand.dealer], 'deals', 'deal')}."
             return (
-                f"{dealer} deals. Upcard {_pretty(self.hand.upcard)}."
+                f"{deals} Upcard {_pretty(self.hand.upcard)}."
                 if self.hand.upcard is not None
-                else f"{dealer} deals."
+                else deals
             )
         # the seat that acted: the turn before this step's action
         seat = _actor(self._last_events)
@@ -298,34 +343,45 @@ def _actor(events: list[Event]) -> int | None:
     return None
 
 
+def _does(who: str, third: str, second: str) -> str:
+    """``who`` and the verb that goes with it: "Walt draws", "You draw"."""
+    return f"{who} {second if who == 'You' else third}"
+
+
 def describe(action: Action, who: str, events: list[Event], names: tuple[str, str]) -> str:
-    """A caption for one replayed action, e.g. ``Walt draws 7♥ from the stock.``"""
+    """A caption for one replayed action, e.g. ``Walt draws 7♥ from the stock.`` (``You
+    draw …`` for the local player)."""
     t = type(action)
     if t is Pass:
-        text = f"{who} passes."
+        text = f"{_does(who, 'passes', 'pass')}."
     elif t in (DrawStock, DrawDiscard):
         drawn = next((e for e in events if isinstance(e, CardDrawn)), None)
         where = "the stock" if t is DrawStock else "the discard pile"
-        text = f"{who} draws {_pretty(drawn.card if drawn else None)} from {where}."
+        text = (
+            f"{_does(who, 'draws', 'draw')} {_pretty(drawn.card if drawn else None)} from {where}."
+        )
     elif t is Discard:
-        text = f"{who} discards {_pretty(action.card)}."
+        text = f"{_does(who, 'discards', 'discard')} {_pretty(action.card)}."
     elif t in (Knock, BigGin):
         k = next((e for e in events if isinstance(e, Knocked)), None)
-        kind = {"knock": "knocks", "gin": "goes gin", "big_gin": "goes Big Gin"}.get(
-            k.kind if k else "knock", "knocks"
-        )
-        text = f"{who} {kind}."
+        kind = {
+            "knock": ("knocks", "knock"),
+            "gin": ("goes gin", "go gin"),
+            "big_gin": ("goes Big Gin", "go Big Gin"),
+        }.get(k.kind if k else "knock", ("knocks", "knock"))
+        text = f"{_does(who, *kind)}."
         if k and k.kind == "knock":
             text += f" Deadwood {sum(CARDS[c].value for c in k.deadwood)}."
     elif t is LayOff:
-        text = f"{who} lays off {_pretty(action.card)}."
+        text = f"{_does(who, 'lays off', 'lay off')} {_pretty(action.card)}."
     elif t is FinishLayoff:
-        text = f"{who} finishes laying off."
+        text = f"{_does(who, 'finishes', 'finish')} laying off."
     else:
         text = f"{who}: {action}."
     for e in events:
         if isinstance(e, HandScored):
-            text += f" {e.result.breakdown()} to {names[e.winner]}."
+            winner = names[e.winner]
+            text += f" {e.result.breakdown()} to {'you' if winner == 'You' else winner}."
         elif isinstance(e, HandDrawn):
             text += " The hand is drawn."
     return text

@@ -41,7 +41,7 @@ def count_results(
     counted = False
     for hand in game.hands:
         if hand.over and stats.record_hand(level, hand, seat, game_id):
-            append_hand(HandRecord.of(hand, names, game_id, level), history_file)
+            append_hand(HandRecord.of(hand, names, game_id, level, you=seat), history_file)
             counted = True
     if game.over:
         counted |= stats.record_game(level, game, seat, game_id)
@@ -68,7 +68,8 @@ def count_three_player_results(
             continue
         if stats.record_hand(THREE_PLAYERS, hand, seats.index(player), game_id):
             pair = (names[seats[0]], names[seats[1]])
-            append_hand(HandRecord.of(hand, pair, game_id, THREE_PLAYERS), history_file)
+            record = HandRecord.of(hand, pair, game_id, THREE_PLAYERS, you=seats.index(player))
+            append_hand(record, history_file)
             counted = True
     if game.over:
         counted |= stats.record_game(THREE_PLAYERS, game, player, game_id)
@@ -97,7 +98,11 @@ def count_partnership_results(
     hand, seats = game.tables[table], game.seats[table]
     if hand.over and stats.record_hand(PARTNERSHIPS, hand, seats.index(player), game_id):
         pair = tuple(names[p] for p in seats)
-        append_hand(HandRecord.of(hand, pair, game_id, PARTNERSHIPS), history_file)
+        partners = tuple(names[(p + 2) % 4] for p in seats)  # each one's teammate
+        record = HandRecord.of(
+            hand, pair, game_id, PARTNERSHIPS, you=seats.index(player), partners=partners
+        )
+        append_hand(record, history_file)
         counted = True
     if game.over:
         counted |= stats.record_game(PARTNERSHIPS, game, team_of(player), game_id)

@@ -125,6 +125,32 @@ def test_a_router_failing_with_error_zero_says_what_failed(monkeypatch):
     assert "ConflictInMappingEntry" in result.message  # a real reason is passed on
 
 
+RAW = "UPnP failed while looking for the router: Miniupnpc Socket error; forward port 47470"
+
+
+@pytest.mark.parametrize("relay", [None, "127.0.0.1:47471"])
+def test_hosting_online_keeps_the_routers_words_off_the_screen(app, relay):
+    """A router search that failed: the screen says what it means in a line that fits, never
+    the library's own error; with a service, nothing needs forwarding, so it says nothing of
+    ports at all (the screen said "no port to forward" above "forward port 47470 by hand")."""
+    info = HostInfo("ABCD-EFGH", 47470, ["192.168.1.5"], RAW)
+    lines = HostingScreen._online_host_lines(info, relay)
+    assert not any("Miniupnpc" in line or "UPnP failed" in line for line in lines), lines
+    assert all(len(line) <= 80 for line in lines), lines
+    forwards = [line for line in lines if "forward" in line and "no port to forward" not in line]
+    if relay:
+        assert forwards == [], lines
+    else:
+        assert forwards == [
+            "Your router did not open port 47470: forward it, or set an online service"
+        ]
+    mapped = HostInfo("ABCD-EFGH", 47470, [], "router forwards port 47470", upnp_ok=True)
+    assert any(
+        "router forwards port 47470" in line
+        for line in HostingScreen._online_host_lines(mapped, relay)
+    )
+
+
 @pytest.mark.parametrize("relay", [None, "127.0.0.1:47471"])
 def test_hosting_online_says_what_the_friend_needs(app, relay):
     """With an online service the friend types only the code, and no port needs forwarding

@@ -77,8 +77,6 @@ def test_discard_that_may_knock():
     s = shows(hand, knock_mode=True)
     assert s.prompt == "Knock: click the card to lay face down"
     assert set(s.glows) == {Glow("hand", GLOW_KNOCK, card=card(c)) for c in ("2D", "8D")}
-    s = shows(hand, click_discards=True)
-    assert s.prompt == "Discard: click the card to throw away - or Knock"
     s = shows(hand)
     assert s.prompt == "Discard: click a card then the pile, or drag it onto the pile - or Knock"
 

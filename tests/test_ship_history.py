@@ -106,3 +106,42 @@ def test_torn_or_bad_lines_are_skipped(tmp_path):
 def test_unfinished_hand_is_not_kept():
     with pytest.raises(ValueError, match="finished"):
         HandRecord.of(Game().hand)
+
+
+def test_the_local_player_is_you_in_the_list_and_the_replay():
+    """The history says "You" for the local player's seat, whatever their name in the
+    settings ("Player" by default), with the verbs that go with it; a partnership round names
+    both teams."""
+    hand = play_script(UNDERCUT, dealer=1)
+    record = HandRecord.of(hand, names=("Player", "Walt"), opponent_level="simple", you=0)
+    assert record.summary() == "Hand 1: You won 30 (undercut)"
+    assert record.versus() == "You vs Walt"
+    replay = Replay(record)
+    captions = []
+    while not replay.at_end:
+        replay.forward()
+        captions.append(replay.frame().caption)
+    assert captions[0] == "You pass."
+    assert captions[2] == "You draw 2♥ from the stock."
+    assert captions[5] == "Walt knocks. Deadwood 6."
+    assert captions[-1] == "You finish laying off. Undercut: 5 + 25 to you."
+    back = HandRecord.from_dict(json.loads(json.dumps(record.to_dict())))
+    assert back.you == 0 and back.summary() == record.summary()
+    team = HandRecord.of(
+        hand, names=("Player", "Walt"), opponent_level="teams", you=0, partners=("Rosie", "Margo")
+    )
+    assert HandRecord.from_dict(team.to_dict()).versus() == "You & Rosie vs Walt & Margo"
+
+
+def test_older_records_say_you_where_they_can_and_bad_seats_are_refused():
+    """Records kept before the local seat was written: a game against the computer had the
+    person at seat 0; a network hand's seat is not known, so its names stay as kept."""
+    hand = play_script(UNDERCUT, dealer=1)
+    old = HandRecord.of(hand, names=("Player", "Walt"), opponent_level="simple").to_dict()
+    assert "you" not in old
+    assert HandRecord.from_dict(old).summary() == "Hand 1: You won 30 (undercut)"
+    net = HandRecord.of(hand, names=("Ann", "Bob"), opponent_level="online").to_dict()
+    assert HandRecord.from_dict(net).summary() == "Hand 1: Ann won 30 (undercut)"
+    for bad in ({"you": 2}, {"you": "0"}, {"partners": ["Rosie"]}):
+        with pytest.raises(ValueError):
+            HandRecord.from_dict({**old, **bad})

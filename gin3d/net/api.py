@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import logging
 import queue
 import threading
 from collections.abc import Callable
@@ -32,6 +33,8 @@ from .tablehost import TableHost
 from .transport import open_table_code, parse_address, parse_relays
 from .upnp import map_port, unmap_port
 
+log = logging.getLogger(__name__)
+
 
 @dataclass(frozen=True)
 class NetEvent:
@@ -44,8 +47,9 @@ class HostInfo:
     code: str  # what the other player types (or reads off the LAN list)
     port: int
     addresses: list[str]  # where this machine listens, for "host:port" entry
-    upnp: str  # the UPnP outcome, ready to show
+    upnp: str  # the UPnP outcome in full (the router's own words: for the log)
     public_ip: str = ""  # where the online service sees us (its SEEN), once it said so
+    upnp_ok: bool = False  # the router forwards the port to us
 
 
 def lan_addresses() -> list[str]:
@@ -231,10 +235,12 @@ class NetService:
                 open_table=lan and open_table,
             )
             await match.listen_directly()
-            upnp_text = "not tried"
+            upnp_text, upnp_ok = "not tried", False
             if upnp:  # before the relay wait, which publishes the mapping too
                 self.mapping = await asyncio.to_thread(map_port, match.port)
-                upnp_text = self.mapping.message
+                upnp_text, upnp_ok = self.mapping.message, self.mapping.ok
+                # the router's own words, for the log (the screen says what they mean)
+                (log.info if upnp_ok else log.warning)("UPnP: %s", upnp_text)
                 if self.mapping.ok and self.mapping.external_ip:
                     port_out = self.mapping.external_port or match.port
                     match.external = [format_candidate(self.mapping.external_ip, port_out)]
@@ -252,7 +258,7 @@ class NetService:
                     rules=match.rules,
                 )
                 await self.advertiser.start()
-            info = HostInfo(match.code, match.port, addresses, upnp_text, match.public_ip)
+            info = HostInfo(match.code, match.port, addresses, upnp_text, match.public_ip, upnp_ok)
             self._hosting(info)
             self._emit("status", text="waiting for opponent…")
             asyncio.ensure_future(self._watch(match))

@@ -780,14 +780,15 @@ class HostingScreen(LobbyScreen):
     def _online_host_lines(info, relay: str | None) -> list[str]:
         """What a host online is told about being reached: with an online service, the
         friend needs only the code (tried directly first, then relayed), so no port needs
-        forwarding (the address the service sees us at is shown once it is known, not as
-        something to pass on); without one, the friend needs this machine's address and
-        port."""
+        forwarding and a router that would not open one is no news (the address the service
+        sees us at is shown once it is known, not as something to pass on); without one, the
+        friend needs this machine's address and port. The router's own words go to the log,
+        not on the screen (each line fits the window)."""
         if relay:
-            upnp = f"UPnP: {info.upnp}" if info.upnp != "not tried" else "UPnP not tried"
+            forwarded = f"  -  your router forwards port {info.port}" if info.upnp_ok else ""
             lines = [
                 "Your friend types only the code: no address, no port to forward",
-                f"Direct first, else through the relay at {relay}   -   {upnp}",
+                f"Direct first, else through the relay at {relay}{forwarded}",
             ]
             if info.public_ip:  # the service said where it sees us (for the curious)
                 lines.append(
@@ -795,12 +796,15 @@ class HostingScreen(LobbyScreen):
                     " as the service sees it"
                 )
             return lines
-        return [
-            f"UPnP: {info.upnp}"
-            if info.upnp != "not tried"
-            else f"UPnP off: forward port {info.port} on your router, or set an online service",
-            "No relay: your opponent types the code and your address:port",
-        ]
+        if info.upnp_ok:
+            router = f"Your router forwards port {info.port} to this machine"
+        elif info.upnp == "not tried":
+            router = f"UPnP off: forward port {info.port} on your router, or set an online service"
+        else:
+            router = (
+                f"Your router did not open port {info.port}: forward it, or set an online service"
+            )
+        return [router, "No relay: your opponent types the code and your address:port"]
 
     def exit(self) -> None:
         self.host_lines = []

@@ -14,6 +14,7 @@ import time
 from panda3d.core import TextNode
 
 from ...net.constants import NO_ANSWER
+from ...scene.control.net_hub import normalize_code
 from ...scene.ui.palette import GOLD
 from .lobby import LobbyScreen
 
@@ -48,6 +49,7 @@ class TablesScreen(LobbyScreen):
         p = self._lobby("Find an opponent")
         self.public_rows: list = []
         self.public_tables = []
+        self.own_code = ""  # the join code of the table we opened here, once listed
         p.button("back", "Back", lambda: self.request("Online"), (0, -0.8), scale=0.055)
         self._esc("Online")
         if not self.hub.config.relay:
@@ -81,7 +83,9 @@ class TablesScreen(LobbyScreen):
             align=TextNode.ALeft,
             fg=SOFT,
         )
-        p.button("open", "Open", self._open_public, (0.92, y + 0.012), scale=0.045)
+        self.open_button = p.button(
+            "open", "Open", self._open_public, (0.92, y + 0.012), scale=0.045
+        )
         self._refresh_public()
 
     def _refresh_public(self, task=None) -> None:
@@ -122,6 +126,18 @@ class TablesScreen(LobbyScreen):
         )
         for i, table in enumerate(self.public_tables):
             y = 0.5 - i * 0.13
+            if table.code == self.own_code:  # ours: it waits for someone else to join
+                self.public_rows.append(
+                    p.text(
+                        "Your table" + table_line(table).removeprefix(table.name),
+                        y,
+                        0.042,
+                        x=-1.05,
+                        align=TextNode.ALeft,
+                        fg=GOLD,
+                    )
+                )
+                continue
             self.public_rows.append(
                 p.text(table_line(table), y, 0.042, x=-1.05, align=TextNode.ALeft)
             )
@@ -159,7 +175,10 @@ class TablesScreen(LobbyScreen):
 
     def _hosting(self, info) -> None:
         if self.state == "Tables":
+            self.own_code = normalize_code(info.code)  # listed with the code it was opened with
+            self.open_button["state"] = "disabled"  # one table at a time (Back closes it)
             self._public_waiting()
+            self._refresh_public()  # shown at once as ours, with no Join
 
     def _public_waiting(self) -> None:
         """Our table is listed (opened, or quick match found none): wait for a guest."""

@@ -139,7 +139,7 @@ class ReplayScreen(Screen):
         top = self._panel("", width=1.25, height=0.15, pos=(0, 0.82))
         top.title.setPos(0, -0.005)
         top.title.setScale(0.05)
-        names = record.names
+        names = record.shown_names()
         self.replay_info = top.text(
             f"Replay of hand {record.hand_number + 1}: {names[0]} near, {names[1]} far, "
             "both hands face up",
@@ -293,12 +293,12 @@ def draw_chart(parent, rows, origin, width: float, height: float) -> DirectFrame
 
 
 def _versus(r: HandRecord) -> str:
-    """Who a hand in the list was against: the opponent of a two-player game (seat 1), both
-    players of a three-player hand (you may have sat at either seat), you and the opponent
-    you faced in a partnership round."""
-    if r.opponent_level == THREE_PLAYERS:
-        return f"{r.names[0]} vs {r.names[1]} (three players)"
-    if r.opponent_level == PARTNERSHIPS:
-        return f"vs {r.names[1]} (partnerships)"
-    kind = {"lan": " (LAN)", "online": " (online)"}.get(r.opponent_level or "", "")
-    return f"vs {r.names[1]}{kind}"
+    """Who a hand in the list was played by: "You vs Walt"; a three-player hand's two
+    players (you may have sat at either seat); a partnership round's two teams."""
+    kind = {
+        THREE_PLAYERS: " (three players)",
+        PARTNERSHIPS: " (partnerships)",
+        "lan": " (LAN)",
+        "online": " (online)",
+    }.get(r.opponent_level or "", "")
+    return f"{r.versus()}{kind}"

@@ -46,7 +46,6 @@ class InputState:
     selected: Card | None = None  # a card of the local hand, lifted
     knock_mode: bool = False  # Knock is armed: the next hand card clicked is laid face down
     hints: bool = False  # whether the Hint button is offered (legal moves and the setting)
-    click_discards: bool = False  # one click on a hand card discards it (a lesson's step)
     waiting: str = ""  # the prompt while the seat has no legal move
 
 
@@ -123,8 +122,6 @@ def _discard(view, legal, state: InputState, buttons: set[str], glows: list[Glow
         return "You can go gin! Press Gin, or discard"
     if state.selected is not None:
         prompt = f"Discard the {state.selected.pretty}: click it again or the pile, or press Enter"
-    elif state.click_discards:
-        prompt = "Discard: click the card to throw away"
     else:
         prompt = "Discard: click a card then the pile, or drag it onto the pile"
     return prompt + " - or Knock" if knocks else prompt

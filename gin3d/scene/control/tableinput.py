@@ -204,8 +204,6 @@ class TableInput(MouseButtons):
         if view.phase == "discard":
             if self.knock_mode:
                 return self._submit(Knock(card))
-            if self.click_discards():
-                return self._discard_or_knock(card)
             if self.selected == card:
                 return self._discard_or_knock(card)
             if Discard(card) in legal or Knock(card) in legal:
@@ -219,11 +217,6 @@ class TableInput(MouseButtons):
             if fits:
                 self._select(card)
                 return True
-        return False
-
-    def click_discards(self) -> bool:
-        """Whether one click on a hand card discards it (a lesson that says "Click the K♣
-        to discard it"); at the table a click only selects, so a slip costs nothing."""
         return False
 
     def _discard_or_knock(self, card) -> bool:
@@ -417,12 +410,11 @@ class TableInput(MouseButtons):
 
     def _input_state(self, view, legal) -> InputState:
         """This input's state for ``table_shows``; the overridable questions (hints offered,
-        one-click discards, the waiting line) are asked only where their answer is used."""
+        the waiting line) are asked only where their answer is used."""
         return InputState(
             selected=self.selected,
             knock_mode=self.knock_mode,
             hints=bool(legal) and self.hints(),
-            click_discards=bool(legal) and view.phase == "discard" and self.click_discards(),
             waiting="" if legal else self._waiting_prompt(view),
         )
 

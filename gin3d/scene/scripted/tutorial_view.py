@@ -226,11 +226,6 @@ class TutorialInput(TableInput):
             return self.view.pick(node)
         return super().click(node)
 
-    def click_discards(self) -> bool:
-        step = self.view.runner.step  # a lesson's discard step: one click does what it says
-        move = step.expect.move if step.expect is not None and not step.practice else None
-        return bool(move) and move.startswith("discard")
-
     def _waiting_prompt(self, view) -> str:
         return ""  # the narration panel says what is going on
 
