@@ -81,12 +81,12 @@ def play_game(app, hands: int) -> list[dict]:
     return played
 
 
-def start_three(app, target: int):
+def start_three(app, target: int, seed: int = 5):
     """A three-player game from the setup screen, with no saved game to ask about (an
     earlier test in the same process may have left one)."""
     delete_save()
     app.setup = GameSetup(level="simple", target=target)
-    app.seed = 5
+    app.seed = seed
     app.screens.request("Menu")
     app.screens.request("Setup")
     app.screens.panel.buttons["players"]["command"]()  # 2 -> 3
@@ -276,3 +276,36 @@ def test_undo_is_not_offered_in_a_three_player_game(app):
     finally:
         app.user_settings = settings
         delete_save()
+
+
+def test_the_hand_you_sit_out_can_be_skipped_to_its_result(app):
+    """At normal speed, the hand you sit out (the computers play it, about 90 s) offers Skip
+    hand (End): the computers' moves are all made at once, the result shows, and the next
+    hand is at the player's speed again. A hand you play offers no skip."""
+    speed = app.speed
+    app.set_speed(1.0)
+    try:
+        for seed in range(20):  # a deal where you sit out the first hand
+            session = start_three(app, 100, seed)
+            if session.controller.game.watching:
+                break
+        ctl = session.controller
+        assert ctl.game.watching and app.queue.speed == 1.0
+        for _ in range(3):
+            app.taskMgr.step()
+        assert not ctl.game.hand.over, "the hand played out at once by itself"
+        assert ctl.can_skip() and "skip" in session.input.buttons
+        assert not session.hud.buttons["skip"].isHidden()
+        moves = len(ctl.game.hand.actions)
+        session.hud.buttons["skip"]["command"]()
+        for _ in range(5):
+            app.taskMgr.step()
+        assert ctl.game.hand.over and len(ctl.game.hand.actions) > moves
+        assert app.screens.state == "HandResult"
+        assert app.queue.speed == 1.0  # the next hand at speed again
+        app.screens.panel.buttons["next"]["command"]()
+        app.taskMgr.step()
+        assert not ctl.game.watching and not ctl.can_skip() and not ctl.skip()
+        assert "skip" not in session.input.buttons
+    finally:
+        app.set_speed(speed)

@@ -9,6 +9,7 @@ every event goes to the scene redacted for seat 0, so the table never shows a hi
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable
 
@@ -146,6 +147,29 @@ class TableController:
             if self.driver.pump(self._now()) != MOVED:
                 return
             self._changed()
+
+    def can_skip(self) -> bool:
+        """Whether the local player may skip to the end of the hand on the table: one they
+        only watch, every seat of it a computer here (a table's own choice; none by
+        default)."""
+        return False
+
+    def skip(self) -> bool:
+        """Play the rest of a hand the player only watches at once, to its result: the
+        computers still choose every move; only their pauses (each due at once: ``now`` is
+        infinitely late) and the animations (each jumped to its end) go. The speed setting
+        is left alone, so the next hand is dealt at it."""
+        if not self.can_skip():
+            return False
+        while True:
+            self.queue.finish_all()
+            if self.driver.pump(math.inf) != MOVED:
+                break
+            self._changed()
+        self.queue.finish_all()
+        self.advance()
+        self._changed()
+        return True
 
     def set_shown(self, on: bool) -> None:
         """What the table shows besides the scene (a team game's inset) follows the HUD."""

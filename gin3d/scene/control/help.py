@@ -34,6 +34,7 @@ COMMANDS = (  # the table's commands in the order the help lists them
     ("hint", "hint"),
     ("next", "next hand"),
     ("watch", "teams: your partner's hand, once yours is over"),
+    ("skip", "three players: the hand you sit out, to its result"),
 )
 GENERAL = [("F1 or ?", "this help (again, or Esc, to close it)")]
 BUTTON_KEYS = [  # a panel's buttons (scene/ui/focus.py)

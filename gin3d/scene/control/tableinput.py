@@ -53,6 +53,7 @@ KEYS = {
     "n": "next",
     "h": "hint",
     "w": "watch",  # a team game: your partner's hand on the table while yours waits
+    "end": "skip",  # three players: the hand you sit out, to its result
 }
 GLOW_HINT = (0.55, 0.8, 1.0, 0.95)
 
@@ -382,6 +383,8 @@ class TableInput(MouseButtons):
         self._light(shows.glows)
         self._lift_selected()
         buttons = set(shows.buttons)
+        if self.ctl.can_skip():
+            buttons.add("skip")
         if self.hud is not None:
             self.hud.set_prompt(shows.prompt)
             self.hud.show_buttons(buttons)
@@ -502,6 +505,7 @@ COMMANDS: dict[str, Callable[[TableInput], bool]] = {
     "next": lambda inp: inp.ctl.next_hand(),
     "hint": lambda inp: inp.show_hint(),
     "watch": lambda inp: getattr(inp.ctl, "watch_partner", lambda: False)(),
+    "skip": lambda inp: inp.ctl.skip(),
     "stock": lambda inp: inp._submit(DrawStock()),
     "take": lambda inp: inp._submit(DrawDiscard()),
     "pass": lambda inp: inp._submit(Pass()),

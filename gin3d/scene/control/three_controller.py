@@ -45,6 +45,10 @@ class ThreePlayerController(PlayerNames, TableController):
         """The bottom seat's view in table seats (``seat`` is always the table's seat 0)."""
         return self.game.table_view()
 
+    def can_skip(self) -> bool:
+        """The hand you sit out (two computers play it) can be skipped to its result."""
+        return self.game.watching and not self.game.hand.over
+
     def watching_line(self) -> str:
         """The prompt while you sit out ("" while you play)."""
         if not self.game.watching:

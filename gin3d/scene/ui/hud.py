@@ -128,6 +128,7 @@ class Hud:
         ("bestlayoff", "Best layoff"),
         ("done", "Done"),
         ("hint", "Hint (h)"),
+        ("skip", "Skip hand (End)"),
     )
 
     def __init__(
