@@ -3,7 +3,9 @@
     python bench/bench_start.py [--runs 5] [--still 10]
 
 Runs in an X server of its own (Xvfb, as the player's-eye suite does) and prints, as medians
-over ``--runs`` launches taken in turn with the reference (so both see the same machine):
+over ``--runs`` launches taken in turn with the reference (so both see the same machine), of
+the game started again with the same home as a player's later starts are (``--cold``: each
+with a new home, a first start):
 
 - launch to the usable menu (the menu's buttons on screen) of the installed ``gin3d``, and of
   a bare Panda3D window with one button built here: seconds and their ratio (goal <= 2x);
@@ -130,6 +132,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--still", type=float, default=10.0, help="seconds of a still menu")
+    parser.add_argument(
+        "--cold", action="store_true", help="every start with a new home (a first start)"
+    )
     args = parser.parse_args(argv)
     from player_harness import XServer
 
@@ -138,12 +143,17 @@ def main(argv: list[str] | None = None) -> int:
     panda_cpu, app_cpu = [], []
     try:
         with tempfile.TemporaryDirectory() as tmp:
+            home, shots = Path(tmp) / "home", Path(tmp) / "shots"
+            if not args.cold:  # a first start, not measured: the home is then as a player's
+                game_window(x, home, 0.0, shots)
             for run in range(args.runs):
                 s, rss = bare_window(x.display)
                 bare_s.append(s)
                 bare_rss.append(rss)
                 games.append(
-                    game_window(x, Path(tmp) / f"home{run}", args.still, Path(tmp) / "shots")
+                    game_window(
+                        x, Path(tmp) / f"home{run}" if args.cold else home, args.still, shots
+                    )
                 )
                 panda_cpu.append(import_cpu(PANDA_IMPORTS))
                 app_cpu.append(import_cpu(PANDA_IMPORTS + "\nimport gin3d.__main__, gin3d.app"))
@@ -154,7 +164,7 @@ def main(argv: list[str] | None = None) -> int:
         return statistics.median(values)
 
     menu = med(g["menu"] for g in games)
-    print(f"runs: {args.runs} (medians)")
+    print(f"runs: {args.runs} (medians), {'first' if args.cold else 'later'} starts of the game")
     print(
         f"launch to the usable menu: gin3d {menu:.2f} s, bare Panda3D window "
         f"{med(bare_s):.2f} s: {menu / med(bare_s):.2f}x (goal <= 2x)"

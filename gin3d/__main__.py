@@ -105,6 +105,7 @@ def launch(
     from gin3d import settings as settings_mod
     from gin3d.app.screens.settings import window_prc
     from gin3d.scene.media import preload
+    from gin3d.scene.media.quality import software_last_time
     from gin3d.scene.window.first_frame import (
         configure_before_window,
         install_exit_after_first_frame,
@@ -113,7 +114,8 @@ def launch(
     user = user or settings_mod.Settings()
     if speed is not None:
         user = user.but(animation_speed=speed)
-    loadPrcFileData("gin3d", "window-title gin3d\n" + window_prc(user))
+    prc = window_prc(user, software_last_time())
+    loadPrcFileData("gin3d", "window-title gin3d\n" + prc)
     configure_before_window()
     preload.start(user.card_style)  # decode the card atlas while the rest is imported
     from gin3d.app import GinApp

@@ -33,6 +33,7 @@ SETTINGS_FILE = "settings.json"
 SAVE_FILE = "savegame.json"
 STATS_FILE = "stats.json"
 HISTORY_FILE = "hands.jsonl"
+RENDERER_FILE = "renderer.json"
 LOG_FILE = "output.log"
 FILE_MODE = 0o600  # every file gin3d writes is the player's alone
 MAX_DIGITS = 40  # no number in our files comes near this (seeds are text)
@@ -105,6 +106,11 @@ def stats_path() -> Path:
 
 def history_path() -> Path:
     return data_dir() / HISTORY_FILE
+
+
+def renderer_path() -> Path:
+    """What the last window found about the renderer (``scene/media/quality.py``)."""
+    return config_dir() / RENDERER_FILE
 
 
 def write_atomic(path: Path | str, text: str) -> None:

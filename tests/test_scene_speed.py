@@ -188,3 +188,27 @@ def test_software_renderer_window_loses_its_samples():
         assert (what, samples) == ("reopened", "0")
     else:
         assert what == "multisample" and int(samples) > 0
+
+
+def test_a_software_renderer_is_noted_so_the_next_window_opens_once(tmp_path):
+    """The window noted as software-rendered last time opens without multisampling at once
+    (it was opened with it and reopened without, about 0.1 s of every start); a damaged or
+    missing note, or a GPU, asks for what the setting says."""
+    from gin3d.app.screens.settings import window_prc
+    from gin3d.scene.media.quality import software_last_time
+    from gin3d.settings import Settings
+
+    note = tmp_path / "renderer.json"
+    assert not software_last_time(note)
+    for text, software in (
+        ('{"software": true, "renderer": "llvmpipe (LLVM 15.0.6, 256 bits)"}', True),
+        ('{"software": false, "renderer": "NVIDIA GeForce"}', False),
+        ("{not json", False),
+        ('["software"]', False),
+    ):
+        note.write_text(text)
+        assert software_last_time(note) is software, text
+    user = Settings(antialiasing=4)
+    assert "multisamples 4" in window_prc(user, False)
+    assert "multisamples 0" in window_prc(user, True)
+    assert "framebuffer-multisample 0" in window_prc(user, True)

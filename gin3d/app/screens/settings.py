@@ -286,9 +286,11 @@ def service_words(fut) -> str:
     return f"The service answers: {probe.address}, {nodes}, ready for online play"
 
 
-def window_prc(s: Settings) -> str:
-    """Panda3D configuration lines for the window settings (read before the window opens)."""
-    aa = s.antialiasing
+def window_prc(s: Settings, software: bool = False) -> str:
+    """Panda3D configuration lines for the window settings (read before the window opens);
+    ``software``: the last start found a software renderer, which gets no multisampling
+    whatever the setting (``scene/media/quality.fit_framebuffer``)."""
+    aa = 0 if software else s.antialiasing
     return (
         f"win-size {s.resolution[0]} {s.resolution[1]}\n"
         f"fullscreen {'#t' if s.fullscreen else '#f'}\n"

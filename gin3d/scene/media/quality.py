@@ -14,16 +14,21 @@ a pixel), so ``fit_framebuffer`` reopens such a window without them.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
+from pathlib import Path
 
 from panda3d.core import (
     AntialiasAttrib,
     FrameBufferProperties,
+    GraphicsWindow,
     NodePath,
     SamplerState,
     Texture,
     WindowProperties,
 )
+
+from ...paths import read_json, renderer_path, write_atomic
 
 SOFTWARE_NAMES = ("llvmpipe", "softpipe", "swrast", "software", "gdi generic", "swiftshader")
 
@@ -107,13 +112,39 @@ def private_texture(texture: Texture) -> Texture:
     return texture.makeCopy()
 
 
+def software_last_time(path: Path | None = None) -> bool:
+    """Whether the last on-screen window found a software renderer (then the next one is
+    opened without multisampling at once, not opened with it and reopened: a second
+    window cost about 0.1 s of every start there). False when nothing was noted."""
+    try:
+        noted = read_json(path or renderer_path())
+    except (OSError, ValueError):
+        return False
+    return isinstance(noted, dict) and noted.get("software") is True
+
+
+def note_renderer(base, path: Path | None = None) -> None:
+    """Keep what an on-screen window found about its renderer for the next start (a new
+    GPU driver is seen at the next start: the one after asks for multisampling again)."""
+    gsg = base.win.getGsg() if isinstance(base.win, GraphicsWindow) else None
+    if gsg is None:
+        return
+    noted = {"software": is_software(base), "renderer": gsg.getDriverRenderer()}
+    try:
+        write_atomic(path or renderer_path(), json.dumps(noted))
+    except OSError:
+        pass  # a read-only home: the next start reopens the window, as before
+
+
 def fit_framebuffer(base) -> str:
     """Make the antialiasing setting do what it costs: on a GPU a multisampled window gets
     multisampled drawing (Panda3D leaves it off otherwise); on a software renderer, where
     four samples a pixel cost about as much as the whole empty frame, the main window is
-    reopened without them (before anything is loaded into it). Returns what was done:
+    reopened without them (before anything is loaded into it), and the renderer is noted
+    so that the next start asks for none (``window_prc``). Returns what was done:
     ``"multisample"``, ``"reopened"`` or ``"none"``."""
     win = base.win
+    note_renderer(base)
     if win is None or win.getFbProperties().getMultisamples() <= 0:
         return "none"
     if not is_software(base):
