@@ -147,6 +147,35 @@ def test_three_players_watch_a_hand_you_sit_out_then_resume_it(player):
     assert p.problems() == []
 
 
+def test_menu_screens_keep_their_texts_whole_and_clear_of_buttons(player):
+    """Every screen off the main menu: no text runs past the window's edge or touches a
+    button (the setup's rule notes touched the next row's buttons, Settings' "not available
+    on this renderer" the Animation button)."""
+    p = player()
+    snap = p.wait(on("Menu"), 60, "the main menu")
+    screens = (
+        ("Play vs computer", "Setup"),
+        ("Statistics", "Stats"),
+        ("Settings", "Settings"),
+        ("Rules", "Rules"),
+        ("LAN", "Lan"),
+        ("Online", "Online"),
+        ("Tutorial", "Tutorial"),
+    )
+    seen = {"Menu": (snap["crowded"], snap["cut_off"])}
+    for label, screen in screens:
+        p.click_button(label)
+        p.wait(lambda s, screen=screen: s.get("screen") == screen, 20, f"the {screen} screen")
+        snap = p.wait(lambda s: not s.get("busy"), 20, "the screen at rest")
+        seen[screen] = (snap["crowded"], snap["cut_off"])
+        p.screenshot(f"layout-{screen.lower()}")
+        p.key("Escape")
+        p.wait(on("Menu"), 20, "the main menu again")
+    bad = {screen: found for screen, found in seen.items() if found != ([], [])}
+    assert bad == {}, bad
+    assert p.problems() == []
+
+
 def pause_and_back(p: Player, name: str) -> tuple[dict, dict]:
     """Esc, Esc: the pause menu and back; returns the table before and after."""
     before = p.status()

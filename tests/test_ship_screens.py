@@ -69,7 +69,18 @@ def test_statistics_screen_shows_the_numbers(app):
     app.screens.request("Stats", "Menu")
     texts = [w.getText() for w in app.screens.panel.widgets if hasattr(w, "getText")]
     assert "Walt" in texts and str(len(game.hands)) in texts
-    assert app.screens.current.chart.getNumChildren() > 2  # bars drawn
+    chart = app.screens.current.chart
+    assert chart.getNumChildren() > 2  # bars drawn
+    # one opponent's bar: the box fits it (it was sized for five, the bar at its top)
+    assert -chart["frameSize"][2] <= 0.08 + 0.11, chart["frameSize"]
+
+
+def test_statistics_screen_draws_no_empty_chart_before_a_game(app):
+    stats_mod.Stats().save()
+    app.screens.request("Stats", "Menu")
+    assert app.screens.current.chart is None
+    texts = [w.getText() for w in app.screens.panel.widgets if hasattr(w, "getText")]
+    assert any(t.startswith("No games finished yet") for t in texts), texts
 
 
 def driver_game_to_end(game):

@@ -22,6 +22,9 @@ WON, LOST = (0.35, 0.78, 0.42, 1), (0.85, 0.35, 0.3, 1)
 HISTORY_PAGE = 8
 
 
+CHART_ROW = 0.11  # the height of one bar of the won/lost chart, with its gap
+
+
 class StatsScreen(Screen):
     """State ``Stats``: the player's statistics by opponent, with a chart."""
 
@@ -72,8 +75,11 @@ class StatsScreen(Screen):
         if not rows:
             p.text("No games finished yet: play one against the computer.", 0.4, 0.048)
         chart_top = y - 0.085 * (len(rows) + 1) - 0.08
-        self.chart = draw_chart(
-            p.frame, st.chart(OPPONENT_LEVELS), (-1.35, chart_top), 2.0, min(0.7, chart_top + 0.62)
+        bars = st.chart(OPPONENT_LEVELS)
+        self.chart = (  # no box while there is nothing to chart (the line above says so)
+            draw_chart(p.frame, bars, (-1.35, chart_top), 2.0, min(0.7, chart_top + 0.62))
+            if bars
+            else None
         )
         if message:
             p.text(message, -0.66, 0.034, fg=(1, 0.7, 0.6, 1))
@@ -234,7 +240,10 @@ class ResumeScreen(Screen):
 
 
 def draw_chart(parent, rows, origin, width: float, height: float) -> DirectFrame:
-    """A bar per level: games won (green) then lost (red), scaled to the most games."""
+    """A bar per level: games won (green) then lost (red), scaled to the most games; the box
+    as tall as its bars need, ``height`` at most (one level's bar sat at the top of a box
+    sized for five)."""
+    height = min(height, 0.08 + CHART_ROW * len(rows))
     root = DirectFrame(
         parent=parent,
         frameColor=(0, 0, 0, 0.25),
@@ -252,7 +261,7 @@ def draw_chart(parent, rows, origin, width: float, height: float) -> DirectFrame
     if not rows:
         return root
     most = max(w + lost for _, w, lost in rows) or 1
-    bar_h = min(0.1, (height - 0.06) / len(rows) * 0.7)
+    bar_h = min(0.07, (height - 0.06) / len(rows) * 0.7)
     step = (height - 0.06) / len(rows)
     x0 = 0.55
     for i, (level, won, lost) in enumerate(rows):

@@ -141,7 +141,9 @@ class SettingsScreen(Screen):
                 )
                 self.setting_rows.append((b, value))
         aa_y = 0.55 - [k for k, *_ in left].index("antialiasing") * 0.135
-        self.aa_note = p.text("", aa_y - 0.06, 0.03, x=-1.38 + 0.98, fg=(1, 0.8, 0.6, 1))
+        self.aa_note = p.text(  # under its label, clear of the buttons
+            "", aa_y - 0.052, 0.03, x=-1.36, align=TextNode.ALeft, fg=(1, 0.8, 0.6, 1)
+        )
         y = 0.55 - len(right) * 0.135
         p.text("Your name", y, 0.048, x=0.08, align=TextNode.ALeft)
         self.name_entry = DirectEntry(

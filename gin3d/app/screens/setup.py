@@ -200,7 +200,7 @@ class RulesRows:
                     frameSize=(-0.9, 0.9, -0.55, 1.05),
                 )
             line = p.text(
-                "", y - 0.058, 0.031, x=x + 0.03, align=TextNode.ALeft, fg=(0.8, 0.88, 0.8, 1)
+                "", y - 0.046, 0.028, x=x + 0.03, align=TextNode.ALeft, fg=(0.8, 0.88, 0.8, 1)
             )
             self.rows.append((b, value))
             self.notes.append((line, note))

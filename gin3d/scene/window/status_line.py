@@ -27,6 +27,7 @@ from .frame_rate import FrameCap
 STATUS_ENV = "GIN3D_STATUS"
 SUIT_MARKS = {"\5s\5": "♠", "\5h\5": "♥", "\5d\5": "♦", "\5c\5": "♣"}
 PERIOD = 0.1  # seconds between looks at the screen
+CLEARANCE = 2  # pixels a text keeps from a button
 METRICS_PERIOD = 5.0
 
 
@@ -148,6 +149,25 @@ class StatusLine:
     def _texts(self) -> list[str]:
         return [text for text, _np in self._text_nodes()]
 
+    def _crowded(self, buttons: list[dict]) -> list[str]:
+        """The texts that touch a button (closer than ``CLEARANCE`` pixels): hard to read
+        and to click beside."""
+        out = []
+        for text, np in self._text_nodes():
+            box = self._pixels(np)
+            if box is None:
+                continue
+            for b in buttons:
+                x0, y0, x1, y1 = b["box"]
+                if (
+                    box[0] < x1 + CLEARANCE
+                    and x0 < box[2] + CLEARANCE
+                    and box[1] < y1 + CLEARANCE
+                    and y0 < box[3] + CLEARANCE
+                ):
+                    out.append(f"{text} | {b['text']}")
+        return out
+
     def _cut_off(self) -> list[str]:
         """The texts that run past an edge of the window (a player cannot read them whole)."""
         w, h = self.app.win.getXSize(), self.app.win.getYSize()
@@ -220,8 +240,9 @@ class StatusLine:
             "texts": self._texts(),
             "cut_off": self._cut_off(),
             "buttons": self._buttons(),
-            "entries": self._entries(),
         }
+        snap["crowded"] = self._crowded(snap["buttons"])
+        snap["entries"] = self._entries()
         snap.update(self._table())
         tutorial = self._tutorial()
         if tutorial is not None:
