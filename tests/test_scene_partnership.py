@@ -18,7 +18,7 @@ from scene_harness import (
 
 from gin3d.app.game_app import GameSetup
 from gin3d.engine.groups import round_score, team_of
-from gin3d.saves import delete_save
+from gin3d.saves import delete_save, offer_resume
 
 app = pytest.fixture(app_keeping_setup, name="app")
 
@@ -264,3 +264,26 @@ def test_w_shows_your_partners_hand_on_the_table_while_yours_waits(app):
     app.screens.panel.buttons["next"]["command"]()
     assert not ctl.watching and ctl.names[0] == "You"
     check_scene(app)  # the next deal is yours again
+
+
+def test_the_stock_and_pile_stay_right_of_the_inset_after_a_resume(app):
+    """Your hand over while your partner's plays on: the stock and the pile lie aside on the
+    right (the inset takes the left), and a resume puts them there again (they came back on
+    the left, under the inset: the hand's events were shown before the side was chosen)."""
+    delete_save()
+    try:
+        session = start_teams(app, seed=8)
+        Driver(app).play_hand()
+        scene = app.scene
+        assert session.game.game.tables[0].over
+        live = (scene.anchor_stock.getX(), scene.anchor_pile.getX())
+        assert min(live) > 0, live  # right of the middle
+        resume, message = offer_resume()
+        assert message is None
+        app.end_game()
+        app.screens.request("Menu")
+        app.screens.panel.buttons["resume"]["command"]()
+        again = (scene.anchor_stock.getX(), scene.anchor_pile.getX())
+        assert again == pytest.approx(live), (live, again)
+    finally:
+        delete_save()

@@ -41,13 +41,15 @@ class PartnershipController(PlayerNames, TableController):
             raise ValueError("a partnership table needs four players and four names")
         self._done = [False, False]  # each table's hand of this round reported over
         self.watching = False  # your partner's hand is on the table (yours is over)
+        # the inset takes the left: chosen before the hand so far is shown (a resumed hand
+        # already over puts the stock and the pile aside as it is rebuilt)
+        scene.frame_spreads(0.0, SPREAD_ROOM, aside=1)
         super().__init__(base, scene, table, players, think=think, names=names)
         self.partner = GameDriver(table.partner, self.seats, pace=self.queue.seconds)
         self.partner.on_hand_finished.append(lambda g: self._table_done(1))
         self.partner.on_events.append(self._partner_events)
         # after a move at either table (the save keeps both): the hooks of yours
         self.partner.on_applied.append(self._partner_applied)
-        scene.frame_spreads(0.0, SPREAD_ROOM, aside=1)  # the inset takes the left
         factory = scene.factory
         self.inset = InsetView(
             base, self.queue.speed, factory.back_name, factory.style, scene.detail
