@@ -11,6 +11,7 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 from player_harness import (
     ROOT,
@@ -246,6 +247,15 @@ def test_tutorial_play_along_shows_the_hand_and_points_at_it(player):
         lambda s: s.get("tutorial") and s.get("hand") and not s.get("busy"), 60, "chapter 5's table"
     )
     p.screenshot("tutorial-5-start")
+    # the prompt's suit chip ("... take the J♥") sits in the line: the heart's top no higher
+    # than the tallest letters (it stood above them, against the prompt's frame)
+    assert any("take the J" in t for t in snap["texts"]), snap["texts"]
+    band = p.grab((285, 0, 995, 45)).astype(int)
+    r, g, b = band[..., 0], band[..., 1], band[..., 2]
+    heart = np.nonzero(((r > 170) & (g < 90) & (b < 90)).any(axis=1))[0]
+    letters = np.nonzero(((r > 200) & (g > 200) & (b > 150))[:, :300].any(axis=1))[0]
+    assert heart.size and letters.size
+    assert heart.min() >= letters.min(), (heart.min(), letters.min())
     w, h = snap["window"]
     panel = snap["tutorial"]["panel"]
     for card in snap["hand"]:

@@ -42,7 +42,8 @@ MIN_SHRINK = 0.85  # the smallest the prompt is drawn to keep it on one line, be
 # tutorial's narration): the app calls ``fit()`` on each after every resize
 FITTED: weakref.WeakSet = weakref.WeakSet()
 SUIT_KEYS = "shdc"
-SUIT_SIZE = 0.9  # the suit tile's height in text heights (a line is 1.0)
+SUIT_SIZE = 0.8  # the suit tile's height in text heights (a line is 1.0)
+SUIT_DROP = 0.12  # how far the tile reaches below the baseline
 SUIT_GAP = 0.15  # the space either side of it
 TURN_COLOUR = (1.0, 0.82, 0.3, 1)  # the score line of the seat to move
 BENCH_DROP = 0.06  # the rows under the scores step down for the third player's line
@@ -60,13 +61,16 @@ def register_suit_graphics(atlas) -> None:
         cm = CardMaker(f"suit-{key}")
         # a tile of the card's face a little taller than a capital, square as the cut is:
         # the pip in its printed colour, its shape (spade or club) clear at HUD sizes
-        cm.setFrame(SUIT_GAP, SUIT_SIZE + SUIT_GAP, -0.16, SUIT_SIZE - 0.16)
+        cm.setFrame(SUIT_GAP, SUIT_SIZE + SUIT_GAP, -SUIT_DROP, SUIT_SIZE - SUIT_DROP)
         np = NodePath(cm.generate())
         np.setTexture(tex)
         np.setTransparency(TransparencyAttrib.MAlpha)
         np.setColor(1, 1, 1, 1)  # its own colours: the text's colour does not tint it
-        # its own room in the line: a little space before and after the tile
-        mgr.setGraphic(key, TextGraphic(np, 0, SUIT_SIZE + 2 * SUIT_GAP, -0.16, SUIT_SIZE - 0.16))
+        # its own room in the line: a little space before and after the tile. The layout
+        # lifts a graphic by its frame's depth below the baseline, so the frame starts at
+        # the baseline and the tile itself reaches below it (it sat above the baseline and
+        # touched the prompt's frame)
+        mgr.setGraphic(key, TextGraphic(np, 0, SUIT_SIZE + 2 * SUIT_GAP, 0, SUIT_SIZE))
     _registered = atlas.image_path
 
 
