@@ -258,6 +258,9 @@ def test_tutorial_play_along_shows_the_hand_and_points_at_it(player):
     assert heart.min() >= letters.min(), (heart.min(), letters.min())
     w, h = snap["window"]
     panel = snap["tutorial"]["panel"]
+    # the panel ends left of the stock (the stock's point is its middle, the card about 175
+    # px wide in this view: the panel reached 40 px over its left edge)
+    assert panel[2] < snap["stock"][0] - 80, (panel, snap["stock"])
     for card in snap["hand"]:
         assert card["at"] is not None, f"the {card['card']} cannot be seen or clicked"
         x, y = card["at"]

@@ -230,6 +230,11 @@ class TutorialInput(TableInput):
         return ""  # the narration panel says what is going on
 
 
+# how far right of the window's middle the panel may reach at most (units of the 2D layer,
+# at 16:9): to a little left of the stock's left edge (0.42 reached 0.12 over it)
+CLEAR_OF_STOCK = 0.58
+
+
 class NarrationPanel:
     """The lesson's text, the why-not line, the prompt and the Back/Next buttons; the panel
     grows and shrinks with its text so it covers as little of the table as it can."""
@@ -300,7 +305,7 @@ class NarrationPanel:
         too long for the room above the hand first gets a wider panel (up to just left of the
         stock and the opponent's hand), then is drawn smaller."""
         right = getattr(self.base, "a2dRight", 16 / 9)
-        widest = right - 0.03 - 0.42 * min(1.0, right / (16 / 9))
+        widest = right - 0.03 - CLEAR_OF_STOCK * min(1.0, right / (16 / 9))
         for width in (self.WIDTH, max(self.WIDTH, widest)):
             bottom = self._stack(width)
             if bottom >= self.BOTTOM:
