@@ -72,6 +72,20 @@ def test_resume_after_quitting_at_a_hand_result(player):
     snap = p.wait(
         lambda s: s.get("screen") == "Table" and s.get("hands") == 2, 30, "the second hand dealt"
     )
+    # the score sheet (Tab) has the first hand, from before the restart: its winner's points
+    p.key("Tab")
+    sheet = p.wait(p.shows("Score sheet"), 10, "the score sheet")
+    p.screenshot("resume-3b-score-sheet")
+    scores = snap["scores"]
+    assert p.shows("Total")(sheet) and {str(v) for v in scores} <= set(sheet["texts"]), (
+        scores,
+        sheet["texts"],
+    )
+    assert any(
+        t.startswith("+") and t.endswith(("knock", "gin", "undercut")) for t in sheet["texts"]
+    )
+    p.key("Tab")
+    p.wait(lambda s: not p.shows("Score sheet")(s), 10, "the score sheet away")
     p.key("Escape")
     p.click_button("Quit to menu")
     p.wait(on("Menu"), 20, "the menu")

@@ -411,3 +411,38 @@ def test_a_question_mark_typed_in_a_field_stays_there(app):
     assert app.help.is_open
     app.messenger.send("f1")
     app.request("Menu")
+
+
+def test_the_score_sheet_shows_each_hand_over_the_table(app):
+    """Tab (or the HUD's Score sheet button) puts the pad over the table: a line per hand
+    with who won it, how and for how much, the totals and the boxes, as the game has them;
+    Tab takes it away, and so does a panel over the table (the hand's result)."""
+    from gin3d.engine.sheet import score_sheet
+
+    app.start_game(
+        [None, GreedyPlayer()], RuleSet.preset("classic"), seed=245, names=("You", "Walt")
+    )
+    session = app.session
+    inp, game = session.input, session.controller.game
+    assert "sheet" in inp.buttons and not session.hud.buttons["sheet"].isHidden()
+    assert inp.do("sheet") and inp.sheet.shown
+    assert "No hand scored yet" in inp.sheet.lines
+    Driver(app).play_hand()
+    app.taskMgr.step()
+    assert game.hands[0].over and app.screens.state == "HandResult"
+    assert not inp.sheet.shown  # the result's panel is over the table
+    app.screens.panel.buttons["next"]["command"]()
+    app.taskMgr.step()
+    assert app.screens.state == "Table" and inp.do("sheet")
+    first = score_sheet(game).lines[0]
+    lines = " | ".join(inp.sheet.lines)
+    assert "Hand  You  Walt" in lines, lines
+    if first.winner is None:
+        assert "1  drawn  drawn" in lines, lines
+    else:
+        assert f"1  +{first.points} {first.how}" in lines, lines
+    totals = game.score.running()
+    assert f"Total  {totals[0]}  {totals[1]}" in lines, lines
+    assert inp.do("sheet") and not inp.sheet.shown
+    app.request("Menu")
+    assert not inp.sheet.shown

@@ -27,6 +27,7 @@ from ...engine import (
     redact,
 )
 from ...engine.actions import Action
+from ...engine.sheet import ScoreSheet, score_sheet
 
 
 class TableController:
@@ -147,6 +148,11 @@ class TableController:
             if self.driver.pump(self._now()) != MOVED:
                 return
             self._changed()
+
+    def score_sheet(self) -> ScoreSheet | None:
+        """The game's score pad so far (two players, standard scoring; None where the table
+        keeps none: its own sheet comes at game over)."""
+        return score_sheet(self.game)
 
     def can_skip(self) -> bool:
         """Whether the local player may skip to the end of the hand on the table: one they

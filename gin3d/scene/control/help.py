@@ -35,6 +35,7 @@ COMMANDS = (  # the table's commands in the order the help lists them
     ("next", "next hand"),
     ("watch", "teams: your partner's hand, once yours is over"),
     ("skip", "three players: the hand you sit out, to its result"),
+    ("sheet", "the score sheet, hand by hand (again: away)"),
 )
 GENERAL = [("F1 or ?", "this help (again, or Esc, to close it)")]
 BUTTON_KEYS = [  # a panel's buttons (scene/ui/focus.py)

@@ -33,6 +33,10 @@ class NetTableController(TableController):
         seats = [FedSeat(self.feed, 0, names[0], local=True), FedSeat(self.feed, 1, names[1])]
         super().__init__(base, scene, self.feed, seats, names=names)
 
+    def score_sheet(self) -> None:
+        """No pad at a network table yet: its game is fed move by move (``FedGame``)."""
+        return None
+
     # -- the face TableInput and the session read -------------------------------------------
     @property
     def game(self):

@@ -28,6 +28,7 @@ from ...engine import (
 from ..tabletop import layout
 from ..tabletop.cards import CardNode
 from ..tabletop.picking import MouseButtons, Picker
+from ..ui.score_sheet import ScoreSheetView
 from .prompts import InputState, gin_knocks, table_shows
 
 DRAG_START = 0.025  # mouse units the pointer must move before a press becomes a drag
@@ -54,6 +55,7 @@ KEYS = {
     "h": "hint",
     "w": "watch",  # a team game: your partner's hand on the table while yours waits
     "end": "skip",  # three players: the hand you sit out, to its result
+    "tab": "sheet",  # the score pad over the table, and away again
 }
 GLOW_HINT = (0.55, 0.8, 1.0, 0.95)
 
@@ -69,6 +71,7 @@ class TableInput(MouseButtons):
         self.scene = scene
         self.ctl = controller
         self.hud = hud
+        self.sheet = ScoreSheetView(base)  # the score pad over the table (Tab)
         self.picker = Picker(base, scene.root)
         self.selected = None  # a Card of the local hand
         self.knock_mode = False
@@ -94,9 +97,11 @@ class TableInput(MouseButtons):
 
     @enabled.setter
     def enabled(self, on: bool) -> None:
-        """Off while a menu covers the table: the turn marker goes with the HUD."""
+        """Off while a menu covers the table: the turn marker goes with the HUD (and the
+        score sheet goes away)."""
         self._enabled = on
         if not on:
+            self.sheet.hide()
             self.scene.mark_turn(None)
 
     # -- mouse ------------------------------------------------------------------------
@@ -385,6 +390,8 @@ class TableInput(MouseButtons):
         buttons = set(shows.buttons)
         if self.ctl.can_skip():
             buttons.add("skip")
+        if self.ctl.score_sheet() is not None:
+            buttons.add("sheet")
         if self.hud is not None:
             self.hud.set_prompt(shows.prompt)
             self.hud.show_buttons(buttons)
@@ -490,7 +497,20 @@ class TableInput(MouseButtons):
     def stock_point(self) -> tuple[float, float] | None:
         return self.picker.visible_point(self.scene.stock[-1]) if self.scene.stock else None
 
+    def toggle_sheet(self) -> bool:
+        """Show the score sheet over the table, or take it away (False where the table keeps
+        none)."""
+        if self.sheet.shown:
+            self.sheet.hide()
+            return True
+        sheet = self.ctl.score_sheet()
+        if sheet is None:
+            return False
+        self.sheet.show(self.ctl.names, sheet)
+        return True
+
     def destroy(self) -> None:
+        self.sheet.hide()
         self.scene.mark_turn(None)
         for ev in self.events:
             self.base.ignore(ev)
@@ -506,6 +526,7 @@ COMMANDS: dict[str, Callable[[TableInput], bool]] = {
     "hint": lambda inp: inp.show_hint(),
     "watch": lambda inp: getattr(inp.ctl, "watch_partner", lambda: False)(),
     "skip": lambda inp: inp.ctl.skip(),
+    "sheet": lambda inp: inp.toggle_sheet(),
     "stock": lambda inp: inp._submit(DrawStock()),
     "take": lambda inp: inp._submit(DrawDiscard()),
     "pass": lambda inp: inp._submit(Pass()),

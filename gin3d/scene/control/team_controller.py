@@ -59,6 +59,10 @@ class PartnershipController(PlayerNames, TableController):
         self._follow_partner()  # their deal
         self._changed()
 
+    def score_sheet(self) -> None:
+        """No pad during play: the teams' sheet is the game over screen's."""
+        return None
+
     # -- names and what the HUD tells ---------------------------------------------------
     def seated(self) -> tuple[int, int]:
         """The players at table seats 0 and 1: you and the opponent you face this round,

@@ -49,6 +49,10 @@ class ThreePlayerController(PlayerNames, TableController):
         """The hand you sit out (two computers play it) can be skipped to its result."""
         return self.game.watching and not self.game.hand.over
 
+    def score_sheet(self) -> None:
+        """No pad during play: three players' sheet is the game over screen's."""
+        return None
+
     def watching_line(self) -> str:
         """The prompt while you sit out ("" while you play)."""
         if not self.game.watching:

@@ -154,6 +154,10 @@ class TutorialController(TableController):
         scores = tuple(names["round_points"] * (names["round_team"] == t) for t in (0, 1))
         return replace(view, target=view.rules.partnership_target, scores=scores)
 
+    def score_sheet(self) -> None:
+        """No pad in a lesson: chapter 12 teaches the scoring with its own sheets."""
+        return None
+
     def waiting_for_human(self) -> bool:
         return not self.queue.busy and not self.paused and self.tutorial.expects_move()
 

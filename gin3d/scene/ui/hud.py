@@ -133,6 +133,7 @@ class Hud:
         ("done", "Done"),
         ("hint", "Hint (h)"),
         ("skip", "Skip hand (End)"),
+        ("sheet", "Scores (Tab)"),
     )
 
     def __init__(
