@@ -446,3 +446,32 @@ def test_the_score_sheet_shows_each_hand_over_the_table(app):
     assert inp.do("sheet") and not inp.sheet.shown
     app.request("Menu")
     assert not inp.sheet.shown
+
+
+def test_end_hurries_the_computers_move_and_no_button_shows_for_it(app):
+    """At normal speed, End makes the computer's move at once (its thinking pause and its
+    animations go, its choice is its own) and hands the turn back; only a hand you sit out
+    gets a button for it."""
+    speed = app.speed
+    app.set_speed(1.0)
+    try:
+        app.start_game(
+            [None, GreedyPlayer()], RuleSet.preset("classic"), seed=245, names=("You", "Walt")
+        )
+        ctl, inp = app.session.controller, app.session.input
+        for _ in range(5000):  # to a moment the computer is to move (thinking, or animating)
+            seat = ctl.driver.seat
+            if seat is not None and not seat.local:
+                break
+            if ctl.waiting_for_human():
+                ctl.submit(ctl.legal()[0])
+            app.taskMgr.step()
+        assert ctl.can_skip()
+        assert "skip" not in inp.buttons
+        before = len(ctl.game.actions)
+        assert inp.do("skip")
+        assert len(ctl.game.actions) > before
+        assert ctl.waiting_for_human() or ctl.game.hand.over
+        assert not ctl.can_skip() or ctl.game.hand.over
+    finally:
+        app.set_speed(speed)

@@ -155,16 +155,16 @@ class TableController:
         return score_sheet(self.game)
 
     def can_skip(self) -> bool:
-        """Whether the local player may skip to the end of the hand on the table: one they
-        only watch, every seat of it a computer here (a table's own choice; none by
-        default)."""
-        return False
+        """Whether the player may hurry what the table waits for: a computer's move at this
+        table (its thinking pause and its animations; a table of others' seats says no)."""
+        seat = self.driver.seat
+        return seat is not None and not seat.local and not self.paused
 
     def skip(self) -> bool:
-        """Play the rest of a hand the player only watches at once, to its result: the
-        computers still choose every move; only their pauses (each due at once: ``now`` is
-        infinitely late) and the animations (each jumped to its end) go. The speed setting
-        is left alone, so the next hand is dealt at it."""
+        """Play on at once until the player is asked again or the hand is over (a hand they
+        only watch: to its result): the computers still choose every move; only their pauses
+        (each due at once: ``now`` is infinitely late) and the animations (each jumped to
+        its end) go. The speed setting is left alone."""
         if not self.can_skip():
             return False
         while True:

@@ -34,7 +34,7 @@ COMMANDS = (  # the table's commands in the order the help lists them
     ("hint", "hint"),
     ("next", "next hand"),
     ("watch", "teams: your partner's hand, once yours is over"),
-    ("skip", "three players: the hand you sit out, to its result"),
+    ("skip", "the computer's move at once (three players: the hand you sit out)"),
     ("sheet", "the score sheet, hand by hand (again: away)"),
 )
 GENERAL = [("F1 or ?", "this help (again, or Esc, to close it)")]

@@ -37,6 +37,10 @@ class NetTableController(TableController):
         """No pad at a network table yet: its game is fed move by move (``FedGame``)."""
         return None
 
+    def can_skip(self) -> bool:
+        """Nobody hurries the other players of a network table."""
+        return False
+
     # -- the face TableInput and the session read -------------------------------------------
     @property
     def game(self):

@@ -54,7 +54,7 @@ KEYS = {
     "n": "next",
     "h": "hint",
     "w": "watch",  # a team game: your partner's hand on the table while yours waits
-    "end": "skip",  # three players: the hand you sit out, to its result
+    "end": "skip",  # a computer's move at once; three players: the hand you sit out
     "tab": "sheet",  # the score pad over the table, and away again
 }
 GLOW_HINT = (0.55, 0.8, 1.0, 0.95)
@@ -388,7 +388,7 @@ class TableInput(MouseButtons):
         self._light(shows.glows)
         self._lift_selected()
         buttons = set(shows.buttons)
-        if self.ctl.can_skip():
+        if self.ctl.can_skip() and self._sitting_out():  # (the key hurries any computer)
             buttons.add("skip")
         if self.ctl.score_sheet() is not None:
             buttons.add("sheet")

@@ -59,6 +59,10 @@ class PartnershipController(PlayerNames, TableController):
         self._follow_partner()  # their deal
         self._changed()
 
+    def can_skip(self) -> bool:
+        """Not at a team table: both tables' hands go on together, each at its pace."""
+        return False
+
     def score_sheet(self) -> None:
         """No pad during play: the teams' sheet is the game over screen's."""
         return None

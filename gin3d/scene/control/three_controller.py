@@ -46,8 +46,9 @@ class ThreePlayerController(PlayerNames, TableController):
         return self.game.table_view()
 
     def can_skip(self) -> bool:
-        """The hand you sit out (two computers play it) can be skipped to its result."""
-        return self.game.watching and not self.game.hand.over
+        """The hand you sit out (two computers play it) can be skipped to its result; in
+        yours, a computer's move hurried."""
+        return (self.game.watching and not self.game.hand.over) or super().can_skip()
 
     def score_sheet(self) -> None:
         """No pad during play: three players' sheet is the game over screen's."""

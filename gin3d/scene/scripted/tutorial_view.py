@@ -158,6 +158,10 @@ class TutorialController(TableController):
         """No pad in a lesson: chapter 12 teaches the scoring with its own sheets."""
         return None
 
+    def can_skip(self) -> bool:
+        """A lesson goes at its own pace (Space steps it on)."""
+        return False
+
     def waiting_for_human(self) -> bool:
         return not self.queue.busy and not self.paused and self.tutorial.expects_move()
 
