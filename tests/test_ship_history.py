@@ -68,16 +68,22 @@ def test_back_is_exact_at_every_step():
         replay.seek(replay.length + 1)
 
 
+def captions_to_the_end(replay: Replay) -> list[str]:
+    """Each step's caption, stepping the replay from where it is to its end."""
+    captions = []
+    while not replay.at_end:
+        replay.forward()
+        captions.append(replay.frame().caption)
+    return captions
+
+
 def test_frames_show_both_hands_and_captions():
     hand = play_script(UNDERCUT, dealer=1)
     replay = Replay(HandRecord.of(hand, names=("Ann", "Walt")))
     first = replay.frame()
     assert first.step == 0 and len(first.hands[0]) == len(first.hands[1]) == 10
     assert "Walt deals" in first.caption and "10♠" in first.caption
-    captions = []
-    while not replay.at_end:
-        replay.forward()
-        captions.append(replay.frame().caption)
+    captions = captions_to_the_end(replay)
     assert captions[0] == "Ann passes."
     assert captions[2] == "Ann draws 2♥ from the stock."
     assert captions[5] == "Walt knocks. Deadwood 6."
@@ -117,10 +123,7 @@ def test_the_local_player_is_you_in_the_list_and_the_replay():
     assert record.summary() == "Hand 1: You won 30 (undercut)"
     assert record.versus() == "You vs Walt"
     replay = Replay(record)
-    captions = []
-    while not replay.at_end:
-        replay.forward()
-        captions.append(replay.frame().caption)
+    captions = captions_to_the_end(replay)
     assert captions[0] == "You pass."
     assert captions[2] == "You draw 2♥ from the stock."
     assert captions[5] == "Walt knocks. Deadwood 6."
