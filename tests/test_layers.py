@@ -8,7 +8,16 @@ import ast
 from pathlib import Path
 
 PKG = Path(__file__).resolve().parent.parent / "gin3d"
-SERVICES = {"paths", "saves", "settings", "stats", "history", "recorder", "undo"}
+SERVICES = {
+    "paths",
+    "saves",
+    "settings",
+    "stats",
+    "history",
+    "recorder",
+    "undo",
+    "tournament",
+}
 # what each part may import of gin3d (DESIGN.md's table; the file services sit beside the
 # engine and use only it and each other; ``players`` picks an AI for a seat)
 ALLOWED: dict[str, set[str]] = {
