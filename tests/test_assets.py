@@ -209,7 +209,7 @@ def _png(path: Path) -> np.ndarray:
     return out
 
 
-@pytest.mark.parametrize("module", ["make_sounds", "make_models"])
+@pytest.mark.parametrize("module", ["make_sounds", "make_models", "make_trophy"])
 def test_generators_deterministic(tmp_path, module):
     """Two runs on the same machine produce identical bytes."""
     import importlib
@@ -230,6 +230,7 @@ def test_generators_deterministic(tmp_path, module):
         ("make_models", "models"),
         ("make_textures", "textures"),
         ("make_ui", "textures"),
+        ("make_trophy", "textures"),
     ],
 )
 def test_generators_match_committed(tmp_path, module, folder):
