@@ -137,6 +137,12 @@ class Ladder:
                 self.trophies.append(date)
         return True
 
+    def title(self) -> str:
+        """What the table calls the rung's game: "Tournament - rung 2 of 4, try 3"."""
+        tries = self.tries[self.rung]
+        again = f", try {tries}" if tries > 1 else ""
+        return f"Tournament - rung {self.rung + 1} of {len(RUNGS)}{again}"
+
     def round_of(self, game_id: str) -> Round | None:
         """The finished game ``game_id`` of this climb (None: not one of its games)."""
         return next((r for r in self.rounds if r.game_id == game_id), None)

@@ -81,9 +81,11 @@ def trophy() -> np.ndarray:
     # the plinth: dark polished wood, lighter on top, with a gold plate
     box = (np.abs(xx - cx) < 58) & (yy >= 194) & (yy < 244)
     shade = 1.0 - 0.35 * (yy - 194) / 50
-    wood = WOOD * shade[..., None] * (0.92 + 0.08 * np.sin(xx * 0.35 + np.sin(yy * 0.2) * 2))[
-        ..., None
-    ]
+    wood = (
+        WOOD
+        * shade[..., None]
+        * (0.92 + 0.08 * np.sin(xx * 0.35 + np.sin(yy * 0.2) * 2))[..., None]
+    )
     paint(box.astype(float), wood)
     paint(((np.abs(xx - cx) < 58) & (yy >= 194) & (yy < 199)).astype(float), WOOD * 1.5)
     plate = (np.abs(xx - cx) < 34) & (yy >= 210) & (yy < 230)

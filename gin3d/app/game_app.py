@@ -7,6 +7,7 @@ two seats (``None`` = local input), which is the hook LAN, online and the tutori
 
 from __future__ import annotations
 
+import datetime
 import random
 import time
 import zlib
@@ -14,6 +15,7 @@ from dataclasses import dataclass, field
 
 from direct.showbase.ShowBase import ShowBase
 
+from .. import tournament
 from ..driver import ComputerSeat
 from ..driver.team_table import TeamTable
 from ..driver.three_table import ThreePlayerTable
@@ -25,7 +27,7 @@ from ..players import (
     opponent_name,
     think_range,
 )
-from ..recorder import GameKeeper
+from ..recorder import GameKeeper, new_game_id
 from ..saves import Seat, offer_resume
 from ..scene.control.controller import TableController
 from ..scene.control.help import HelpOverlay
@@ -117,6 +119,9 @@ class Session:
         self.input = TableInput(
             app, app.scene, self.controller, self.hud, hints=lambda: app.user_settings.hints_enabled
         )
+        self.tournament = ""  # a tournament game's title (its rung), "" for any other game
+        self.verdict = ""  # what the finished tournament game meant for the ladder
+        self.trophy = False  # ... and whether it won the trophy
         self.controller.on_message.append(self.hud.set_message)
         self.controller.on_hand_over.append(lambda g: app.hand_over())
         self.controller.on_game_over.append(lambda g: app.hand_over())
@@ -304,6 +309,55 @@ class GinApp(ShowBase):
         self.keep(session, seats)
         return session
 
+    def start_tournament(self) -> Session:
+        """The tournament's next game: the ladder's rung's opponent under the tournament
+        rules, counted as a try on that rung (a new climb once the trophy is won), saved
+        and resumed like any game."""
+        ladder, message = tournament.load()
+        seed = self.seed if self.seed is not None else random.randrange(1 << 30)
+        game_id = new_game_id(seed)
+        level = tournament.RUNGS[ladder.start(game_id)]
+        try:
+            ladder.save()
+        except OSError as exc:
+            message = f"The tournament could not be saved ({exc.strerror or exc})."
+        seats = (
+            Seat("human", self.user_settings.player_name),
+            Seat("computer", opponent_name(level), level),
+        )
+        session = self.start_game(
+            [None, computer_player(level)],
+            tournament.tournament_rules(),
+            seed=seed,
+            names=table_names(seats),
+            think=think_range(level),
+        )
+        self._name_tournament(session, ladder)
+        self.keep(session, seats, game_id)
+        if message:
+            session.hud.set_message(message)
+        return session
+
+    def _name_tournament(self, session: Session, ladder: tournament.Ladder) -> None:
+        session.tournament = ladder.title()
+        session.hud.set_title(session.tournament)
+
+    def _settle_tournament(self, session: Session, keeper: GameKeeper) -> None:
+        """The tournament game just ended: count it on the ladder (before its save goes,
+        so a crash in between loses nothing) and keep what it meant for the result."""
+        game = session.game
+        you = keeper.human
+        totals = game.totals()
+        ladder, message = tournament.settle(
+            keeper.game_id,
+            game.winner == you,
+            (totals[you], totals[1 - you]),
+            datetime.date.today().isoformat(),
+        )
+        names = {level: opponent_name(level) for level in tournament.RUNGS}
+        session.verdict = message or ladder.verdict(keeper.game_id, names)
+        session.trophy = game.winner == you and ladder.finished
+
     def start_three_player(self) -> Session:
         """You and two computers (``setup.computers()``), each hand between two of you;
         saved after every action like a two-player game (it then waits in the one save)."""
@@ -365,6 +419,8 @@ class GinApp(ShowBase):
             session.hud.set_message(keeper.error)
 
         def kept(action, events) -> None:
+            if session.tournament and session.game.over and not session.verdict:
+                self._settle_tournament(session, keeper)
             keeper.update()
             if keeper.error:  # a full or read-only disk: say so, keep playing
                 session.hud.set_message(keeper.error)
@@ -382,6 +438,9 @@ class GinApp(ShowBase):
         try:
             if isinstance(game, Game):
                 session = self._resume_two(game, seats)
+                ladder, _ = tournament.load()
+                if game_id and ladder.playing == game_id:  # the ladder's game in progress
+                    self._name_tournament(session, ladder)
                 self.keep(session, seats, game_id)
             else:
                 session = self._resume_group(game, seats, game_id)

@@ -69,6 +69,10 @@ class ScreenServices:
         """Deal a new game against the computer(s) with the setup."""
         self._app.start_single_player()
 
+    def start_tournament(self) -> None:
+        """Deal the tournament ladder's next game (its rung's opponent, its rules)."""
+        self._app.start_tournament()
+
     def resume_game(self, resume) -> None:
         """Carry on with the saved game (``saves.Resume``)."""
         self._app.resume_game(resume)

@@ -3,9 +3,9 @@
 ``Screens`` is the FSM (``flow.ScreenFlow``) over ``SCREENS``, one class per screen, each
 handed the app's ``ScreenServices`` and never the app. The modules hold the screens by
 subject: the main menu, the new game's setup, the table with its pause menu and yes/no
-question, the results, the rules, the settings, the player's records, the tutorial, and the
-network lobby, public tables and match screens. Which screen may follow which is declared in
-``flow.TRANSITIONS``.
+question, the results, the rules, the settings, the player's records, the tutorial, the
+network lobby, public tables and match screens, and the tournament's ladder. Which screen
+may follow which is declared in ``flow.TRANSITIONS``.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from .rules import RulesScreen
 from .settings import SettingsScreen
 from .setup import SetupScreen
 from .table import ConfirmScreen, PauseScreen, TableScreen
+from .tournament import TournamentScreen
 from .tutorial import LessonScreen, TutorialScreen
 
 if TYPE_CHECKING:
@@ -36,6 +37,7 @@ SCREENS: dict[str, type[Screen]] = {
         MenuScreen,
         ResumeScreen,
         SetupScreen,
+        TournamentScreen,
         ConfirmScreen,
         TableScreen,
         PauseScreen,

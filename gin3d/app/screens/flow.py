@@ -35,15 +35,28 @@ HOME = "Menu"
 # the next hand (``GinApp.start_game`` and ``start_net_game`` end on the table).
 _GAME_STARTS = {"Table"}
 TRANSITIONS: dict[str, set[str]] = {
-    "Menu": {"Setup", "Lan", "Online", "Tutorial", "Stats", "History", "Settings", "Rules"}
+    "Menu": {
+        "Setup",
+        "Tournament",
+        "Lan",
+        "Online",
+        "Tutorial",
+        "Stats",
+        "History",
+        "Settings",
+        "Rules",
+    }
     | _GAME_STARTS,  # "Resume game" carries on with the saved game
+    "Tournament": {"Confirm"} | _GAME_STARTS,  # Play: the ladder's next game, or resume it
     "Resume": {"Confirm"} | _GAME_STARTS,
     "Setup": {"Confirm"} | _GAME_STARTS,
-    "Confirm": {"Setup", "Pause", "Resume"} | _GAME_STARTS,  # Cancel goes back, yes plays
+    "Confirm": {"Setup", "Tournament", "Pause", "Resume"}
+    | _GAME_STARTS,  # Cancel goes back, yes plays
     "Table": {"Pause", "HandResult", "GameOver", "Offer"} | _GAME_STARTS,  # a new game
     "Pause": {"Table", "Settings", "Rules", "Confirm"},
     "HandResult": {"Table", "Pause", "GameOver"},
-    "GameOver": {"Offer"} | _GAME_STARTS,  # play again; a network rematch offers rules
+    # play again; a network rematch offers rules; a tournament game goes back to its ladder
+    "GameOver": {"Offer", "Tournament"} | _GAME_STARTS,
     "Rules": {"Pause"},
     "Settings": {"Pause"},
     "Stats": set(),

@@ -30,6 +30,7 @@ class MenuScreen(Screen):
         items = [("resume", "Resume game", self._resume_saved)] if save_path().exists() else []
         items += [
             ("play", "Play vs computer", lambda: self.request("Setup")),
+            ("tournament", "Tournament", lambda: self.request("Tournament")),
             ("lan", "LAN", lambda: self.request("Lan")),
             ("online", "Online", lambda: self.request("Online")),
             ("tutorial", "Tutorial", lambda: self.request("Tutorial")),

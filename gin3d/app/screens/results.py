@@ -6,7 +6,7 @@ from direct.interval.IntervalGlobal import LerpFunctionInterval
 from panda3d.core import TextNode
 
 from ...scene.ui.palette import GOLD
-from ...scene.ui.portraits import face_for, picture
+from ...scene.ui.portraits import face_for, picture, trophy
 from ...scene.ui.result_story import counted, hand_story
 from .base import Screen
 from .team_results import box_label, our_team, round_lines, team_labels, team_sheet
@@ -233,6 +233,11 @@ class GameOverScreen(ResultScreen):
                 p.text(line, y - 0.78 - 0.06 * i, 0.04, fg=(0.85, 1, 0.85, 1))
         p.button("again", "Play again", self._again, (-0.3, -0.62), scale=0.065)
         p.button("menu", "Main menu", lambda: self.request("Menu"), (0.35, -0.62), scale=0.06)
+        if session.tournament:  # the ladder's game: what it meant, then back to the ladder
+            p.buttons["again"]["text"] = "Ladder"
+            p.text(session.verdict, -0.73, 0.045, fg=(1, 0.82, 0.3, 1))
+            if session.trophy:
+                trophy(p.frame, (-0.45, 0.5), 0.13)
         notes = getattr(session, "notes", None)
         if notes is not None:  # a network match: "Play again" asks the opponent for a rematch
             p.buttons["again"]["text"] = "Rematch"
@@ -297,6 +302,9 @@ class GameOverScreen(ResultScreen):
         self._count_up(lambda f: [c.setText(str(round(v * f))) for c, v in totals])
 
     def _again(self) -> None:
+        if self.services.session.tournament:
+            self.request("Tournament")
+            return
         self.services.session.again()
 
     def exit(self) -> None:

@@ -242,6 +242,10 @@ class StatusLine:
 class NetSession:
     """One network match on the table (the local player is drawn as seat 0)."""
 
+    tournament = ""  # a network game is never the tournament's (the results screen asks)
+    verdict = ""
+    trophy = False
+
     def __init__(
         self,
         app,

@@ -46,6 +46,7 @@ SUIT_SIZE = 0.8  # the suit tile's height in text heights (a line is 1.0)
 SUIT_DROP = 0.12  # how far the tile reaches below the baseline
 SUIT_GAP = 0.15  # the space either side of it
 TURN_COLOUR = (1.0, 0.82, 0.3, 1)  # the score line of the seat to move
+TITLE_COLOUR = (1.0, 0.85, 0.45, 1)  # the game's title (a tournament's rung)
 BENCH_DROP = 0.06  # the rows under the scores step down for the third player's line
 _registered = ""  # the atlas image the suit pictures were cut from
 _props_registered = False
@@ -163,6 +164,8 @@ class Hud:
         self.scores = line(left, (0.04, -0.08), SCORES_SCALE, (1, 1, 1, 1), TextNode.ALeft)
         self.target = line(left, (0.04, -0.2), TARGET_SCALE, (0.9, 0.9, 0.75, 1), TextNode.ALeft)
         self.deadwood = line(right, (-0.06, -0.2), DEADWOOD_SCALE, (1, 1, 0.85, 1), TextNode.ARight)
+        # what this game is, under the sort row ("Tournament - rung 2 of 4: Walt"); "" for most
+        self.title = line(left, (0.04, -0.41), TARGET_SCALE, TITLE_COLOUR, TextNode.ALeft)
         self.buttons: dict[str, DirectButton] = {}
         for i, (name, label) in enumerate(self.ACTIONS):
             self.buttons[name] = button(
@@ -203,6 +206,7 @@ class Hud:
             self.top,
             self.scores,
             self.target,
+            self.title,
             self.deadwood,
             self.sort_label,
             *self.buttons.values(),
@@ -213,6 +217,10 @@ class Hud:
     def set_prompt(self, text: str) -> None:
         self.prompt.setText(suitify(text))
         self.fit()
+
+    def set_title(self, text: str) -> None:
+        """Name the game on the table (a tournament's rung), left under the sort row."""
+        self.title.setText(text)
 
     def set_message(self, text: str) -> None:
         self.message.setText(suitify(text))
@@ -325,6 +333,7 @@ class Hud:
         """The game target and the sort row, below the score lines (``drop`` lower for a
         third line)."""
         self.target.setTextPos(0.04, -0.2 - drop)
+        self.title.setTextPos(0.04, -0.41 - drop)
         self.sort_label.setTextPos(0.04, -0.31 - drop)
         for b in self.sort_buttons.values():
             b.setZ(-0.31 - drop)
@@ -358,6 +367,7 @@ class Hud:
             self.top,
             self.scores,
             self.target,
+            self.title,
             self.deadwood,
             self.menu_button,
             self.sort_label,

@@ -64,6 +64,18 @@ def picture(
     return image
 
 
+def trophy(parent, pos: tuple[float, float], half_height: float) -> OnscreenImage:
+    """The tournament's trophy (``tools/make_trophy.py``), centred on ``pos``."""
+    image = OnscreenImage(
+        image=theme.texture("trophy.png"),
+        parent=parent,
+        pos=(pos[0], 0, pos[1]),
+        scale=half_height,
+    )
+    image.setTransparency(TransparencyAttrib.MAlpha)
+    return image
+
+
 def set_picture(image: OnscreenImage, face: str) -> None:
     """Show another portrait in ``image`` (its place and size kept)."""
     image.setImage(theme.texture(f"portrait_{face}.png"))
