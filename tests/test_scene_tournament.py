@@ -8,6 +8,7 @@ import pytest
 from scene_harness import get_app, panel_texts
 
 from gin3d import tournament
+from gin3d.app.screens import tournament as tournament_screen
 from gin3d.engine import Action, Game, NextHand
 from gin3d.players import computer_player
 from gin3d.saves import Seat, delete_save, write_save
@@ -159,6 +160,7 @@ def test_the_top_rung_wins_the_trophy_shown_on_the_result_and_the_ladder(app):
     assert app.screens.state == "Tournament"
     texts = panel_texts(app)
     assert "Trophy won" in texts and texts.count("Won (") == 4
+    assert tournament_screen.day(tournament.load()[0].trophies[0]) in texts
     assert "trophy" in images(app)
     assert app.screens.panel.buttons["play"]["text"] == "Climb again"
     app.screens.panel.buttons["play"]["command"]()  # a second climb, from the bottom

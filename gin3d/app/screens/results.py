@@ -237,7 +237,7 @@ class GameOverScreen(ResultScreen):
             p.buttons["again"]["text"] = "Ladder"
             p.text(session.verdict, -0.73, 0.045, fg=(1, 0.82, 0.3, 1))
             if session.trophy:
-                trophy(p.frame, (-0.45, 0.5), 0.13)
+                trophy(p.frame, (-0.5, 0.53), 0.12)
         notes = getattr(session, "notes", None)
         if notes is not None:  # a network match: "Play again" asks the opponent for a rematch
             p.buttons["again"]["text"] = "Rematch"

@@ -7,6 +7,8 @@ table (``GinApp.start_tournament``) and come back here from their game-over shee
 
 from __future__ import annotations
 
+import datetime
+
 from panda3d.core import TextNode
 
 from ... import tournament
@@ -18,11 +20,22 @@ from ...scene.ui.portraits import picture, trophy
 from .base import Screen
 
 WON, NEXT, LATER = (0.45, 0.85, 0.5, 1), (1.0, 0.82, 0.3, 1), (0.7, 0.7, 0.66, 1)
+PLAIN = (0.9, 0.92, 0.85, 1)
 RUNG_STEP = 0.21  # the height of one rung on the panel
 
 
 def tries_text(n: int) -> str:
     return "1 try" if n == 1 else f"{n} tries"
+
+
+def day(text: str) -> str:
+    """A trophy's date as a player reads it ("7 December 2026"); the text itself if it is
+    no date."""
+    try:
+        d = datetime.date.fromisoformat(text)
+    except ValueError:
+        return text
+    return f"{d.day} {d:%B %Y}"
 
 
 def saved_game_id() -> str | None:
@@ -48,21 +61,27 @@ class TournamentScreen(Screen):
         self.resumable = bool(ladder.playing) and saved == ladder.playing
         self.other_game = saved is not None and not self.resumable
         p = self._panel("Tournament", width=1.2, height=0.93)
-        climb = f"Climb {ladder.climb}: " if ladder.climb > 1 else ""
+        climb = f"Climb {ladder.climb}: beat" if ladder.climb > 1 else "Beat"
         p.text(
-            f"{climb}beat all four in turn, each in a whole game to 100 under the tournament "
+            f"{climb} all four in turn, each in a whole game to 100 under the tournament "
             "rules (the classic rules, no options).",
             0.66,
             0.038,
-            fg=(0.9, 0.92, 0.85, 1),
-        ).setWordwrap(52)
+            fg=PLAIN,
+        )
         names = dict(levels())
         for i, level in reversed(list(enumerate(tournament.RUNGS))):
             self._rung(p, i, level, names.get(level, level), 0.4 - (3 - i) * RUNG_STEP)
         self._trophies(p)
+        p.text(
+            "Win a game to climb a rung; lose it and try that rung again.",
+            -0.42,
+            0.038,
+            fg=PLAIN,
+        )
         if message or self.resumable:
             line = message or f"Your game against {self._opponent()} is in progress."
-            p.text(line, -0.5, 0.04, fg=(1, 0.8, 0.6, 1)).setWordwrap(52)
+            p.text(line, -0.53, 0.04, fg=(1, 0.8, 0.6, 1)).setWordwrap(56)
         label = (
             "Resume game"
             if self.resumable
@@ -84,7 +103,8 @@ class TournamentScreen(Screen):
         nxt = i == ladder.won
         p.text(f"{i + 1}", y - 0.02, 0.07, x=-1.06, fg=GOLD)
         picture(p.frame, level, (-0.88, y), 0.075, lit=won)
-        p.text(name, y - 0.015, 0.05, x=-0.77, align=TextNode.ALeft, fg=GOLD if nxt else WON)
+        colour = WON if won else (NEXT if nxt else PLAIN)
+        p.text(name, y - 0.015, 0.05, x=-0.77, align=TextNode.ALeft, fg=colour)
         tries = ladder.tries[i]
         if won:
             state, colour = f"Won ({tries_text(tries)})", WON
@@ -106,7 +126,13 @@ class TournamentScreen(Screen):
         trophy(p.frame, (x, 0.22), 0.2)
         count = "Trophy won" if len(won) == 1 else f"{len(won)} trophies"
         p.text(count, -0.04, 0.045, x=x, fg=GOLD)
-        p.text(won[-1], -0.1, 0.038, x=x, fg=(0.9, 0.92, 0.85, 1))
+        p.text(
+            f"the last on {day(won[-1])}" if len(won) > 1 else day(won[-1]),
+            -0.1,
+            0.038,
+            x=x,
+            fg=PLAIN,
+        )
 
     def _play(self) -> None:
         """Resume the ladder's game in progress, or start the next rung's game; another
