@@ -170,6 +170,7 @@ def test_menu_screens_keep_their_texts_whole_and_clear_of_buttons(player):
     snap = p.wait(on("Menu"), 60, "the main menu")
     screens = (
         ("Play vs computer", "Setup"),
+        ("Tournament", "Tournament"),
         ("Statistics", "Stats"),
         ("Settings", "Settings"),
         ("Rules", "Rules"),

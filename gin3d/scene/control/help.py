@@ -53,6 +53,10 @@ SCREENS: dict[str, tuple[str, list[tuple[str, str]]]] = {
             ("Esc", "back to the menu"),
         ],
     ),
+    "Tournament": (
+        "Tournament",
+        [("Play", "the next rung's game (or resume it)"), ("Esc", "back to the menu")],
+    ),
     "HostSetup": (
         "Host a table",
         [
