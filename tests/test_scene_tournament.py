@@ -100,6 +100,27 @@ def test_a_tournament_game_quit_and_resumed_still_counts(app):
     assert len(ladder.rounds) == 1 and ladder.tries == [1, 0, 0, 0]
 
 
+def test_a_tournament_game_cannot_be_undone_even_with_undo_on(app):
+    before = app.user_settings
+    app.user_settings = before.but(undo_enabled=True)
+    try:
+        app.start_single_player()
+        InputDriver(app).play_turn()
+        assert app.screens.panel is None and app.undo()  # an ordinary game: undo works
+        app.request("Menu")
+        app.screens.panel.buttons["tournament"]["command"]()
+        app.screens.panel.buttons["play"]["command"]()  # replaces that game, once asked
+        app.screens.panel.buttons["yes"]["command"]()
+        assert app.session.tournament
+        InputDriver(app).play_turn()
+        moves = len(app.session.game.actions)
+        app.request("Pause")
+        assert "undo" not in app.screens.panel.buttons
+        assert not app.undo() and len(app.session.game.actions) == moves
+    finally:
+        app.user_settings = before
+
+
 def test_a_game_outside_the_tournament_is_not_counted_and_is_replaced_only_on_yes(app):
     app.start_single_player()
     assert app.session.tournament == "" and app.session.hud.title.getText() == ""

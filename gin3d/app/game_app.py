@@ -467,11 +467,13 @@ class GinApp(ShowBase):
         return self._group_game(game, seats, game_id)
 
     def undo(self) -> bool:
-        """Take back the local player's last move (single-player, when the setting is on)."""
+        """Take back the local player's last move (single-player, when the setting is on;
+        never in a tournament game, whose rules let nothing change)."""
         session, keeper = self.session, self.keeper
         if (
             session is None
             or keeper is None
+            or session.tournament
             or not can_undo(session.game, keeper.human, self.user_settings.undo_enabled)
         ):
             return False

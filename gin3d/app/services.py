@@ -87,11 +87,12 @@ class ScreenServices:
 
     def can_undo(self) -> bool:
         """Whether the pause menu offers "Undo my last move" (a kept single-player game
-        whose player's settings allow it)."""
+        whose player's settings allow it; never a tournament game)."""
         session, keeper = self._app.session, self._app.keeper
         return (
             session is not None
             and keeper is not None
+            and not session.tournament
             and can_undo(session.game, keeper.human, self._app.user_settings.undo_enabled)
         )
 
