@@ -34,6 +34,7 @@ FILE = "tournament.json"
 # the opponents in rising strength (the computer levels' ids), the bottom rung first
 RUNGS = ("beginner", "simple", "hard", "expert")
 MAX_KEPT = 1000  # trophies and rounds kept at most (far beyond any player's climbs)
+MAX_COUNT = 1_000_000  # no score, try or climb comes near this: a file saying so is damaged
 
 
 def tournament_path() -> Path:
@@ -79,7 +80,7 @@ class Round:
         if (
             not isinstance(scores, list)
             or len(scores) != 2
-            or not all(type(s) is int and s >= 0 for s in scores)
+            or not all(type(s) is int and 0 <= s <= MAX_COUNT for s in scores)
         ):
             raise ValueError(f"bad scores {str(scores)[:40]}")
         for key in ("game_id", "date"):
@@ -193,14 +194,14 @@ class Ladder:
         if set(d) != known:
             raise ValueError(f"it holds {sorted(set(d) ^ known)[0]!r} where it should not")
         climb, won, tries = d["climb"], d["won"], d["tries"]
-        if type(climb) is not int or climb < 1:
+        if type(climb) is not int or not 1 <= climb <= MAX_COUNT:
             raise ValueError(f"bad climb {climb!r}")
         if type(won) is not int or won not in range(len(RUNGS) + 1):
             raise ValueError(f"bad rungs won {won!r}")
         if (
             not isinstance(tries, list)
             or len(tries) != len(RUNGS)
-            or not all(type(t) is int and t >= 0 for t in tries)
+            or not all(type(t) is int and 0 <= t <= MAX_COUNT for t in tries)
         ):
             raise ValueError(f"bad tries {str(tries)[:40]}")
         rounds, trophies, playing = d["rounds"], d["trophies"], d["playing"]

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from ship_autoplay import SEATS, play
 
-from gin3d import paths, settings
+from gin3d import paths, settings, tournament
 from gin3d import stats as stats_mod
 from gin3d.engine import Game, PartnershipGame, RuleSet, ThreePlayerGame
 from gin3d.paths import append_line, write_atomic
@@ -127,6 +127,29 @@ def test_generated_corrupt_settings_fall_back_to_defaults_with_a_message(tmp_pat
             assert not path.exists() and (tmp_path / "settings.json.bad").exists()
         for p in tmp_path.glob("settings.json.bad*"):
             p.unlink()
+
+
+def test_generated_corrupt_tournament_files_give_a_fresh_ladder_with_a_message(tmp_path):
+    ladder = tournament.Ladder()
+    for n, won in enumerate((True, False, True)):
+        ladder.start(f"game-{n}")
+        ladder.record(f"game-{n}", won, (120, 40), "2026-12-07")
+    ladder.start("in-progress")
+    cases = corruptions(ladder.to_dict())
+    assert len(cases) > 400
+    path = tmp_path / "tournament.json"
+    refused = 0
+    for text in cases:
+        path.write_text(text)
+        got, message = tournament.load(path)  # never raises, whatever the file holds
+        assert isinstance(got, tournament.Ladder)
+        if message is not None:
+            refused += 1
+            assert got == tournament.Ladder() and "the ladder starts afresh" in message
+            assert not path.exists() and (tmp_path / "tournament.json.bad").exists()
+        for p in tmp_path.glob("tournament.json.bad*"):
+            p.unlink()
+    assert refused > len(cases) // 2
 
 
 @pytest.mark.parametrize(

@@ -10,6 +10,7 @@ from direct.gui.DirectGui import DGG, DirectFrame, OnscreenText
 from panda3d.core import TextNode
 
 from ... import stats as stats_mod
+from ... import tournament
 from ...history import HandRecord, read_hands
 from ...recorder import PARTNERSHIPS, THREE_PLAYERS
 from ...scene.ui.hud import button, suitify
@@ -208,7 +209,11 @@ class ResumeScreen(Screen):
     def enter(self, resume) -> None:
         p = self._panel("Welcome back", width=1.0, height=0.42)
         p.text("You have a game in progress:", 0.14, 0.05)
-        p.text(resume.describe(), 0.04, 0.046, fg=GOLD)
+        ladder, _ = tournament.load()  # a damaged file is the ladder screen's to tell
+        line = resume.describe()
+        if resume.record.game_id and ladder.playing == resume.record.game_id:
+            line = f"{ladder.title()}: {line}"
+        p.text(line, 0.04, 0.046, fg=GOLD)
         p.button(
             "resume",
             "Resume",

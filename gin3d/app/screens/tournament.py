@@ -107,7 +107,9 @@ class TournamentScreen(Screen):
         p.text(name, y - 0.015, 0.05, x=-0.77, align=TextNode.ALeft, fg=colour)
         tries = ladder.tries[i]
         if won:
-            state, colour = f"Won ({tries_text(tries)})", WON
+            win = next((r for r in reversed(ladder.rounds) if r.rung == i and r.won), None)
+            score = f"{win.scores[0]}-{win.scores[1]} " if win is not None else ""
+            state, colour = f"Won {score}({tries_text(tries)})", WON
         elif nxt:
             lost = f", {tries_text(tries)} so far" if tries else ""
             state, colour = f"Next opponent{lost}", NEXT
