@@ -79,6 +79,7 @@ def test_the_ladder_opens_from_the_menu_and_plays_its_first_rung(app):
     assert app.screens.panel.buttons["again"]["text"] == "Ladder"
     app.screens.panel.buttons["again"]["command"]()
     assert app.screens.state == "Tournament"
+    assert app.session is None  # the finished game left the table with its HUD
     texts = panel_texts(app)
     if won:  # the game's final score, yours first
         totals = session.game.totals()

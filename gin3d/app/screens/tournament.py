@@ -55,6 +55,9 @@ class TournamentScreen(Screen):
     name = "Tournament"
 
     def enter(self) -> None:
+        # back from a finished game: its table and HUD go (as on the way to the menu)
+        self.services.end_game()
+        self.services.clear_table()
         self.ladder, message = tournament.load()
         ladder = self.ladder
         saved = saved_game_id()
