@@ -26,7 +26,14 @@ from pathlib import Path
 from typing import Any
 
 from .engine import RuleSet
-from .paths import SetAside, data_dir, load_or_set_aside, write_atomic
+from .paths import (
+    FileFormatError,
+    SetAside,
+    data_dir,
+    load_or_set_aside,
+    read_json,
+    write_atomic,
+)
 
 FORMAT = "gin3d-tournament"
 VERSION = 1
@@ -231,6 +238,16 @@ def load(path: Path | str | None = None) -> tuple[Ladder, str | None]:
     except SetAside as e:
         return Ladder(), f"Your tournament file {e.why}; the ladder starts afresh.{e.where}"
     return (Ladder() if ladder is None else ladder), None
+
+
+def peek(path: Path | str | None = None) -> Ladder | None:
+    """The ladder as saved, read without moving a damaged file aside (None: no file, or one
+    that cannot be used). For a look from elsewhere (is this saved game the tournament's?):
+    the ladder screen's ``load`` is the one that sets a damaged file aside and says so."""
+    try:
+        return Ladder.parse(read_json(path if path is not None else tournament_path()))
+    except (OSError, UnicodeDecodeError, FileFormatError, TypeError, ValueError, RecursionError):
+        return None
 
 
 def settle(

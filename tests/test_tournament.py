@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+from gin3d import tournament
 from gin3d.engine import RuleSet
 from gin3d.tournament import RUNGS, Ladder, load, settle, tournament_rules
 
@@ -115,3 +116,17 @@ def test_a_damaged_file_gives_a_fresh_ladder_and_a_message(tmp_path, text):
     assert message.startswith("Your tournament file ") and "starts afresh" in message
     assert (tmp_path / "tournament.json.bad").read_text() == text  # kept, never deleted
     assert not path.exists()
+
+
+def test_a_look_at_the_ladder_from_elsewhere_leaves_a_damaged_file_for_the_ladder_screen(
+    tmp_path,
+):
+    path = tmp_path / "tournament.json"
+    assert tournament.peek(path) is None  # no file
+    ladder = Ladder()
+    ladder.start("in-progress")
+    ladder.save(path)
+    assert tournament.peek(path) == ladder
+    path.write_text("{damaged")
+    assert tournament.peek(path) is None and path.exists()  # still there, to be told of
+    assert load(path)[1] is not None

@@ -438,9 +438,9 @@ class GinApp(ShowBase):
         try:
             if isinstance(game, Game):
                 session = self._resume_two(game, seats)
-                ladder, _ = tournament.load()
-                if game_id and ladder.playing == game_id:  # the ladder's game in progress
-                    self._name_tournament(session, ladder)
+                ladder = tournament.peek()
+                if ladder is not None and game_id and ladder.playing == game_id:
+                    self._name_tournament(session, ladder)  # the ladder's game in progress
                 self.keep(session, seats, game_id)
             else:
                 session = self._resume_group(game, seats, game_id)

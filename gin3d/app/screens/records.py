@@ -209,9 +209,9 @@ class ResumeScreen(Screen):
     def enter(self, resume) -> None:
         p = self._panel("Welcome back", width=1.0, height=0.42)
         p.text("You have a game in progress:", 0.14, 0.05)
-        ladder, _ = tournament.load()  # a damaged file is the ladder screen's to tell
+        ladder = tournament.peek()  # a damaged file is the ladder screen's to tell
         line = resume.describe()
-        if resume.record.game_id and ladder.playing == resume.record.game_id:
+        if ladder is not None and resume.record.game_id and ladder.playing == resume.record.game_id:
             line = f"{ladder.title()}: {line}"
         p.text(line, 0.04, 0.046, fg=GOLD)
         p.button(
