@@ -57,10 +57,11 @@ def tournament_rules() -> RuleSet:
 
 @dataclass(frozen=True)
 class Round:
-    """One finished tournament game: its rung, whether the player won, the final totals
-    (the player's first) and the day it ended."""
+    """One finished tournament game: its rung, which try on that rung it was, whether the
+    player won, the final totals (the player's first) and the day it ended."""
 
     rung: int
+    attempt: int
     won: bool
     scores: tuple[int, int]
     game_id: str
@@ -69,6 +70,7 @@ class Round:
     def to_dict(self) -> dict[str, Any]:
         return {
             "rung": self.rung,
+            "try": self.attempt,
             "won": self.won,
             "scores": list(self.scores),
             "game_id": self.game_id,
@@ -77,11 +79,14 @@ class Round:
 
     @classmethod
     def parse(cls, d: Any) -> Round:
-        if not isinstance(d, dict) or set(d) != {"rung", "won", "scores", "game_id", "date"}:
+        keys = {"rung", "try", "won", "scores", "game_id", "date"}
+        if not isinstance(d, dict) or set(d) != keys:
             raise ValueError(f"not a tournament round: {str(d)[:60]}")
-        rung, won, scores = d["rung"], d["won"], d["scores"]
+        rung, attempt, won, scores = d["rung"], d["try"], d["won"], d["scores"]
         if type(rung) is not int or rung not in range(len(RUNGS)):
             raise ValueError(f"bad rung {rung!r}")
+        if type(attempt) is not int or not 1 <= attempt <= MAX_COUNT:
+            raise ValueError(f"bad try {attempt!r}")
         if not isinstance(won, bool):
             raise ValueError(f"bad result {won!r}")
         if (
@@ -93,7 +98,7 @@ class Round:
         for key in ("game_id", "date"):
             if not isinstance(d[key], str) or len(d[key]) > 80:
                 raise ValueError(f"bad {key} {str(d[key])[:40]!r}")
-        return cls(rung, won, (scores[0], scores[1]), d["game_id"], d["date"])
+        return cls(rung, attempt, won, (scores[0], scores[1]), d["game_id"], d["date"])
 
 
 @dataclass
@@ -137,7 +142,8 @@ class Ladder:
         rung. False, and nothing changes, for any other game or one already counted."""
         if not game_id or game_id != self.playing:
             return False
-        self.rounds.append(Round(self.rung, won, scores, game_id, date))
+        rung = self.rung
+        self.rounds.append(Round(rung, self.tries[rung], won, scores, game_id, date))
         self.playing = ""
         if won:
             self.won += 1
@@ -164,16 +170,12 @@ class Ladder:
             return ""
         who = names.get(RUNGS[r.rung], RUNGS[r.rung])
         if not r.won:
-            return f"Rung {r.rung + 1} lost to {who} - try again (that was try {self._try_of(r)})"
+            return f"Rung {r.rung + 1} lost to {who} - try again (that was try {r.attempt})"
         if r.rung == len(RUNGS) - 1:
             n = len(self.trophies)
             return "Tournament won - the trophy is yours!" + (f" ({n} trophies)" if n > 1 else "")
         nxt = names.get(RUNGS[r.rung + 1], RUNGS[r.rung + 1])
         return f"Rung {r.rung + 1} won - next: {nxt}"
-
-    def _try_of(self, r: Round) -> int:
-        """Which try on its rung the finished game ``r`` was."""
-        return sum(1 for x in self.rounds[: self.rounds.index(r) + 1] if x.rung == r.rung)
 
     def to_dict(self) -> dict[str, Any]:
         return {

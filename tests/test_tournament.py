@@ -47,8 +47,10 @@ def test_a_loss_keeps_the_rung_and_counts_the_tries():
     assert (ladder.rung, ladder.won, ladder.tries) == (1, 1, [1, 2, 0, 0])
     assert ladder.verdict(first, NAMES) == "Rung 2 lost to Walt - try again (that was try 1)"
     assert ladder.verdict(second, NAMES).endswith("(that was try 2)")
+    ladder.start("abandoned")  # a try quit for good (resigned, or replaced by another game)
     play(ladder, 4, True)
-    assert (ladder.rung, ladder.tries) == (2, [1, 3, 0, 0])
+    assert (ladder.rung, ladder.tries) == (2, [1, 4, 0, 0])
+    assert [r.attempt for r in ladder.rounds] == [1, 1, 2, 4]
 
 
 def test_only_the_game_in_progress_counts_and_only_once():
