@@ -140,7 +140,7 @@ class Ladder:
         """The tournament game ``game_id`` ended (``won`` by the player, final ``scores``,
         the player's first): the ladder climbs on a win, the trophy comes with the top
         rung. False, and nothing changes, for any other game or one already counted."""
-        if not game_id or game_id != self.playing:
+        if not game_id or game_id != self.playing or self.finished:
             return False
         rung = self.rung
         self.rounds.append(Round(rung, self.tries[rung], won, scores, game_id, date))
@@ -149,6 +149,8 @@ class Ladder:
             self.won += 1
             if self.finished:
                 self.trophies.append(date)
+        # the file keeps the newest MAX_KEPT of each (a file with more is refused as damaged)
+        self.rounds, self.trophies = self.rounds[-MAX_KEPT:], self.trophies[-MAX_KEPT:]
         return True
 
     def title(self) -> str:

@@ -80,6 +80,16 @@ def test_the_top_rung_earns_the_trophy_and_a_second_climb_is_counted():
     assert ladder.verdict("game-6", NAMES).endswith("(2 trophies)")
 
 
+def test_a_very_long_climb_still_saves_a_file_that_loads(tmp_path):
+    ladder = Ladder()
+    for n in range(tournament.MAX_KEPT + 5):  # a thousand losses to Rosie
+        play(ladder, n, False)
+    assert len(ladder.rounds) == tournament.MAX_KEPT
+    assert ladder.tries[0] == tournament.MAX_KEPT + 5
+    ladder.save(tmp_path / "t.json")
+    assert load(tmp_path / "t.json") == (ladder, None)
+
+
 def test_the_ladder_survives_a_round_trip_through_its_file(tmp_path):
     path = tmp_path / "tournament.json"
     ladder = Ladder()
