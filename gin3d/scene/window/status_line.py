@@ -270,7 +270,7 @@ class StatusLine:
         screen shows the newest status)."""
         if self.cap is None:
             return {"frame": globalClock.getFrameCount(), "still": False}  # noqa: F821
-        return {"frame": self.cap.drawn, "still": self.cap.still}
+        return {"frame": self.cap.drawn, "still": self.cap.still, "woken": dict(self.cap.woken)}
 
     def metrics(self) -> dict:
         times = sorted(self.frames)
