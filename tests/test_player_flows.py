@@ -327,6 +327,36 @@ def test_tutorial_play_along_shows_the_hand_and_points_at_it(player):
     assert p.problems() == []
 
 
+def test_tutorial_arrow_stands_clear_of_the_narration_panel(player):
+    """Chapter 7's second step (Watch) points at the 6♥ just right of the narration panel:
+    the whole arrow, through its bob, is drawn clear of the panel (its tail was under it),
+    and no empty prompt band stands over the lesson's table."""
+    p = player()
+    p.wait(on("Menu"), 60, "the main menu")
+    p.click_button("Tutorial")
+    p.wait(on("Tutorial"), 20, "the tutorial")
+    p.click_button("7.")
+    p.wait(lambda s: any("Step 1 of 5" in t for t in s["texts"]), 60, "chapter 7's first step")
+    p.key("space")
+    snap = p.wait(
+        lambda s: (
+            any("Step 2 of 5" in t for t in s["texts"])
+            and not s.get("busy")
+            and (s.get("tutorial") or {}).get("arrow_box")
+        ),
+        30,
+        "chapter 7's second step, the arrow up",
+    )
+    p.screenshot("tutorial-7-arrow")
+    panel, arrow = snap["tutorial"]["panel"], snap["tutorial"]["arrow_box"]
+    assert panel[2] <= arrow[0] or arrow[2] <= panel[0] or panel[3] <= arrow[1], (panel, arrow)
+    w, _ = snap["window"]
+    band = p.grab((w // 2 - 300, 8, w // 2 + 300, 40)).astype(int)
+    gold = (band[..., 0] > 150) & (band[..., 1] > 110) & (band[..., 2] < 90)
+    assert gold.sum() < 50, "an empty prompt band stands over the lesson's table"
+    assert p.problems() == []
+
+
 def test_nothing_is_lost_without_asking(player):
     """Resign, Welcome back -> New game and dealing over a saved game each ask first;
     Cancel (or Esc) keeps the game (New game deleted the save silently, Resign at once)."""

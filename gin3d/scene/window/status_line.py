@@ -229,6 +229,10 @@ class StatusLine:
         out: dict = {"panel": self._pixels(view.panel.frame)}
         if not view.arrow.isHidden():
             out["arrow"] = self._point(view.picker.screen_point(view.arrow))
+            box = view.pointer.screen_box()
+            if box is not None:  # the whole arrow through its bob
+                a, b = self._point(box[:2]), self._point(box[2:])
+                out["arrow_box"] = [a[0], b[1], b[0], a[1]]
         return out
 
     def snapshot(self) -> dict:
