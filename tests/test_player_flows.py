@@ -72,11 +72,23 @@ def test_resume_after_quitting_at_a_hand_result(player):
     snap = p.wait(
         lambda s: s.get("screen") == "Table" and s.get("hands") == 2, 30, "the second hand dealt"
     )
+    # the score pad on the felt has the first hand pencilled in, from before the restart:
+    # the winner's total in their column, under the names; a click on it brings the sheet
+    p.screenshot("resume-3a-score-pad")
+    pad = snap["pad"]
+    scores = snap["scores"]
+    winner = 0 if scores[0] > scores[1] else 1
+    assert pad["lines"][0] == ["You", "Walt"], pad
+    assert pad["lines"][1][winner].split()[0] == str(scores[winner]), (pad, scores)
+    assert pad["lines"][1][1 - winner] == "", pad
+    p.click(*pad["at"])
+    p.wait(p.shows("Score sheet"), 10, "the score sheet from a click on the pad")
+    p.key("Tab")
+    p.wait(lambda s: not p.shows("Score sheet")(s), 10, "the score sheet away")
     # the score sheet (Tab) has the first hand, from before the restart: its winner's points
     p.key("Tab")
     sheet = p.wait(p.shows("Score sheet"), 10, "the score sheet")
     p.screenshot("resume-3b-score-sheet")
-    scores = snap["scores"]
     assert p.shows("Total")(sheet) and {str(v) for v in scores} <= set(sheet["texts"]), (
         scores,
         sheet["texts"],

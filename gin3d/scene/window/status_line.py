@@ -202,6 +202,11 @@ class StatusLine:
             data["selected"] = str(inp.selected) if inp.selected is not None else None
             data["stock"] = self._point(inp.stock_point())
             data["pile"] = self._point(inp.pile_point())
+            if inp.pad.shown:  # the score pad on the felt: its lines and where to click it
+                data["pad"] = {
+                    "lines": [list(cells) for cells in inp.pad.lines],
+                    "at": self._point(inp.picker.screen_point(inp.pad.np, Point3(0, 0, 0.05))),
+                }
         data["pile_top"] = str(scene.pile[-1].card) if scene.pile and scene.pile[-1].card else None
         if session is None:
             return data
