@@ -377,7 +377,8 @@ def _arrow_node() -> NodePath:
 
 
 class TutorialView(MouseButtons):
-    """Plays one chapter on the table; ``on_done(next_chapter: bool)`` when the learner leaves."""
+    """Plays one chapter on the table; ``on_done(next_chapter: bool)`` when the learner leaves,
+    ``on_complete()`` when the chapter reaches its end (watched or played along)."""
 
     def __init__(
         self,
@@ -389,12 +390,14 @@ class TutorialView(MouseButtons):
         auto_advance: bool = True,
         opponent: str = "Robin",
         practice_player=None,
+        on_complete: Callable[[], None] | None = None,
     ) -> None:
         self.app = app
         self.base = app
         self.scene = app.scene
         self.queue = app.queue
         self.on_done = on_done or (lambda _next: None)
+        self.on_complete = on_complete or (lambda: None)  # the chapter reached its end
         self.auto_advance = auto_advance
         if practice_player is None:
             from ...players import computer_player
@@ -612,6 +615,7 @@ class TutorialView(MouseButtons):
         prompt = frame.prompt
         if frame.finished:
             prompt = "Chapter complete! Next goes on to the next chapter."
+            self.on_complete()
         self.panel.set(title, frame.text, prompt, self.why)
         self.panel.buttons["next"]["text"] = suitify(
             "Next chapter"
