@@ -1,11 +1,12 @@
 """A short note that slides in at the window's left edge and goes: an achievement earned.
 
-The note stands in the band left of the centred panels and above the stock and the player's
-hand, so it covers nothing the player must click, and it takes no input (its frame is
-disabled: no mouse region). It slides and fades in, stays ``HOLD_S`` seconds, fades out and
-is removed; notes that come together follow one another. Only the slide and the fade are
-intervals: the hold is a timer, so the window, still in between, is not redrawn for it
-(``scene/window/frame_rate.py`` draws while an interval plays or the scene graph changes).
+The note stands in the band left of the centred panels, left of the stock, above the player's
+hand and below the tutorial's narration, so it covers nothing the player must click, and it
+takes no input (its frame is disabled: no mouse region). It slides and fades in, stays
+``HOLD_S`` seconds, fades out and is removed; notes that come together follow one another.
+Only the slide and the fade are intervals: the hold is a timer, so the window, still in
+between, is not redrawn for it (``scene/window/frame_rate.py`` draws while an interval
+plays or the scene graph changes).
 """
 
 from __future__ import annotations
@@ -27,7 +28,8 @@ from .palette import GOLD
 
 WIDTH = 0.5  # the note's width (the band left of a panel 1.25 wide, in a 16:9 window)
 MARGIN = 0.02  # from the window's left edge
-TOP = -0.42  # its top edge, below the window's top (under the table's sort buttons)
+TOP = -1.03  # its top edge, below the window's top: under the tutorial's narration panel,
+# left of the stock and above the player's hand
 IN_S, HOLD_S, OUT_S = 0.35, 4.0, 0.5
 TASK = "achievement-toast-hold"
 
@@ -62,28 +64,26 @@ class Toasts:
             **theme.panel_style(),
         )
         frame.setTransparency(TransparencyAttrib.MAlpha)
-        OnscreenText(
-            parent=frame,
-            text="Achievement: " + title,
-            pos=(0.035, -0.075),
-            scale=0.036,
-            fg=GOLD,
-            align=TextNode.ALeft,
-            font=theme.bold() if theme.fonts() else None,
-            wordwrap=(WIDTH - 0.07) / 0.036,
-        )
-        body = OnscreenText(
-            parent=frame,
-            text=text,
-            pos=(0.035, -0.125),
-            scale=0.031,
-            fg=(1, 1, 1, 1),
-            align=TextNode.ALeft,
-            wordwrap=(WIDTH - 0.07) / 0.031,
-            mayChange=True,  # its rows are counted to size the frame
-        )
-        rows = max(1, body.textNode.getNumRows())
-        bottom = -0.125 - (rows - 1) * 0.031 * 1.2 - 0.04
+        y = -0.065
+        for words, scale, fg, font in (
+            ("Achievement earned", 0.028, (0.75, 0.85, 0.75, 1), None),
+            (title, 0.04, GOLD, theme.bold() if theme.fonts() else None),
+            (text, 0.03, (1, 1, 1, 1), None),
+        ):
+            line = OnscreenText(
+                parent=frame,
+                text=words,
+                pos=(0.04, y),
+                scale=scale,
+                fg=fg,
+                align=TextNode.ALeft,
+                font=font,
+                wordwrap=(WIDTH - 0.08) / scale,
+                mayChange=True,  # its rows are counted to stack the next line below
+            )
+            rows = max(1, line.textNode.getNumRows())
+            y -= rows * scale * 1.2 + 0.012
+        bottom = y + scale * 0.6 - 0.03
         frame["frameSize"] = (0, WIDTH, bottom, 0)
         place = (MARGIN, 0, TOP)
         frame.setPos(MARGIN - WIDTH - 0.1, 0, TOP)
