@@ -13,6 +13,7 @@ import pytest
 from player_harness import Player, on
 
 from gin3d.achievements import ACHIEVEMENTS
+from gin3d.stats import GameEntry, Stats
 
 pytestmark = pytest.mark.slow
 
@@ -111,4 +112,43 @@ def test_finishing_the_tutorial_announces_an_achievement_listed_after(player, tm
     assert p.shows(f"Earned {today}")(snap), snap["texts"]
     assert snap["crowded"] == [] and snap["cut_off"] == [], (snap["crowded"], snap["cut_off"])
     p.screenshot("progress-5-achievements")
+    assert p.problems() == []
+
+
+def test_statistics_charts_by_opponent_and_rules_and_the_win_rate(player, tmp_path):
+    """A player with a record of games: Statistics, Charts: bars by opponent and by rules and
+    the win-rate line, all inside the panel, no text over another or a button."""
+    home = tmp_path / "home"
+    st = Stats()
+    for level, played, won in (("beginner", 3, 3), ("simple", 6, 4), ("hard", 5, 2)):
+        st.level(level).games_played, st.level(level).games_won = played, won
+    st.level("expert").games_played = 2
+    st.level("three").games_played, st.level("three").games_won = 2, 1
+    results = [True, True, False, True, False, False, True, True, True, False, True, True] * 2
+    rules = ("classic", "classic", "pagat", "oklahoma")
+    for i, won in enumerate(results):
+        st.games.append(
+            GameEntry(f"2026-11-{i + 1:02d}T20:00:00+00:00", "simple", rules[i % 4], won, 100, 40)
+        )
+    st.save(home / ".local" / "share" / "gin3d" / "stats.json")
+    p = player(home=home)
+    p.wait(on("Menu"), 60, "the main menu")
+    p.click_button("Statistics")
+    p.wait(on("Stats"), 20, "the statistics")
+    p.click_button("Charts")
+    snap = p.wait(on("Charts"), 20, "the charts")
+    for text in ("Rosie", "Walt", "Margo", "Classic", "Pagat", "Oklahoma", "3 won, 0 lost"):
+        assert p.shows(text)(snap), (text, snap["texts"])
+    assert p.shows(f"Win rate over your last {len(results)} games")(snap)
+    assert snap["crowded"] == [] and snap["cut_off"] == [], (snap["crowded"], snap["cut_off"])
+    p.screenshot("progress-6-charts")
+    p.key("Escape")
+    p.wait(on("Stats"), 20, "the statistics again")
+    p.click_button("Achievements")
+    snap = p.wait(on("Achievements"), 20, "the achievements from the statistics")
+    # what the records already held was counted at the start, quietly: the opponents beaten
+    assert p.shows("Beat Rosie")(snap) and p.shows("Earned")(snap), snap["texts"]
+    assert not p.shows("Achievement earned")(snap)
+    p.click_button("Back")
+    p.wait(on("Stats"), 20, "the statistics again")
     assert p.problems() == []
