@@ -10,7 +10,7 @@ import re
 from datetime import datetime, timezone
 
 import pytest
-from player_harness import Player, on
+from player_harness import Player, on, play_until
 
 from gin3d.achievements import ACHIEVEMENTS
 from gin3d.stats import GameEntry, Stats
@@ -151,4 +151,38 @@ def test_statistics_charts_by_opponent_and_rules_and_the_win_rate(player, tmp_pa
     assert not p.shows("Achievement earned")(snap)
     p.click_button("Back")
     p.wait(on("Stats"), 20, "the statistics again")
+    assert p.problems() == []
+
+
+def test_a_gin_made_by_hand_is_announced_at_the_result_and_listed(player, tmp_path):
+    """A saved game against Walt where one draw gives you gin: resumed, the stock clicked,
+    Gin! pressed. The hand's result comes with the note "Gin!" (clear of the result and its
+    button, of the cards), and the Achievements screen lists it earned."""
+    from ship_hands import GIN
+
+    from gin3d.engine import Game, RuleSet
+    from gin3d.saves import Seat, write_save
+
+    home = tmp_path / "home"
+    game = Game(RuleSet(), "gin-fixture", first_dealer=1, decks=[GIN[0]])
+    for action in GIN[1][:2]:  # both pass the upcard: your turn to draw
+        game.apply(action)
+    seats = (Seat("human", "Player"), Seat("computer", "Walt", "simple"))
+    write_save(game, seats, home / ".local" / "share" / "gin3d" / "savegame.json", "gin-fixture")
+    p = player(home=home)
+    p.wait(on("Resume"), 60, "Welcome back")
+    p.click_button("Resume")
+    snap = play_until(p, on("HandResult"), 60, "the gin's result")
+    snap = p.wait(p.shows("Achievement earned"), 10, "the achievement's note")
+    assert p.shows("won the hand")(snap), snap["texts"]
+    assert p.shows("Gin!")(snap) and p.shows("Win a hand by going gin.")(snap)
+    snap = p.wait(lambda s: not s["cut_off"], 5, "the note slid in whole")
+    assert snap["crowded"] == [], snap["crowded"]
+    p.screenshot("progress-7-gin-note-at-the-result")
+    p.key("Escape")
+    p.click_button("Quit to menu")
+    p.wait(on("Menu"), 20, "the menu")
+    p.click_button("Achievements")
+    snap = p.wait(on("Achievements"), 20, "the Achievements screen")
+    assert p.shows(f"1 of {len(ACHIEVEMENTS)} earned")(snap), snap["texts"]
     assert p.problems() == []
