@@ -183,3 +183,13 @@ def test_a_new_player_with_old_records_gets_them_quietly(app, tmp_path, monkeypa
     fresh = PlayerProgress(app)
     assert fresh.book.earned_on("beat_expert") and fresh.book.earned_on("shutout")
     assert not fresh.toasts.showing and fresh.announce() == []
+
+
+def test_a_damaged_progress_file_gives_an_empty_record_and_a_message(app):
+    paths.progress_path().write_text('{"format": "gin3d-progress", "version": 1, "earned": 3}')
+    from gin3d.app.progress_shown import PlayerProgress
+
+    fresh = PlayerProgress(app)
+    assert fresh.book.progress.chapters_done == set() and fresh.book.progress.earned == {}
+    assert len(fresh.messages) == 1 and "progress.json.bad" in fresh.messages[0]
+    assert "progress starts afresh" in fresh.messages[0]

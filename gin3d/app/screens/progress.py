@@ -89,12 +89,27 @@ class ChartsScreen(Screen):
         p = self._panel("Charts", width=1.62, height=0.92)
         by_level = [(LEVEL_NAMES.get(n, n), w, lost) for n, w, lost in st.chart(OPPONENT_LEVELS)]
         by_rules = [(RULES_NAMES.get(n, n), w, lost) for n, w, lost in st.rules_chart()]
+        later = "Charted from your next finished game." if by_level else "No games finished yet."
         self.charts = [
-            bar_chart(p.frame, "Games won and lost, by opponent", by_level, (-1.52, 0.66), 1.45)
+            bar_chart(
+                p.frame,
+                "Games won and lost, by opponent",
+                by_level,
+                (-1.52, 0.66),
+                1.45,
+                empty="No games finished yet.",
+            )
         ]
         below = self.charts[0]["frameSize"][2] + 0.66 - 0.06
         self.charts.append(
-            bar_chart(p.frame, "Games won and lost, by rules", by_rules, (-1.52, below), 1.45)
+            bar_chart(
+                p.frame,
+                "Games won and lost, by rules",
+                by_rules,
+                (-1.52, below),
+                1.45,
+                empty=later,
+            )
         )
         line = st.win_rate_line(LAST_GAMES, WINDOW)
         self.charts.append(
@@ -105,12 +120,11 @@ class ChartsScreen(Screen):
                 (0.05, 0.66),
                 1.47,
                 0.9,
-                note=f"Each point: the games you won of the {WINDOW} up to it "
+                note=f"Each point: the share you won of the {WINDOW} games up to it "
                 "(the game keeps no rating).",
+                empty=later,
             )
         )
-        if not st.games:
-            p.text("Finish a game to see it charted.", -0.42, 0.04, x=0.78)
         if message:
             p.text(message, -0.66, 0.032, fg=(1, 0.7, 0.6, 1))
         p.button("back", "Back", lambda: self.request("Stats", self.flow.back_to), (0, -0.8))

@@ -43,6 +43,11 @@ def _box(parent, title: str, origin: tuple[float, float], width: float, height: 
     return root
 
 
+def _say(root, text: str, pos: tuple[float, float], align=TextNode.ALeft) -> None:
+    """A line in place of an empty chart's bars or line."""
+    OnscreenText(parent=root, text=text, pos=pos, scale=0.032, fg=(0.8, 0.85, 0.8, 1), align=align)
+
+
 def bar_chart(
     parent,
     title: str,
@@ -50,11 +55,15 @@ def bar_chart(
     origin: tuple[float, float],
     width: float,
     row: float = 0.085,
+    empty: str = "",
 ) -> DirectFrame:
     """Games won (green) then lost (red) per row ``(label, won, lost)``, in a box ``width``
-    wide whose top-left corner is ``origin``, as tall as its rows need."""
+    wide whose top-left corner is ``origin``, as tall as its rows need (``empty`` in the one
+    row of a chart with none)."""
     height = HEAD + 0.03 + row * max(1, len(rows))
     root = _box(parent, title, origin, width, height)
+    if not rows and empty:
+        _say(root, empty, (0.02, -HEAD - 0.045))
     most = max((w + lost for _, w, lost in rows), default=0) or 1
     bar_w = width - LABEL_W - COUNT_W - 0.04
     bar_h = row * 0.62
@@ -98,10 +107,11 @@ def line_chart(
     width: float,
     height: float,
     note: str = "",
+    empty: str = "",
 ) -> DirectFrame:
     """``values`` between 0 and 1 as a gold line over faint lines at 0, 50 and 100%, oldest
     on the left, in a box ``width`` by ``height`` whose top-left corner is ``origin``;
-    ``note`` under the plot says what it shows."""
+    ``note`` under the plot says what it shows, ``empty`` across it when there is nothing."""
     root = _box(parent, title, origin, width, height)
     left, right = 0.14, width - 0.04
     top, bottom = -HEAD - 0.04, -height + (0.1 if note else 0.05)
@@ -130,6 +140,8 @@ def line_chart(
             fg=(0.85, 0.9, 0.85, 1),
             align=TextNode.ALeft,
         )
+    if not values and empty:
+        _say(root, empty, ((left + right) / 2, (top + bottom) / 2 + 0.1), TextNode.ACenter)
     if values:
         step = (right - left) / max(1, len(values) - 1)
         points = [
