@@ -9,6 +9,8 @@ achievements listed, not announced one after another.
 
 from __future__ import annotations
 
+from functools import cached_property
+
 from ..achievements import Achievement
 from ..history import read_hands
 from ..progress import ProgressBook
@@ -22,7 +24,6 @@ class PlayerProgress:
 
     def __init__(self, base) -> None:
         self.book = ProgressBook()
-        self.chapters = tuple(c.number for c in load_chapters())
         self.toasts = Toasts(base)
         self.messages = [self.book.message] if self.book.message else []
         if not self.book.progress.caught_up:
@@ -31,6 +32,11 @@ class PlayerProgress:
                 self.messages.append(message)
             hands, _skipped = read_hands()
             self.book.catch_up(stats, self.chapters, hands)
+
+    @cached_property
+    def chapters(self) -> tuple[int, ...]:
+        """The tutorial's chapter numbers (read when first needed: not on every start)."""
+        return tuple(c.number for c in load_chapters())
 
     def announce(self) -> list[Achievement]:
         """Ask the records again; announce (and keep) what they show newly earned."""
