@@ -16,7 +16,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from .engine import Game, Hand
+from .engine import Game, Hand, PartnershipGame, ThreePlayerGame
 from .paths import SetAside, load_or_set_aside, stats_path, write_atomic
 
 FORMAT = "gin3d-stats"
@@ -106,7 +106,7 @@ class GameEntry:
         return cls(**d)
 
 
-def hand_points(game, side: int) -> tuple[int, int]:
+def hand_points(game: Game | ThreePlayerGame | PartnershipGame, side: int) -> tuple[int, int]:
     """(hand points of ``side``, the best of the other sides') in a finished game: a
     two-player ``Game`` from its hands, a game of three or of teams from its tally."""
     if isinstance(game, Game):
@@ -187,7 +187,12 @@ class Stats:
         return True
 
     def record_game(
-        self, level: str, game, seat: int, game_id: str = "", when: datetime | None = None
+        self,
+        level: str,
+        game: Game | ThreePlayerGame | PartnershipGame,
+        seat: int,
+        game_id: str = "",
+        when: datetime | None = None,
     ) -> bool:
         """Count a finished game (its hands should be recorded one by one as they end):
         a two-player ``Game``, or a game of three or of teams (``seat``: the player's side)."""
