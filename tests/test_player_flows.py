@@ -183,6 +183,7 @@ def test_menu_screens_keep_their_texts_whole_and_clear_of_buttons(player):
     screens = (
         ("Play vs computer", "Setup"),
         ("Statistics", "Stats"),
+        ("Achievements", "Achievements"),
         ("Settings", "Settings"),
         ("Rules", "Rules"),
         ("LAN", "Lan"),

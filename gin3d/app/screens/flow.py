@@ -35,7 +35,17 @@ HOME = "Menu"
 # the next hand (``GinApp.start_game`` and ``start_net_game`` end on the table).
 _GAME_STARTS = {"Table"}
 TRANSITIONS: dict[str, set[str]] = {
-    "Menu": {"Setup", "Lan", "Online", "Tutorial", "Stats", "History", "Settings", "Rules"}
+    "Menu": {
+        "Setup",
+        "Lan",
+        "Online",
+        "Tutorial",
+        "Stats",
+        "Achievements",
+        "History",
+        "Settings",
+        "Rules",
+    }
     | _GAME_STARTS,  # "Resume game" carries on with the saved game
     "Resume": {"Confirm"} | _GAME_STARTS,
     "Setup": {"Confirm"} | _GAME_STARTS,
@@ -46,7 +56,9 @@ TRANSITIONS: dict[str, set[str]] = {
     "GameOver": {"Offer"} | _GAME_STARTS,  # play again; a network rematch offers rules
     "Rules": {"Pause"},
     "Settings": {"Pause"},
-    "Stats": set(),
+    "Stats": {"Charts", "Achievements"},
+    "Charts": {"Stats"},
+    "Achievements": {"Stats"},  # back to Statistics when it came from there
     "History": {"History", "Replay"},
     "Replay": {"History"},
     "Tutorial": {"Lesson"},

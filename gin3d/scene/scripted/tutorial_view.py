@@ -227,7 +227,8 @@ class TutorialInput(TableInput):
 
 
 class TutorialView(MouseButtons):
-    """Plays one chapter on the table; ``on_done(next_chapter: bool)`` when the learner leaves."""
+    """Plays one chapter on the table; ``on_done(next_chapter: bool)`` when the learner leaves,
+    ``on_complete()`` when the chapter reaches its end (watched or played along)."""
 
     def __init__(
         self,
@@ -239,12 +240,14 @@ class TutorialView(MouseButtons):
         auto_advance: bool = True,
         opponent: str = "Robin",
         practice_player=None,
+        on_complete: Callable[[], None] | None = None,
     ) -> None:
         self.app = app
         self.base = app
         self.scene = app.scene
         self.queue = app.queue
         self.on_done = on_done or (lambda _next: None)
+        self.on_complete = on_complete or (lambda: None)  # the chapter reached its end
         self.auto_advance = auto_advance
         if practice_player is None:
             from ...players import computer_player
@@ -462,6 +465,7 @@ class TutorialView(MouseButtons):
         prompt = frame.prompt
         if frame.finished:
             prompt = "Chapter complete! Next goes on to the next chapter."
+            self.on_complete()
         self.panel.set(title, frame.text, prompt, self.why)
         self.panel.buttons["next"]["text"] = suitify(
             "Next chapter"
