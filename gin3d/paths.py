@@ -1,4 +1,5 @@
-"""Where gin3d keeps a player's files: settings, the saved game, statistics and hand history.
+"""Where gin3d keeps a player's files: settings, the saved game, statistics, hand history and
+progress (tutorial chapters done, achievements).
 
 The platform's own folders are used (XDG on Linux, ``%APPDATA%`` on Windows,
 ``~/Library/Application Support`` on macOS). ``GIN3D_HOME`` overrides all of them, so tests
@@ -33,6 +34,7 @@ SETTINGS_FILE = "settings.json"
 SAVE_FILE = "savegame.json"
 STATS_FILE = "stats.json"
 HISTORY_FILE = "hands.jsonl"
+PROGRESS_FILE = "progress.json"
 RENDERER_FILE = "renderer.json"
 LOG_FILE = "output.log"
 FILE_MODE = 0o600  # every file gin3d writes is the player's alone
@@ -106,6 +108,11 @@ def stats_path() -> Path:
 
 def history_path() -> Path:
     return data_dir() / HISTORY_FILE
+
+
+def progress_path() -> Path:
+    """Tutorial chapters done and achievements earned (``gin3d.progress``)."""
+    return data_dir() / PROGRESS_FILE
 
 
 def renderer_path() -> Path:

@@ -1,6 +1,8 @@
 """The player's statistics per opponent level, kept in the user's data folder.
 
 Updated from finished hands and games (the engine's ``Hand`` and ``Game``), each counted once:
+a finished game is also kept in a list of recent games (``GameEntry``: when, against whom, under
+which rules, won or lost, the hand points of each side) for the charts and the achievements;
 a hand or game already recorded (same game id and hand number) is skipped, so recording again
 after a resume does not count twice. Saved atomically; a damaged file gives empty statistics
 and a message, and is kept aside.
@@ -10,15 +12,17 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict, dataclass, field, fields
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from .engine import Game, Hand
+from .engine import Game, Hand, PartnershipGame, ThreePlayerGame
 from .paths import SetAside, load_or_set_aside, stats_path, write_atomic
 
 FORMAT = "gin3d-stats"
 VERSION = 1
 RECENT_KEYS = 200  # how many recorded hand/game ids are remembered against double counting
+RECENT_GAMES = 500  # how many finished games the charts look back on
 
 
 @dataclass
@@ -69,12 +73,60 @@ class LevelStats:
         return cls(**d)
 
 
+@dataclass(frozen=True)
+class GameEntry:
+    """One finished game, from the player's side: what the charts and achievements read.
+    ``points`` and ``against`` are hand points without bonuses (the opponents' best side in a
+    game of three or of teams), so a game won with ``against == 0`` is a shutout."""
+
+    when: str  # ISO time, UTC
+    level: str  # the opponent's level, or the pseudo-level (three, teams, lan, online)
+    rules: str  # the rules' preset name
+    won: bool
+    points: int
+    against: int
+
+    @property
+    def shutout(self) -> bool:
+        return self.won and self.against == 0
+
+    @classmethod
+    def from_dict(cls, d: Any) -> GameEntry:
+        if not isinstance(d, dict) or set(d) != {f.name for f in fields(cls)}:
+            raise ValueError(f"not a finished game: {d!r:.60}")
+        for k in ("when", "level", "rules"):
+            if not isinstance(d[k], str) or len(d[k]) > 60:
+                raise ValueError(f"a finished game's {k} must be a short text")
+        if not isinstance(d["won"], bool):
+            raise ValueError("a finished game's won must be true or false")
+        for k in ("points", "against"):
+            v = d[k]
+            if not isinstance(v, int) or isinstance(v, bool) or v < 0:
+                raise ValueError(f"a finished game's {k} must be a whole number >= 0")
+        return cls(**d)
+
+
+def hand_points(game: Game | ThreePlayerGame | PartnershipGame, side: int) -> tuple[int, int]:
+    """(hand points of ``side``, the best of the other sides') in a finished game: a
+    two-player ``Game`` from its hands, a game of three or of teams from its tally."""
+    if isinstance(game, Game):
+        won = [0, 0]
+        for h in game.hands:
+            if h.over and h.result is not None and h.winner is not None:
+                won[h.winner] += h.result.points
+        return won[side], won[1 - side]
+    running = game.running()
+    return running[side], max(p for i, p in enumerate(running) if i != side)
+
+
 @dataclass
 class Stats:
-    """All levels' records plus the ids of recently recorded hands and games."""
+    """All levels' records plus the ids of recently recorded hands and games, and the
+    recent games themselves (oldest first)."""
 
     levels: dict[str, LevelStats] = field(default_factory=dict)
     recorded: list[str] = field(default_factory=list)
+    games: list[GameEntry] = field(default_factory=list)
 
     def level(self, level: str) -> LevelStats:
         return self.levels.setdefault(level, LevelStats())
@@ -134,14 +186,35 @@ class Stats:
                 s.undercuts += 1
         return True
 
-    def record_game(self, level: str, game: Game, seat: int, game_id: str = "") -> bool:
-        """Count a finished game (its hands should be recorded one by one as they end)."""
+    def record_game(
+        self,
+        level: str,
+        game: Game | ThreePlayerGame | PartnershipGame,
+        seat: int,
+        game_id: str = "",
+        when: datetime | None = None,
+    ) -> bool:
+        """Count a finished game (its hands should be recorded one by one as they end):
+        a two-player ``Game``, or a game of three or of teams (``seat``: the player's side)."""
         if not game.over:
             raise ValueError("only a finished game can be counted")
         if not self._once(f"{game_id}:game"):
             return False
         s = self.level(level)
         s.games_played += 1
+        points, against = hand_points(game, seat)
+        when = when or datetime.now(timezone.utc)
+        self.games.append(
+            GameEntry(
+                when.isoformat(timespec="seconds"),
+                level,
+                game.rules.name,
+                game.winner == seat,
+                points,
+                against,
+            )
+        )
+        del self.games[:-RECENT_GAMES]
         if game.winner == seat:
             s.games_won += 1
             s.streak += 1
@@ -160,6 +233,27 @@ class Stats:
             for n in names
         ]
 
+    def rules_chart(self) -> list[tuple[str, int, int]]:
+        """(rules, games won, games lost) per rules preset of the recent games, most played
+        first."""
+        tally: dict[str, list[int]] = {}
+        for g in self.games:
+            won_lost = tally.setdefault(g.rules, [0, 0])
+            won_lost[0 if g.won else 1] += 1
+        return sorted(
+            ((name, w, lost) for name, (w, lost) in tally.items()), key=lambda r: -(r[1] + r[2])
+        )
+
+    def win_rate_line(self, last: int = 40, window: int = 10) -> list[float]:
+        """The share of games won over the ``window`` games up to each of the ``last``
+        recent games (fewer at the start), for the line chart: the game keeps no rating."""
+        results = [g.won for g in self.games]
+        out = []
+        for i in range(max(0, len(results) - last), len(results)):
+            span = results[max(0, i + 1 - window) : i + 1]
+            out.append(sum(span) / len(span))
+        return out
+
     # -- the file -----------------------------------------------------------------------
     def dumps(self) -> str:
         return (
@@ -169,6 +263,7 @@ class Stats:
                     "version": VERSION,
                     "levels": {k: asdict(v) for k, v in sorted(self.levels.items())},
                     "recorded": self.recorded,
+                    "games": [asdict(g) for g in self.games],
                 },
                 indent=1,
             )
@@ -183,13 +278,17 @@ class Stats:
             raise ValueError(f"has an unknown version ({data.get('version')!r})")
         levels = data.get("levels")
         recorded = data.get("recorded", [])
+        games = data.get("games", [])
         if not isinstance(levels, dict):
             raise ValueError("has no levels")
         if not isinstance(recorded, list) or not all(isinstance(k, str) for k in recorded):
             raise ValueError("has a bad list of recorded hands")
+        if not isinstance(games, list):
+            raise ValueError("has a bad list of finished games")
         return cls(
             {str(k): LevelStats.from_dict(v) for k, v in levels.items()},
             list(recorded)[-RECENT_KEYS:],
+            [GameEntry.from_dict(g) for g in games][-RECENT_GAMES:],
         )
 
     def save(self, path: Path | str | None = None) -> Path:

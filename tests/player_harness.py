@@ -181,6 +181,7 @@ class Player:
         self.metrics: list[dict] = []
         self.frame = 0  # the frames the game has drawn, from its status line
         self.still = False  # whether it draws none now (its picture is the newest)
+        self.woken: dict = {}  # what ended its still spells, by name, so far
         self._display = None
         self._window = None
 
@@ -276,10 +277,12 @@ class Player:
                         self.metrics.append(rec)
                     elif kind == "tick":
                         self.frame, self.still = rec["frame"], rec.get("still", False)
+                        self.woken = rec.get("woken", self.woken)
                     else:
                         self.last = rec
                         self.frame = rec.get("frame", self.frame)
                         self.still = rec.get("still", False)
+                        self.woken = rec.get("woken", self.woken)
         return self.last
 
     def wait(self, pred: Callable[[dict], object], timeout: float, what: str) -> dict:

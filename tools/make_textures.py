@@ -17,7 +17,9 @@ import numpy as np
 
 from . import make_cards as mc
 from .raster import Canvas, Shape, hex_rgb, rect_poly, roundrect_poly, save_png, to_rgba8
-from .shapes import SUIT_SHAPES, glyph_shape
+
+# the score sheet: its red rule under the names, its first blue rule and the step between them
+PAD_HEADER_RULE, PAD_FIRST_RULE, PAD_ROW = 58, 82, 24  # pixels from its top
 
 
 def periodic_noise(rng, n, power, fx=1.0, fy=1.0):
@@ -61,26 +63,18 @@ def wood(n=512) -> np.ndarray:
 
 
 def scorepad(w=256, h=348) -> np.ndarray:
-    """Ruled score sheet: two columns, a header band with spade and heart marks."""
+    """A blank ruled score sheet: a header band for the players' names over a red rule, a
+    red line between their two columns and blue lines for the hands (the game pencils in
+    the scores as they come: ``gin3d/scene/tabletop/score_pad.py``)."""
     cv = Canvas(w, h)
     cv.fill_cov(np.ones((h, w)), hex_rgb("f8f5e8"))
     blue = hex_rgb("7b9bd1")
     red = hex_rgb("d04a4a")
-    for y in range(60, h - 10, 22):
+    for y in range(PAD_FIRST_RULE, h - 10, PAD_ROW):
         cv.draw(Shape([rect_poly(14, y - 0.6, w - 14, y + 0.6)]), blue, flip_y=False)
-    cv.draw(Shape([rect_poly(14, 44, w - 14, 46.5)]), red, flip_y=False)
-    cv.draw(Shape([rect_poly(w / 2 - 0.8, 20, w / 2 + 0.8, h - 14)]), red, flip_y=False)
-    cv.draw(SUIT_SHAPES["S"], hex_rgb("222222"), w * 0.25, 28, 22)
-    cv.draw(SUIT_SHAPES["H"], hex_rgb("c8102e"), w * 0.75, 28, 22)
-    pencil = hex_rgb("4a4a55")
-    # a few pencilled tallies so the pad looks used
-    for row, (a, b) in enumerate(((25, 0), (0, 18), (12, 0))):
-        for col, val in ((0, a), (1, b)):
-            if val:
-                x0 = 30 + col * w / 2
-                y = 60 + 22 * row + 11
-                for i, ch in enumerate(str(val)):
-                    cv.draw(glyph_shape(ch, 0.07), pencil, x0 + i * 12, y, 14)
+    rule = PAD_HEADER_RULE  # under the names (the pad's binding covers its top 26 px)
+    cv.draw(Shape([rect_poly(14, rule - 1.2, w - 14, rule + 1.2)]), red, flip_y=False)
+    cv.draw(Shape([rect_poly(w / 2 - 0.8, 30, w / 2 + 0.8, h - 14)]), red, flip_y=False)
     return to_rgba8(cv.rgba)[..., :3]
 
 

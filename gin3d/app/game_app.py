@@ -48,6 +48,7 @@ from ..scene.window.splash import show_splash
 from ..scene.window.warmup import install_warm_up
 from ..settings import Settings
 from ..undo import can_undo, undo_last_human_move
+from .progress_shown import PlayerProgress
 from .screens import Screens
 from .services import ScreenServices, apply_settings
 
@@ -206,11 +207,14 @@ class GinApp(ShowBase):
         self.help = HelpOverlay(self)  # F1 / ? on every screen
         self.keeper: GameKeeper | None = None
         self.notice: str | None = None  # shown once on the menu (e.g. a damaged save)
+        # tutorial chapters done, achievements (an old player's counted quietly, now)
+        self.progress = PlayerProgress(self)
         apply_settings(self, self.user_settings)
         if not sound:
             self.sounds.enabled = False
         resume, message = offer_resume()
-        self.notice = " ".join(m for m in (notice, message) if m) or None
+        said = (notice, message, *self.progress.messages)
+        self.notice = " ".join(m for m in said if m) or None
         if resume is not None:
             self.screens.request("Resume", resume)
         else:

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from ..scene.control.nettablegroup import NetGroupSession
     from ..settings import Settings
     from .game_app import GameSetup, GinApp, Session
+    from .progress_shown import PlayerProgress
 
 
 class ScreenServices:
@@ -161,6 +162,16 @@ class ScreenServices:
     def tell_on_menu(self, text: str | None) -> None:
         """A line for the menu to show once."""
         self._app.notice = text
+
+    @property
+    def progress(self) -> PlayerProgress:
+        """Tutorial chapters done and achievements earned (the chapter list, the
+        Achievements screen), and the notes that announce new ones."""
+        return self._app.progress
+
+    def announce_achievements(self) -> None:
+        """A hand or a game is over: announce what the records show newly earned."""
+        self._app.progress.announce()
 
     def software_renderer(self) -> bool:
         """Whether the window draws in software (no antialiasing there)."""

@@ -3,9 +3,9 @@
 ``Screens`` is the FSM (``flow.ScreenFlow``) over ``SCREENS``, one class per screen, each
 handed the app's ``ScreenServices`` and never the app. The modules hold the screens by
 subject: the main menu, the new game's setup, the table with its pause menu and yes/no
-question, the results, the rules, the settings, the player's records, the tutorial, the
-network lobby, public tables and match screens, and the tournament's ladder. Which screen
-may follow which is declared in ``flow.TRANSITIONS``.
+question, the results, the rules, the settings, the player's records and progress, the
+tutorial, the network lobby, public tables and match screens, and the tournament's ladder.
+Which screen may follow which is declared in ``flow.TRANSITIONS``.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from .flow import TRANSITIONS, ScreenFlow
 from .lobby import HostingScreen, LanScreen, OnlineScreen
 from .match import DeleteSavedScreen, HostSetupScreen, OfferScreen, SavedScreen
 from .menu import MenuScreen
+from .progress import AchievementsScreen, ChartsScreen
 from .public import TablesScreen
 from .records import HistoryScreen, ReplayScreen, ResumeScreen, StatsScreen
 from .results import GameOverScreen, HandResultScreen
@@ -46,6 +47,8 @@ SCREENS: dict[str, type[Screen]] = {
         RulesScreen,
         SettingsScreen,
         StatsScreen,
+        ChartsScreen,
+        AchievementsScreen,
         HistoryScreen,
         ReplayScreen,
         TutorialScreen,

@@ -42,6 +42,7 @@ TRANSITIONS: dict[str, set[str]] = {
         "Online",
         "Tutorial",
         "Stats",
+        "Achievements",
         "History",
         "Settings",
         "Rules",
@@ -59,7 +60,9 @@ TRANSITIONS: dict[str, set[str]] = {
     "GameOver": {"Offer", "Tournament"} | _GAME_STARTS,
     "Rules": {"Pause"},
     "Settings": {"Pause"},
-    "Stats": set(),
+    "Stats": {"Charts", "Achievements"},
+    "Charts": {"Stats"},
+    "Achievements": {"Stats"},  # back to Statistics when it came from there
     "History": {"History", "Replay"},
     "Replay": {"History"},
     "Tutorial": {"Lesson"},

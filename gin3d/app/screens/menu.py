@@ -35,6 +35,7 @@ class MenuScreen(Screen):
             ("online", "Online", lambda: self.request("Online")),
             ("tutorial", "Tutorial", lambda: self.request("Tutorial")),
             ("stats", "Statistics", lambda: self.request("Stats", "Menu")),
+            ("achievements", "Achievements", lambda: self.request("Achievements", "Menu")),
             ("history", "Hand history", lambda: self.request("History")),
             ("settings", "Settings", lambda: self.request("Settings", "Menu")),
             ("rules", "Rules", lambda: self.request("Rules", "Menu")),

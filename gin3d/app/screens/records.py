@@ -84,7 +84,15 @@ class StatsScreen(Screen):
         )
         if message:
             p.text(message, -0.66, 0.034, fg=(1, 0.7, 0.6, 1))
+        p.button("charts", "Charts", lambda: self.request("Charts"), (-0.6, -0.8), scale=0.06)
         p.button("back", "Back", lambda: self.request(self.flow.back_to), (0, -0.8), scale=0.06)
+        p.button(
+            "achievements",
+            "Achievements",
+            lambda: self.request("Achievements", "Stats"),
+            (0.7, -0.8),
+            scale=0.06,
+        )
         self._esc(back)
 
 

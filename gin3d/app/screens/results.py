@@ -90,6 +90,7 @@ class HandResultScreen(ResultScreen):
     name = "HandResult"
 
     def enter(self) -> None:
+        self.services.announce_achievements()  # the hand is counted in the records by now
         session = self.services.session
         game = session.game
         if getattr(game, "players", 2) == 4:
@@ -181,6 +182,7 @@ class GameOverScreen(ResultScreen):
     name = "GameOver"
 
     def enter(self) -> None:
+        self.services.announce_achievements()  # the game is counted in the records by now
         session = self.services.session
         game = session.game
         # the sheet stands on a cleared table: the last hand's cards, which peeked out at

@@ -18,6 +18,10 @@ from ...scene.ui.panel import Panel
 from ...tutorial import PLAY, WATCH, Chapter, load_chapters
 from .base import Screen
 
+DONE = (0.55, 0.9, 0.55, 1)  # the count of chapters done
+GREY = (0.75, 0.78, 0.75, 1)
+DONE_ON_BUTTON = (0.1, 0.4, 0.12, 1)  # a done chapter's label: green on the light button
+
 
 @dataclass
 class TutorialBook:
@@ -65,18 +69,24 @@ class TutorialScreen(Screen):
                 self.services.setup.rules,
                 auto_advance=self.services.speed > 0,
             )
+        progress = self.services.progress
+        done, count = progress.done_count()
         p = self._panel("Tutorial", width=1.25, height=0.9)
         p.text(f"Rules: {book.rules().name}. Choose a chapter, or start at 1.", 0.62, 0.045)
+        p.text(f"{done} of {count} chapters done", -0.64, 0.04, fg=DONE if done else GREY)
         for i, ch in enumerate(book.chapters):
             col, row = divmod(i, 9)  # two columns of nine
-            p.button(
+            tick = "\u2713 " if progress.book.is_done(ch.number) else ""
+            b = p.button(
                 f"chapter{ch.number}",
-                f"{ch.number}. {ch.title}",
+                f"{tick}{ch.number}. {ch.title}",
                 lambda c=ch: self.request("Lesson", c),
                 (-0.6 + col * 1.2, 0.48 - row * 0.115),
                 scale=0.04,
                 frameSize=(-13.5, 13.5, -0.55, 1.05),
             )
+            if tick:
+                b["text_fg"] = DONE_ON_BUTTON
         p.button(
             "mode",
             book.mode_label(),
@@ -109,6 +119,7 @@ class LessonScreen(Screen):
             book.mode,
             on_done=lambda go_on: self._lesson_done(chapter, go_on),
             auto_advance=book.auto_advance,
+            on_complete=lambda: self.services.progress.chapter_done(chapter.number),
         )
         self._esc("Tutorial")
 

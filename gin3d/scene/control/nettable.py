@@ -486,7 +486,8 @@ class NetSession:
                 return
         if self.keeper is not None:
             try:
-                self.keeper.record(self.kept.game, data.get("game_number", 0))
+                if self.keeper.record(self.kept.game, data.get("game_number", 0)):
+                    self.app.progress.announce()  # an achievement earned online
             except OSError as err:
                 self.hud.set_message(f"Statistics could not be saved: {err}")
 

@@ -120,7 +120,8 @@ class NetGroupSession(NetSession):
             if self.keeper is None:
                 self.keeper = MatchKeeper(self.kind, (self.player_name, ""), data["table"])
             c = self.controller
-            self.keeper.record_table(data["game"], c.me, c.player_names)
+            if self.keeper.record_table(data["game"], c.me, c.player_names):
+                self.app.progress.announce()  # an achievement earned at a network table
         except (OSError, ValueError) as err:
             self.hud.set_message(f"Statistics are not kept for this table: {err}")
 

@@ -28,6 +28,7 @@ from ...engine import (
 from ..tabletop import layout
 from ..tabletop.cards import CardNode
 from ..tabletop.picking import MouseButtons, Picker
+from ..tabletop.score_pad import ScorePad
 from ..ui.score_sheet import ScoreSheetView
 from .prompts import InputState, gin_knocks, table_shows
 
@@ -71,7 +72,8 @@ class TableInput(MouseButtons):
         self.scene = scene
         self.ctl = controller
         self.hud = hud
-        self.sheet = ScoreSheetView(base)  # the score pad over the table (Tab)
+        self.sheet = ScoreSheetView(base)  # the score sheet over the table (Tab)
+        self.pad = ScorePad(base, scene.root)  # the score pad on the felt
         self.picker = Picker(base, scene.root)
         self.selected = None  # a Card of the local hand
         self.knock_mode = False
@@ -120,6 +122,10 @@ class TableInput(MouseButtons):
             self.pressed = None
             return
         node = self.picker.pick(mpos)
+        if node is None and self.pad.contains(mpos):
+            self.pressed = None
+            self.toggle_sheet()  # the pad on the felt: the full sheet over the table
+            return
         self.pressed = node
         self.press_pos = mpos
         self.dragging = False
@@ -390,7 +396,9 @@ class TableInput(MouseButtons):
         buttons = set(shows.buttons)
         if self.ctl.can_skip() and self._sitting_out():  # (the key hurries any computer)
             buttons.add("skip")
-        if self.ctl.score_sheet() is not None:
+        sheet = self.ctl.score_sheet()
+        self.pad.update(self.ctl.names, sheet)
+        if sheet is not None:
             buttons.add("sheet")
         if self.hud is not None:
             self.hud.set_prompt(shows.prompt)
@@ -511,6 +519,7 @@ class TableInput(MouseButtons):
 
     def destroy(self) -> None:
         self.sheet.hide()
+        self.pad.destroy()
         self.scene.mark_turn(None)
         for ev in self.events:
             self.base.ignore(ev)

@@ -15,20 +15,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from direct.gui.DirectGui import DGG, DirectFrame
-from direct.interval.IntervalGlobal import LerpPosInterval, LerpPosQuatInterval, Sequence
-from panda3d.core import (
-    Geom,
-    GeomNode,
-    GeomTriangles,
-    GeomVertexData,
-    GeomVertexFormat,
-    GeomVertexWriter,
-    NodePath,
-    Point3,
-    TextNode,
-    TransparencyAttrib,
-)
+from direct.interval.IntervalGlobal import LerpPosQuatInterval
+from panda3d.core import NodePath, Point3, Quat, TextNode, TransparencyAttrib
 
 from ...driver import ScriptSeat
 from ...engine import (
@@ -51,8 +39,8 @@ from ..tabletop.cards import CARD_H, CardNode
 from ..tabletop.picking import MouseButtons, Picker
 from ..tabletop.spread_label import LABEL_CARD
 from ..ui import theme
-from ..ui.hud import FITTED, Hud, button, suitify
-from ..ui.palette import GOLD
+from ..ui.hud import Hud, suitify
+from .narration import NarrationPanel, Pointer
 
 FOCUS_GLOW = (0.35, 0.8, 1.0, 0.95)
 SHOW_POS = (5.5, -3.0, 17.0)  # the board example cards stand on, above the felt
@@ -238,146 +226,9 @@ class TutorialInput(TableInput):
         return ""  # the narration panel says what is going on
 
 
-# how far right of the window's middle the panel may reach at most (units of the 2D layer,
-# at 16:9): to a little left of the stock's left edge (0.42 reached 0.12 over it)
-CLEAR_OF_STOCK = 0.58
-
-
-class NarrationPanel:
-    """The lesson's text, the why-not line, the prompt and the Back/Next buttons; the panel
-    grows and shrinks with its text so it covers as little of the table as it can."""
-
-    WIDTH = 0.9
-    TOP = 0.6  # below the HUD's score lines and sort buttons
-    # the local hand's top edge lies at the window's middle (the camera frames it so at any
-    # shape): a panel with more text than fits above it is drawn smaller, not over the cards
-    BOTTOM = 0.03
-
-    def __init__(
-        self,
-        base,
-        on_back: Callable[[], None],
-        on_next: Callable[[], None],
-        on_chapters: Callable[[], None],
-    ) -> None:
-        FITTED.add(self)
-        self.base = base
-        w = self.WIDTH
-        self.frame = DirectFrame(
-            parent=base.a2dLeftCenter,
-            frameColor=(0.04, 0.07, 0.05, 0.9),
-            relief=DGG.FLAT,
-            frameSize=(0, w, -0.3, self.TOP),
-            pos=(0.03, 0, 0),
-        )
-        self.texts = []
-        for name, scale, colour in (
-            ("title", 0.038, GOLD),
-            ("body", 0.044, (1, 1, 1, 1)),
-            ("why", 0.04, (1, 0.72, 0.45, 1)),
-            ("prompt", 0.041, (0.6, 0.9, 1, 1)),
-        ):
-            text = theme.text_line(
-                self.frame,
-                (0.035, 0),
-                scale,
-                colour,
-                TextNode.ALeft,
-                (0, 0, 0, 0.7),
-                wordwrap=(w - 0.07) / scale,
-            )
-            setattr(self, name, text)
-            self.texts.append((text, scale))
-        self.buttons = {
-            "back": button(self.frame, "Back", on_back, (0.1, 0, 0), scale=0.042),
-            "next": button(self.frame, "Next (Space)", on_next, (0.43, 0, 0), scale=0.042),
-            "chapters": button(self.frame, "Chapters", on_chapters, (0.77, 0, 0), scale=0.038),
-        }
-
-    def set(self, title: str, body: str, prompt: str, why: str = "") -> None:
-        self.title.setText(suitify(title))
-        self.body.setText(suitify(body))
-        self.prompt.setText(suitify(prompt))
-        self.why.setText(suitify(why))
-        self._arrange()
-
-    def set_why(self, text: str) -> None:
-        self.why.setText(suitify(text))
-        self._arrange()
-
-    def fit(self) -> None:
-        self._arrange()
-
-    def _arrange(self) -> None:
-        """Stack the texts from the top, then the buttons, and fit the frame around them. Text
-        too long for the room above the hand first gets a wider panel (up to just left of the
-        stock and the opponent's hand), then is drawn smaller."""
-        right = getattr(self.base, "a2dRight", 16 / 9)
-        widest = right - 0.03 - CLEAR_OF_STOCK * min(1.0, right / (16 / 9))
-        for width in (self.WIDTH, max(self.WIDTH, widest)):
-            bottom = self._stack(width)
-            if bottom >= self.BOTTOM:
-                break
-        shrink = min(1.0, (self.TOP - self.BOTTOM) / (self.TOP - bottom))
-        self.frame.setScale(shrink)
-        self.frame.setZ(self.TOP * (1.0 - shrink))  # the top edge stays where it was
-
-    def _stack(self, width: float) -> float:
-        """Lay the panel out ``width`` wide; returns its bottom edge."""
-        y = self.TOP - 0.07
-        for text, scale in self.texts:
-            text.setWordwrap((width - 0.07) / scale)
-            rows = text.textNode.getNumRows() if text.getText() else 0
-            if not rows:
-                continue
-            text.setPos(0.035, y)
-            y -= rows * scale * 1.15 + 0.035
-        y -= 0.03
-        for b, x in zip(self.buttons.values(), (0.1, 0.43, 0.77)):
-            b.setPos(x * width / self.WIDTH, 0, y)
-        self.frame["frameSize"] = (0, width, y - 0.06, self.TOP)
-        return y - 0.06
-
-    def destroy(self) -> None:
-        FITTED.discard(self)
-        self.frame.destroy()
-
-
-def _arrow_node() -> NodePath:
-    """A flat arrow pointing down (-Z), drawn unlit on top: the "look here" marker."""
-    vdata = GeomVertexData("arrow", GeomVertexFormat.getV3c4(), Geom.UHStatic)
-    vw, cw = GeomVertexWriter(vdata, "vertex"), GeomVertexWriter(vdata, "color")
-    points = [
-        (-1.6, 0, 2.2),
-        (1.6, 0, 2.2),
-        (0, 0, 0),
-        (-0.55, 0, 2.2),
-        (0.55, 0, 2.2),
-        (0.55, 0, 5.0),
-        (-0.55, 0, 5.0),
-    ]
-    for x, y, z in points:
-        vw.addData3(x, y, z)
-        cw.addData4(1.0, 0.78, 0.2, 1.0)
-    tris = GeomTriangles(Geom.UHStatic)
-    for a, b, c in ((0, 2, 1), (3, 4, 5), (3, 5, 6)):
-        tris.addVertices(a, b, c)
-        tris.addVertices(a, c, b)  # both sides
-    geom = Geom(vdata)
-    geom.addPrimitive(tris)
-    node = GeomNode("tutorial-arrow")
-    node.addGeom(geom)
-    np = NodePath(node)
-    np.setLightOff(1)
-    np.setTransparency(TransparencyAttrib.MAlpha)
-    np.setBin("fixed", 10)
-    np.setDepthTest(False)
-    np.setDepthWrite(False)
-    return np
-
-
 class TutorialView(MouseButtons):
-    """Plays one chapter on the table; ``on_done(next_chapter: bool)`` when the learner leaves."""
+    """Plays one chapter on the table; ``on_done(next_chapter: bool)`` when the learner leaves,
+    ``on_complete()`` when the chapter reaches its end (watched or played along)."""
 
     def __init__(
         self,
@@ -389,12 +240,14 @@ class TutorialView(MouseButtons):
         auto_advance: bool = True,
         opponent: str = "Robin",
         practice_player=None,
+        on_complete: Callable[[], None] | None = None,
     ) -> None:
         self.app = app
         self.base = app
         self.scene = app.scene
         self.queue = app.queue
         self.on_done = on_done or (lambda _next: None)
+        self.on_complete = on_complete or (lambda: None)  # the chapter reached its end
         self.auto_advance = auto_advance
         if practice_player is None:
             from ...players import computer_player
@@ -421,11 +274,11 @@ class TutorialView(MouseButtons):
         self.show_root.setScale(SHOW_SCALE)
         self.show_nodes: list[CardNode] = []
         self.show_labels: list[NodePath] = []
-        self.arrow = _arrow_node()
-        self.arrow.reparentTo(self.scene.root)
-        self.arrow.hide()
-        self.arrow_bob = None
         self.panel = NarrationPanel(app, self.back, self.next, lambda: self.on_done(False))
+        self.pointer = Pointer(app, self.scene.root, self.panel)
+        self.arrow = self.pointer.np
+        camera = app.camera
+        self._camera_goal = (camera.getPos(), camera.getQuat())  # where its move ends
         self.sheet_texts = [
             theme.text_line(app.a2dRightCenter, (x, -0.3), 0.045, (1, 1, 0.9, 1), align)
             for x, align in (
@@ -612,6 +465,7 @@ class TutorialView(MouseButtons):
         prompt = frame.prompt
         if frame.finished:
             prompt = "Chapter complete! Next goes on to the next chapter."
+            self.on_complete()
         self.panel.set(title, frame.text, prompt, self.why)
         self.panel.buttons["next"]["text"] = suitify(
             "Next chapter"
@@ -670,14 +524,13 @@ class TutorialView(MouseButtons):
             name = "table"  # the learner's hand stays in sight: playing along, or talked of
         pos, look = CAMERA_POSES.get(name, CAMERA_POSES["table"])
         cam = self.base.camera
-        if self.queue.speed <= 0:
-            cam.setPos(*pos)
-            cam.lookAt(*look)
-            return
         start_pos, start_quat = cam.getPos(), cam.getQuat()
         cam.setPos(*pos)
         cam.lookAt(*look)
         end_quat = cam.getQuat()
+        self._camera_goal = (Point3(*pos), Quat(end_quat))
+        if self.queue.speed <= 0:
+            return
         cam.setPos(start_pos)
         cam.setQuat(start_quat)
         LerpPosQuatInterval(
@@ -722,27 +575,14 @@ class TutorialView(MouseButtons):
             n.set_glow(True, FOCUS_GLOW)
         target = nodes[0].np if nodes else (places[0] if places else None)
         if target is None or self.queue.busy:
-            self.arrow.hide()
+            self.pointer.hide()
             return
         above = CARD_H * 0.55  # just over the top edge of a card (or of the top row shown)
         if target is self.show_root:
             above += (len(self._frame.show) - 1) / 2 * SHOW_ROW + 1.5
         where = self.scene.root.getRelativePoint(target, Point3(0, above, 0))
         spot = Point3(where.x, where.y, where.z + 1.5)
-        if self.arrow.isHidden() or (self.arrow.getPos() - spot).length() > 0.5:
-            self.arrow.setPos(spot)
-            self.arrow.setScale(0.9)
-            self.arrow.setBillboardAxis()
-            self.arrow.show()
-            if self.arrow_bob is not None:
-                self.arrow_bob.finish()
-                self.arrow_bob = None
-            if self.queue.speed > 0:
-                self.arrow_bob = Sequence(
-                    LerpPosInterval(self.arrow, 0.5, spot + Point3(0, 0, 1.2), blendType="easeOut"),
-                    LerpPosInterval(self.arrow, 0.5, spot, blendType="easeIn"),
-                )
-                self.arrow_bob.loop()
+        self.pointer.point_at(spot, self._camera_goal, animate=self.queue.speed > 0)
 
     def _render_sheet(self) -> None:
         sheet = self.runner.table.sheet
@@ -816,13 +656,11 @@ class TutorialView(MouseButtons):
             self.queue.on_idle.remove(self._idle)
         self._finish_animations()
         self._drop_table()
-        if self.arrow_bob is not None:
-            self.arrow_bob.finish()
         for node in self.show_nodes:
             node.np.removeNode()
         self.show_root.removeNode()
         self.scene.frame_spreads()
-        self.arrow.removeNode()
+        self.pointer.destroy()
         self.picker.ray_np.removeNode()
         self.panel.destroy()
         for text in self.sheet_texts:

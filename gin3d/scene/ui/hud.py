@@ -213,10 +213,12 @@ class Hud:
             *self.sort_buttons.values(),
             self.menu_button,
         ]
+        self._show_band()
 
     def set_prompt(self, text: str) -> None:
         self.prompt.setText(suitify(text))
         self.fit()
+        self._show_band()
 
     def set_title(self, text: str) -> None:
         """Name the game on the table (a tournament's rung), left under the sort row."""
@@ -225,6 +227,15 @@ class Hud:
     def set_message(self, text: str) -> None:
         self.message.setText(suitify(text))
         self.fit()
+        self._show_band()
+
+    def _show_band(self) -> None:
+        """The prompt's band only with something in it (the tutorial's table has its words in
+        the narration panel: an empty gold frame stood over it)."""
+        if self.root.isHidden() or not (self.prompt.getText() or self.message.getText()):
+            self.top.hide()
+        else:
+            self.top.show()
 
     def fit(self) -> None:
         """Keep the prompt and the message inside the top band, and the band clear of the
@@ -364,7 +375,6 @@ class Hud:
     def show(self) -> None:
         for w in (
             self.root,
-            self.top,
             self.scores,
             self.target,
             self.title,
@@ -374,6 +384,7 @@ class Hud:
             *self.sort_buttons.values(),
         ):
             w.show()
+        self._show_band()
         if self.portraits is not None:
             self.portraits.show()
 

@@ -24,6 +24,8 @@ drawn: it checks ``win.isActive()``.
 
 from __future__ import annotations
 
+from collections import Counter
+
 from direct.interval.IntervalManager import ivalMgr
 from direct.showbase.DirectObject import DirectObject
 from panda3d.core import (
@@ -56,6 +58,8 @@ class FrameCap(DirectObject):
         self.rate = 0.0
         self.drawn = 0  # frames drawn so far
         self.drawing = True  # whether this loop's frame is drawn
+        self.woken: Counter[str] = Counter()  # what ended each still spell, by name
+        self._why = "input"  # what last counted as a change
         now = self.clock.getRealTime()
         self.changed_at = now  # the picture's last change
         self.input_at = now  # the player's last input
@@ -87,10 +91,12 @@ class FrameCap(DirectObject):
     # -- what counts as a change --------------------------------------------------------
     def _input(self, *_args) -> None:
         self.input_at = self.changed_at = self.clock.getRealTime()
+        self._why = "input"
 
     def wake(self) -> None:
         """The picture changed in a way the checks below do not see: draw it."""
         self.changed_at = self.clock.getRealTime()
+        self._why = "wake"
 
     def quiet_for(self) -> float:
         """Seconds since the player last touched the mouse or the keyboard."""
@@ -130,29 +136,32 @@ class FrameCap(DirectObject):
             for i in range(engine.getNumWindows())
         )
 
-    def changing(self) -> bool:
-        """Whether the picture may change in this loop's frame (every check runs, so each
-        keeps its own last look up to date)."""
+    def changing(self) -> str | None:
+        """What may change the picture in this loop's frame, or None (every check runs, so
+        each keeps its own last look up to date)."""
         app = self.app
-        checks = (
-            self._pointer_moved(),
-            self._camera_moved(),
-            self._graph_changed(),
-            bool(app.queue.busy),
-            ivalMgr.getNumIntervals() > 0,
-            self._other_output_drawing(),
-        )
-        if checks[0]:
+        checks = {
+            "pointer": self._pointer_moved(),
+            "camera": self._camera_moved(),
+            "graph": self._graph_changed(),
+            "queue": bool(app.queue.busy),
+            "interval": ivalMgr.getNumIntervals() > 0,
+            "output": self._other_output_drawing(),
+        }
+        if checks["pointer"]:
             self.input_at = self.clock.getRealTime()
-        return any(checks)
+        return next((name for name, changed in checks.items() if changed), None)
 
     # -- each loop ----------------------------------------------------------------------
     def _tick(self, task):
         now = self.clock.getRealTime()
-        if self.changing():
-            self.changed_at = now
+        why = self.changing()
+        if why:
+            self.changed_at, self._why = now, why
         drawing = now - self.changed_at < AFTER_S
         if drawing != self.drawing:
+            if drawing:
+                self.woken[self._why] += 1
             self.drawing = drawing
             self.app.win.setActive(drawing)
             self.spin.setValue(SPIN_S[drawing])

@@ -202,6 +202,11 @@ class StatusLine:
             data["selected"] = str(inp.selected) if inp.selected is not None else None
             data["stock"] = self._point(inp.stock_point())
             data["pile"] = self._point(inp.pile_point())
+            if inp.pad.shown:  # the score pad on the felt: its lines and where to click it
+                data["pad"] = {
+                    "lines": [list(cells) for cells in inp.pad.lines],
+                    "at": self._point(inp.picker.screen_point(inp.pad.np, Point3(0, 0, 0.05))),
+                }
         data["pile_top"] = str(scene.pile[-1].card) if scene.pile and scene.pile[-1].card else None
         if session is None:
             return data
@@ -229,6 +234,10 @@ class StatusLine:
         out: dict = {"panel": self._pixels(view.panel.frame)}
         if not view.arrow.isHidden():
             out["arrow"] = self._point(view.picker.screen_point(view.arrow))
+            box = view.pointer.screen_box()
+            if box is not None:  # the whole arrow through its bob
+                a, b = self._point(box[:2]), self._point(box[2:])
+                out["arrow_box"] = [a[0], b[1], b[0], a[1]]
         return out
 
     def snapshot(self) -> dict:
@@ -270,7 +279,7 @@ class StatusLine:
         screen shows the newest status)."""
         if self.cap is None:
             return {"frame": globalClock.getFrameCount(), "still": False}  # noqa: F821
-        return {"frame": self.cap.drawn, "still": self.cap.still}
+        return {"frame": self.cap.drawn, "still": self.cap.still, "woken": dict(self.cap.woken)}
 
     def metrics(self) -> dict:
         times = sorted(self.frames)
