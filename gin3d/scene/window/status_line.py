@@ -243,6 +243,8 @@ class StatusLine:
         }
         snap["crowded"] = self._crowded(snap["buttons"])
         snap["entries"] = self._entries()
+        snap["audio"] = app.atmosphere.report()
+        snap["looks"] = {"felt": app.scene.felt, "back": app.scene.factory.back_name}
         snap.update(self._table())
         tutorial = self._tutorial()
         if tutorial is not None:
