@@ -132,7 +132,9 @@ def test_volumes_and_screens_decide_what_plays(app):
         assert atm.place == "table" and atm.report()["ambience"]["playing"]
         atm.follow_screen(None)  # between screens: no change
         assert atm.place == "table"
-        atm.follow_screen("Settings")
+        atm.follow_screen("Settings")  # from the table's pause: still at the table
+        assert atm.place == "table"
+        atm.follow_screen("Menu")
         assert atm.place == "menu" and not atm.report()["ambience"]["playing"]
         atm.set_volumes(0.0, 0.25)  # music off
         assert not atm.report()["music"]["playing"]

@@ -25,6 +25,9 @@ FADE_TASK = "atmosphere-fade"
 TABLE_SCREENS = frozenset(
     {"Table", "Pause", "Confirm", "HandResult", "GameOver", "Tutorial", "Lesson", "Replay"}
 )
+# screens opened from the menu and from the table's pause alike: they keep the place they
+# were opened from (the ambience heard while its volume is set)
+ASIDE_SCREENS = frozenset({"Settings", "Rules"})
 
 
 @dataclass
@@ -136,7 +139,7 @@ class Atmosphere:
 
     def follow_screen(self, screen: str | None) -> None:
         """The place of a screen by its name (``TABLE_SCREENS`` stand at the table)."""
-        if screen:  # between two screens: stay where we are
+        if screen and screen not in ASIDE_SCREENS:  # (None: between two screens)
             self.set_place("table" if screen in TABLE_SCREENS else "menu")
 
     def _want(self) -> None:
