@@ -4,8 +4,9 @@ burgundy at once, the music stops, a game's face-down cards show the new back an
 ambience plays at the table; started again, the game keeps every choice.
 
 The audio is checked as the game reports it on its status line (``audio``: what it asked
-its music and ambience to do); ``tests/test_scene_atmosphere.py`` plays the same through a
-real OpenAL output."""
+its music and ambience to do); the game plays it through OpenAL into OpenAL Soft's null
+output (the harness asks for it), and ``tests/test_scene_atmosphere.py`` checks there what
+the streams themselves do."""
 
 from __future__ import annotations
 
@@ -58,6 +59,7 @@ def test_music_ambience_felt_and_back_are_chosen_seen_and_kept(player):
     snap = settled_menu(p)
     audio = snap["audio"]
     assert audio["place"] == "menu" and audio["missing"] == []
+    assert audio["out"], "no audio device: the harness plays into OpenAL's null output"
     assert audio["music"] == {"playing": True, "volume": 0.5}  # the defaults
     assert not audio["ambience"]["playing"]  # the menus have music only
     assert snap["looks"] == {"felt": "green", "back": "back_blue"}

@@ -110,7 +110,7 @@ class SettingsScreen(Screen):
                 lambda: self._set(felt=_next(settings_mod.FELTS, d().felt)),
             ),
             (
-                "back",
+                "card_back",
                 "Card back",
                 lambda: BACK_NAMES[d().card_back],
                 lambda: self._set(card_back=_next(settings_mod.CARD_BACKS, d().card_back)),
