@@ -255,3 +255,25 @@ def test_music_and_ambience_really_play_on_openal():
     assert lines["AMBIENCE"] == "True True 0.4"
     assert lines["AMBIENCE_LEFT"] == "False 0.0"
     assert lines["MUSIC_NOW"] == "0.25"
+
+
+def test_the_light_table_is_tinted_to_the_chosen_felt(app):
+    """Weak machines' vertex-coloured table (``--detail light``) has no felt picture to swap:
+    its cloth is tinted to the chosen felt's colour instead (and back for green)."""
+    from panda3d.core import NodePath
+
+    from gin3d.scene.tabletop.tablemodel import build_table, dye_felt
+
+    root = NodePath("light-table")
+    table = build_table(app.loader, root, "light")
+    felt = table.find("**/felt")
+    assert not felt.findAllTextures().getNumTextures()
+    dye_felt(app.loader, table, "burgundy")
+    r, g, b, _a = felt.getColorScale()
+    assert r > 1.5 and g < 0.5  # green's red is low: burgundy lifts it, and lowers its green
+    dye_felt(app.loader, table, "blue")
+    r, g, b, _a = felt.getColorScale()
+    assert b > g
+    dye_felt(app.loader, table, "green")
+    assert not felt.hasColorScale()
+    root.removeNode()
