@@ -277,3 +277,10 @@ def test_the_light_table_is_tinted_to_the_chosen_felt(app):
     dye_felt(app.loader, table, "green")
     assert not felt.hasColorScale()
     root.removeNode()
+
+
+def test_a_missing_felt_picture_keeps_the_table_as_it_is(app, tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("GIN3D_ASSETS", str(tmp_path))
+    assert app.scene.felt == "green"
+    assert not app.scene.set_felt("blue")
+    assert app.scene.felt == "green" and "felt_blue.png" in capsys.readouterr().out

@@ -181,10 +181,15 @@ class TableScene:
         return True
 
     def set_felt(self, felt: str) -> bool:
-        """Another cloth on the table now (Settings: Felt). Returns whether it changed."""
+        """Another cloth on the table now (Settings: Felt). Returns whether it changed; a
+        missing picture is said in the log and the table keeps its cloth."""
         if felt == self.felt:
             return False
-        dye_felt(self.base.loader, self.table, felt, self.filtering)
+        try:
+            dye_felt(self.base.loader, self.table, felt, self.filtering)
+        except FileNotFoundError as err:
+            print(f"gin3d: {err}: the table keeps its {self.felt} felt", flush=True)
+            return False
         self.felt = felt
         return True
 
