@@ -264,10 +264,12 @@ def music() -> np.ndarray:
     rng = np.random.default_rng(8400)
     parts = {}
     for name, fn, gain in (
-        ("piano", piano_part, 0.30),
-        ("bass", bass_part, 0.55),
-        ("melody", melody_part, 0.26),
-        ("drums", drum_part, 0.6),
+        # balanced by ear's rule of thumb: the tune a little over the chords, the bass under
+        # them (its low notes carry more energy than they sound), the brushes quietest
+        ("piano", piano_part, 0.24),
+        ("bass", bass_part, 0.30),
+        ("melody", melody_part, 0.55),
+        ("drums", drum_part, 0.75),
     ):
         part = np.zeros(n)
         fn(part, rng)
@@ -342,7 +344,7 @@ def ambience() -> np.ndarray:
                 add_loop(events, chip_clack(rng), at + int(j * rng.uniform(0.05, 0.12) * SR), 0.1)
     mix = mix + reverb(events, rng, 1.4, 0.6, bright=6000)
     mix = circular_filter(mix, lo=25)
-    return mix * (0.5 / (np.abs(mix).max() + 1e-12))  # quiet by nature: a room, not a show
+    return mix * (0.35 / (np.abs(mix).max() + 1e-12))  # quiet by nature: a room, not a show
 
 
 TRACKS = {"music": music, "ambience": ambience}
