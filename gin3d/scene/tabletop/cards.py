@@ -361,7 +361,8 @@ class ZonePad:
         self.card = None
         self.glowing = False
         self.np = parent.attachNewNode(f"pad-{zone}")
-        shape = NodePath(_quad(f"pad-{zone}", (0, 0, 0, 0), True, 1.08, (0.02, 0.16, 0.08, 0.55)))
+        # a shade of whatever felt lies under it (a green tint showed as a patch on the others)
+        shape = NodePath(_quad(f"pad-{zone}", (0, 0, 0, 0), True, 1.08, (0.0, 0.0, 0.0, 0.4)))
         shape.reparentTo(self.np)
         shape.setTextureOff(1)
         shape.setLightOff(1)
