@@ -176,8 +176,9 @@ class GinApp(ShowBase):
         self.framebuffer = fit_framebuffer(self)  # before anything is loaded into the window
         trim_clears(self)
         theme.install(self)  # the typeface of every text, before the splash's first word
-        splash = show_splash(self)  # on screen now: the table and menus take seconds more
         self.user_settings = user_settings or Settings()
+        # on screen now, on the player's felt: the table and menus take seconds more
+        splash = show_splash(self, self.user_settings.felt)
         self.speed = self.user_settings.animation_speed  # in use now (the table may change it)
         self.setup = GameSetup()
         self.seed = seed
