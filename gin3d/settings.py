@@ -21,6 +21,10 @@ VERSION = 2
 FORMAT = "gin3d-settings"
 MULTISAMPLES = (0, 2, 4, 8)
 CARD_STYLES = ("classic", "four_colour", "large_index")
+FELTS = ("green", "blue", "burgundy", "charcoal")  # textures/felt_<name>.png
+CARD_BACKS = ("blue", "red", "harlequin")  # back_<name> in the card atlas
+# settings renamed since their files were written: the old name's value moves to the new one
+RENAMED = {"sound_volume": "music_volume"}  # once kept for music that the game did not have
 OPPONENT_LEVELS = ("beginner", "simple", "hard", "expert")
 MIN_RES, MAX_RES = (640, 480), (7680, 4320)
 NAME_MAX = 24
@@ -35,9 +39,12 @@ class Settings:
     fullscreen: bool = False
     antialiasing: int = 4  # multisamples: 0, 2, 4 or 8
     animation_speed: float = 1.0  # 0 instant, 1 normal, up to 3 times as fast
-    sound_volume: float = 0.8  # music and ambience, 0..1
+    music_volume: float = 0.5  # the background music, 0..1 (0: off)
+    ambience_volume: float = 0.5  # the card room's sound at the table, 0..1 (0: off)
     effects_volume: float = 0.8  # card sounds, 0..1
     card_style: str = "classic"
+    felt: str = "green"  # the table's cloth
+    card_back: str = "blue"
     rules_preset: str = "classic"
     rules_overrides: dict[str, Any] = field(default_factory=dict)
     player_name: str = "Player"
@@ -100,6 +107,17 @@ def _is_number(v: Any) -> bool:
     return (isinstance(v, (int, float)) and not isinstance(v, bool)) and v == v  # not NaN
 
 
+# the settings that take one of a few names
+CHOICES: dict[str, Collection[str]] = {
+    "card_style": CARD_STYLES,
+    "felt": FELTS,
+    "card_back": CARD_BACKS,
+    "rules_preset": PRESETS,
+    "opponent_level": OPPONENT_LEVELS,
+    "second_opponent_level": OPPONENT_LEVELS,
+}
+
+
 def _check(name: str, v: Any) -> None:
     """Raise ValueError if ``v`` is not a valid value for setting ``name``."""
     if name == "resolution":
@@ -112,19 +130,15 @@ def _check(name: str, v: Any) -> None:
             raise ValueError(f"antialiasing must be one of {MULTISAMPLES}, got {v!r}")
     elif name == "animation_speed":
         _check_range(name, v, 0, 3)
-    elif name in ("sound_volume", "effects_volume"):
+    elif name in ("music_volume", "ambience_volume", "effects_volume"):
         _check_range(name, v, 0, 1)
-    elif name == "card_style":
-        _check_choice(name, v, CARD_STYLES)
-    elif name == "rules_preset":
-        _check_choice(name, v, PRESETS)
+    elif name in CHOICES:
+        _check_choice(name, v, CHOICES[name])
     elif name == "rules_overrides":
         if not isinstance(v, dict):
             raise ValueError(f"rules_overrides must be an object, got {v!r}")
     elif name == "player_name":
         _check_player_name(v)
-    elif name in ("opponent_level", "second_opponent_level"):
-        _check_choice(name, v, OPPONENT_LEVELS)
     elif name == "online_service":
         _check_service(v)
 
@@ -210,11 +224,21 @@ def migrate_v1(data: dict[str, Any]) -> dict[str, Any]:
     if "width" in data or "height" in data:
         out["resolution"] = [data.get("width"), data.get("height")]
     if "volume" in data:
-        out["sound_volume"] = out["effects_volume"] = data["volume"]
+        out["music_volume"] = out["effects_volume"] = data["volume"]
     if "multisamples" in data:
         out["antialiasing"] = data["multisamples"]
     if "rules" in data:
         out["rules_preset"] = data["rules"]
+    return out
+
+
+def rename_old(values: dict[str, Any]) -> dict[str, Any]:
+    """Settings saved under an older name (``RENAMED``) under their new one; a value already
+    saved under the new name wins."""
+    out = {k: v for k, v in values.items() if k not in RENAMED}
+    for old, new in RENAMED.items():
+        if old in values and new not in values:
+            out[new] = values[old]
     return out
 
 
@@ -235,6 +259,7 @@ def parse(data: Any) -> Loaded:
         raise ValueError(f"was written by a newer gin3d (settings version {version})")
     else:
         raise ValueError(f"is not a gin3d settings file of a known version ({version!r})")
+    values = rename_old(values)
     try:
         return Loaded(Settings.from_dict(values), tuple(notes))
     except (TypeError, ValueError):

@@ -13,12 +13,14 @@ import numpy as np
 import pytest
 from panda3d.core import Filename, loadPrcFileData
 
-from gin3d.scene.media import sound
+from gin3d import settings
+from gin3d.scene.media import music, sound
 
 ROOT = Path(__file__).resolve().parent.parent
 TEXTURES = sorted((ROOT / "textures").glob("*.png"))
 MODELS = sorted((ROOT / "models").glob("*.egg"))
-SOUNDS = sorted((ROOT / "sounds").glob("*.wav"))
+SOUNDS = sorted(p for p in (ROOT / "sounds").glob("*.wav") if p.stem not in music.TRACKS)
+LOOPS = sorted(ROOT / "sounds" / f"{name}.wav" for name in music.TRACKS)
 
 
 def _fn(p: Path) -> Filename:
@@ -56,6 +58,9 @@ def test_expected_files_exist():
         "cards_four_colour.png",
         "cards_large_index.png",
         "felt.png",
+        "felt_blue.png",
+        "felt_burgundy.png",
+        "felt_charcoal.png",
         "wood.png",
         "icon.png",
         "scorepad.png",
@@ -125,7 +130,7 @@ def test_atlas_json(atlas):
     ids = [r + s for s in suits for r in ranks]
     assert atlas["id_order"] == ids
     assert set(atlas["cards"]) == set(ids)
-    assert set(atlas["backs"]) >= {"back_blue", "back_red"}
+    assert set(atlas["backs"]) == {f"back_{b}" for b in settings.CARD_BACKS}
     w, h = atlas["atlas_size"]
     cw, ch = atlas["card_px"]
     rects = list(atlas["cards"].values()) + list(atlas["backs"].values())
@@ -209,7 +214,35 @@ def _png(path: Path) -> np.ndarray:
     return out
 
 
-@pytest.mark.parametrize("module", ["make_sounds", "make_models", "make_trophy"])
+@pytest.mark.parametrize("path", LOOPS, ids=lambda p: p.name)
+def test_music_and_ambience_loop(base, path):
+    """The background tracks: small mono files (22.05 kHz), long enough not to tire, loud
+    enough to hear and never clipped, and seamless: the last sample runs on into the first
+    no more sharply than the music moves anywhere else."""
+    snd = base.loader.loadMusic(_fn(path))
+    assert snd is not None
+    with wave.open(str(path)) as w:
+        assert (w.getframerate(), w.getsampwidth(), w.getnchannels()) == (22050, 2, 1)
+        x = np.frombuffer(w.readframes(w.getnframes()), "<i2").astype(float) / 32768
+    dur = len(x) / 22050
+    assert (60 <= dur <= 120) if path.stem == "music" else (20 <= dur <= 60)
+    assert path.stat().st_size < 4_000_000
+    assert 0.3 < np.abs(x).max() < 0.99
+    seam = abs(x[-1] - x[0])
+    assert seam <= np.percentile(np.abs(np.diff(x)), 99.9)
+
+
+def test_felts_are_the_same_cloth_dyed():
+    """Every felt a player may choose is there, the same size as the model's own."""
+    from gin3d.scene.tabletop.tablemodel import felt_texture_path
+
+    for felt in settings.FELTS:
+        path = felt_texture_path(felt)
+        assert path.exists(), path.name
+        assert path.read_bytes()[16:24] == (ROOT / "textures" / "felt.png").read_bytes()[16:24]
+
+
+@pytest.mark.parametrize("module", ["make_sounds", "make_models", "make_music", "make_trophy"])
 def test_generators_deterministic(tmp_path, module):
     """Two runs on the same machine produce identical bytes."""
     import importlib
@@ -227,6 +260,7 @@ def test_generators_deterministic(tmp_path, module):
     "module,folder",
     [
         ("make_sounds", "sounds"),
+        ("make_music", "sounds"),
         ("make_models", "models"),
         ("make_textures", "textures"),
         ("make_ui", "textures"),

@@ -35,6 +35,11 @@ def test_settings_screen_saves_and_applies(app):
     buttons["second"]["command"]()  # hard -> expert (a three-player game's other computer)
     buttons["undo"]["command"]()
     buttons["speed"]["command"]()  # instant -> slow
+    buttons["felt"]["command"]()  # green -> blue
+    buttons["card_back"]["command"]()  # blue -> red
+    buttons["music"]["command"]()  # 50% -> 75%
+    for _ in range(3):
+        buttons["ambience"]["command"]()  # 50% -> 75% -> 100% -> off
     app.screens.current.name_entry.enterText("Grace")
     buttons["save"]["command"]()
     assert app.screens.state == "Menu"
@@ -47,6 +52,13 @@ def test_settings_screen_saves_and_applies(app):
     assert saved.player_name == "Grace" and saved.animation_speed == 0.6
     assert app.user_settings == saved and app.queue.speed == 0.6 and app.setup.level == "hard"
     assert saved.second_opponent_level == "expert" and app.setup.second_level == "expert"
+    # the looks and the sound, on the table and in the game's audio at once
+    assert (saved.felt, saved.card_back) == ("blue", "red")
+    assert (app.scene.felt, app.scene.factory.back_name) == ("blue", "back_red")
+    assert (saved.music_volume, saved.ambience_volume) == (0.75, 0.0)
+    assert (app.atmosphere.music.volume, app.atmosphere.ambience.volume) == (0.75, 0.0)
+    app.screens.services.apply_settings(settings.Settings(animation_speed=0.0))
+    assert (app.scene.felt, app.scene.factory.back_name) == ("green", "back_blue")
 
 
 def test_settings_screen_refuses_a_bad_name(app):

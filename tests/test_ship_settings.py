@@ -25,9 +25,12 @@ def test_round_trip(tmp_path):
         fullscreen=True,
         antialiasing=8,
         animation_speed=0,
-        sound_volume=0.25,
+        music_volume=0.25,
+        ambience_volume=0.0,
         effects_volume=1.0,
         card_style="four_colour",
+        felt="burgundy",
+        card_back="harlequin",
         rules_preset="oklahoma",
         rules_overrides={"game_target": 200},
         player_name="Ada L.",
@@ -59,7 +62,10 @@ def test_missing_file_gives_defaults_quietly(tmp_path):
         ({"antialiasing": 3}, "antialiasing"),
         ({"animation_speed": 3.5}, "animation_speed"),
         ({"animation_speed": float("nan")}, "animation_speed"),
-        ({"sound_volume": -0.1}, "sound_volume"),
+        ({"music_volume": -0.1}, "music_volume"),
+        ({"ambience_volume": "loud"}, "ambience_volume"),
+        ({"felt": "plaid"}, "felt"),
+        ({"card_back": None}, "card_back"),
         ({"effects_volume": True}, "effects_volume"),
         ({"card_style": "neon"}, "card_style"),
         ({"rules_preset": "hoyle"}, "rules_preset"),
@@ -147,7 +153,7 @@ def test_version_1_file_is_migrated(tmp_path):
     )
     loaded = settings.load(path)
     s = loaded.settings
-    assert s.resolution == (1600, 900) and s.sound_volume == s.effects_volume == 0.5
+    assert s.resolution == (1600, 900) and s.music_volume == s.effects_volume == 0.5
     assert s.antialiasing == 2 and s.rules_preset == "pagat" and s.player_name == "Old"
     assert "older version" in loaded.message
     settings.save(s, path)
@@ -202,3 +208,47 @@ def test_the_relay_flag_wins_over_the_settings_service_and_the_name_likewise():
     assert net_fields(None, Settings())["relay"] is None
     with pytest.raises(ValueError, match="port number"):
         net_fields({"relay": "127.0.0.1:99999"}, user)
+
+
+def test_old_sound_volume_becomes_the_music_volume(tmp_path):
+    """A file from before the music (its ``sound_volume`` was kept for it) loads without a
+    message, that volume now the music's; the other new settings take their defaults."""
+    path = tmp_path / "settings.json"
+    old = {"sound_volume": 0.25, "effects_volume": 0.5, "player_name": "Old"}
+    path.write_text(json.dumps({"format": "gin3d-settings", "version": 2, "settings": old}))
+    loaded = settings.load(path)
+    s = loaded.settings
+    assert loaded.message is None
+    assert s.music_volume == 0.25 and s.effects_volume == 0.5 and s.player_name == "Old"
+    assert s.ambience_volume == Settings().ambience_volume
+    assert (s.felt, s.card_back) == ("green", "blue")
+    settings.save(s, path)
+    saved = json.loads(path.read_text())["settings"]
+    assert "sound_volume" not in saved and saved["music_volume"] == 0.25
+    # a file holding both names keeps the new one's value
+    both = {"sound_volume": 0.25, "music_volume": 0.75}
+    path.write_text(json.dumps({"format": "gin3d-settings", "version": 2, "settings": both}))
+    assert settings.load(path).settings.music_volume == 0.75
+
+
+@pytest.mark.parametrize(
+    "key, bad",
+    [
+        ("felt", "purple"),
+        ("card_back", "back_blue"),
+        ("music_volume", 1.5),
+        ("ambience_volume", -0.25),
+        ("ambience_volume", True),
+    ],
+)
+def test_bad_look_or_volume_is_reset_alone(tmp_path, key, bad):
+    path = tmp_path / "settings.json"
+    good = {"felt": "charcoal", "card_back": "red", "music_volume": 0.75, "ambience_volume": 0.25}
+    data = {**good, key: bad}
+    path.write_text(json.dumps({"format": "gin3d-settings", "version": 2, "settings": data}))
+    loaded = settings.load(path)
+    assert key in loaded.message
+    assert getattr(loaded.settings, key) == getattr(Settings(), key)
+    for other, value in good.items():
+        if other != key:
+            assert getattr(loaded.settings, other) == value

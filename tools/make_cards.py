@@ -37,7 +37,7 @@ ATLAS_W, ATLAS_H = 2048, 4096
 PAD_X, PAD_Y = (SLOT_W - CARD_W) // 2, (SLOT_H - CARD_H) // 2
 CORNER_R = 13.0  # px; the card model uses the same ratio (13/240 of width)
 BORDER_GREY = (0.62, 0.62, 0.60)
-BACKS = ["back_blue", "back_red"]
+BACKS = ["back_blue", "back_red", "back_harlequin"]  # Settings -> Card back offers each
 
 WHITE = hex_rgb("fcfbf7")
 GOLD = hex_rgb("d9a520")
@@ -427,6 +427,8 @@ def draw_face(index: int, st: dict) -> Canvas:
 
 
 def draw_back(name: str) -> Canvas:
+    if name == "back_harlequin":
+        return draw_harlequin()
     base = hex_rgb("1e3f91") if name == "back_blue" else hex_rgb("a3182b")
     light = tuple(min(1.0, c * 0.45 + 0.6) for c in base)
     cv = blank_card()
@@ -478,6 +480,51 @@ def draw_back(name: str) -> Canvas:
         petal = Shape([circle_poly(16 * math.cos(a), 16 * math.sin(a), 8, 32)])
         cv.draw(petal, light, CARD_W / 2, CARD_H / 2, 1)
     cv.draw(Shape([circle_poly(0, 0, 7, 32)]), base, CARD_W / 2, CARD_H / 2, 1)
+    return cv
+
+
+HARLEQUIN_DARK = hex_rgb("0f3d2c")  # bottle green
+HARLEQUIN_LIGHT = hex_rgb("1b5e43")
+
+
+def draw_harlequin() -> Canvas:
+    """A patterned back: harlequin diamonds in two greens, fine gold lines on their edges, a
+    gold frame and a gold lozenge in the middle (no suit: the back must not hint at a face)."""
+    cv = blank_card()
+    m = 11.0
+    inner = Shape([roundrect_poly(m, m, CARD_W - m, CARD_H - m, 7, 8)])
+    cv.draw(inner, HARLEQUIN_DARK, 0, 0, 1, flip_y=False)
+    ss = 3
+    x0, y0, x1, y1 = int(m), int(m), int(CARD_W - m), int(CARD_H - m)
+    w, h = (x1 - x0) * ss, (y1 - y0) * ss
+    yy, xx = np.mgrid[0:h, 0:w]
+    px = x0 + (xx + 0.5) / ss - CARD_W / 2
+    py = y0 + (yy + 0.5) / ss - CARD_H / 2
+    # diamonds 2*dw wide and 2*dh tall, one centred on the card
+    dw, dh = 20.0, 28.0
+    a = px / dw + py / dh
+    b = px / dw - py / dh
+    light_cell = (np.floor(a + 0.5) + np.floor(b + 0.5)) % 2 == 0
+    edge = np.minimum(np.abs(a - np.round(a - 0.5) - 0.5), np.abs(b - np.round(b - 0.5) - 0.5))
+    line = edge < 0.03
+    shade = Canvas(CARD_W, CARD_H)
+    shade.fill_cov(
+        light_cell.reshape(h // ss, ss, w // ss, ss).mean(axis=(1, 3)), HARLEQUIN_LIGHT, x0, y0
+    )
+    gold = Canvas(CARD_W, CARD_H)
+    gold.fill_cov(line.reshape(h // ss, ss, w // ss, ss).mean(axis=(1, 3)) * 0.8, GOLD, x0, y0)
+    panel = Canvas(CARD_W, CARD_H)
+    panel.draw(inner, (1, 1, 1, 1), 0, 0, 1, flip_y=False, grow=-5)
+    for layer in (shade, gold):
+        layer.rgba *= panel.rgba[..., 3:4]
+        cv.over(layer)
+    frame = Shape([roundrect_poly(m + 5, m + 5, CARD_W - m - 5, CARD_H - m - 5, 4, 6)])
+    cv.draw(frame, GOLD, 0, 0, 1, flip_y=False, outline=1.6)
+    cv.draw(inner, GOLD, 0, 0, 1, flip_y=False, outline=1.0, grow=-1.5)
+    lozenge = Shape([[(0, -30), (21, 0), (0, 30), (-21, 0)]])
+    cv.draw(lozenge, GOLD_DARK, CARD_W / 2, CARD_H / 2, 1)
+    cv.draw(lozenge, GOLD, CARD_W / 2, CARD_H / 2, 0.8)
+    cv.draw(Shape([circle_poly(0, 0, 6, 32)]), HARLEQUIN_DARK, CARD_W / 2, CARD_H / 2, 1)
     return cv
 
 

@@ -2,7 +2,8 @@
 
     python -m tools.make_textures [--out textures]
 
-felt.png (256x256) and wood.png (512x512) are seamless (tileable) images made from
+felt.png (256x256; felt_blue.png, felt_burgundy.png, felt_charcoal.png: the same cloth in the
+other colours a player may choose) and wood.png (512x512) are seamless (tileable) images made from
 FFT-filtered noise. The felt's tile is 16 cm of the table, 160-240 px on screen at 1280x720 to
 1920x1080: drawn near 1:1, so a software renderer can sample it without filtering.
 """
@@ -34,13 +35,22 @@ def periodic_noise(rng, n, power, fx=1.0, fy=1.0):
     return f / (f.std() + 1e-12)
 
 
-def felt(n=256) -> np.ndarray:
+# the cloths the player may choose (Settings -> Felt): the same nap, dyed another colour;
+# green is felt.png, the table model's own
+FELT_COLOURS = {"green": "1f6b3f", "blue": "1d4b7c", "burgundy": "6e1f2d", "charcoal": "34393d"}
+
+
+def felt_file(name: str) -> str:
+    return "felt.png" if name == "green" else f"felt_{name}.png"
+
+
+def felt(n=256, colour: str = "green") -> np.ndarray:
     rng = np.random.default_rng(1234)
     coarse = periodic_noise(rng, n, 1.6)
     fine = periodic_noise(rng, n, 0.3)
     fibre = periodic_noise(rng, n, 0.8, fx=6.0, fy=1.0)  # slightly streaky nap
     lum = 1.0 + 0.045 * coarse + 0.05 * fine + 0.03 * fibre
-    base = np.array(hex_rgb("1f6b3f"))
+    base = np.array(hex_rgb(FELT_COLOURS[colour]))
     rgb = np.clip(base[None, None, :] * lum[..., None], 0, 1)
     return np.round(rgb * 255).astype(np.uint8)
 
@@ -132,7 +142,7 @@ def main(argv=None) -> None:
     args = ap.parse_args(argv)
     os.makedirs(args.out, exist_ok=True)
     for name, fn in (
-        ("felt.png", felt),
+        *((felt_file(c), lambda c=c: felt(colour=c)) for c in FELT_COLOURS),
         ("wood.png", wood),
         ("scorepad.png", scorepad),
         ("icon.png", icon),

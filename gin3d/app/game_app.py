@@ -37,6 +37,7 @@ from ..scene.control.nettablegroup import NetGroupSession
 from ..scene.control.tableinput import TableInput
 from ..scene.control.team_controller import PartnershipController
 from ..scene.control.three_controller import ThreePlayerController
+from ..scene.media.music import Atmosphere
 from ..scene.media.quality import fit_framebuffer, trim_clears
 from ..scene.media.sound import Sounds
 from ..scene.tabletop.animation import AnimationQueue
@@ -50,7 +51,7 @@ from ..settings import Settings
 from ..undo import can_undo, undo_last_human_move
 from .progress_shown import PlayerProgress
 from .screens import Screens
-from .services import ScreenServices, apply_settings
+from .services import ScreenServices, apply_settings, card_back_name
 
 
 @dataclass
@@ -171,19 +172,19 @@ class GinApp(ShowBase):
         net: NetConfig | None = None,
         *,
         sound: bool = True,
-        back: str = "back_blue",
         detail: str = "auto",
     ) -> None:
         """``user_settings``: the player's settings (the defaults when None). ``sound=False``
-        keeps the card sounds off whatever the settings say (tests, tools); ``back`` is the
-        cards' back; ``detail`` is auto, full or light (light: software renderers)."""
+        keeps the card sounds, the music and the ambience off whatever the settings say
+        (tests, tools); ``detail`` is auto, full or light (light: software renderers)."""
         self.launch_time = time.perf_counter()
         super().__init__()
         self.framebuffer = fit_framebuffer(self)  # before anything is loaded into the window
         trim_clears(self)
         theme.install(self)  # the typeface of every text, before the splash's first word
-        splash = show_splash(self)  # on screen now: the table and menus take seconds more
         self.user_settings = user_settings or Settings()
+        # on screen now, on the player's felt: the table and menus take seconds more
+        splash = show_splash(self, self.user_settings.felt)
         self.speed = self.user_settings.animation_speed  # in use now (the table may change it)
         self.setup = GameSetup()
         self.seed = seed
@@ -191,11 +192,12 @@ class GinApp(ShowBase):
         self.queue = AnimationQueue(self.speed)
         self.sounds = Sounds(self.loader)
         self.sounds.enabled = sound and self.user_settings.effects_volume > 0
+        self.atmosphere = Atmosphere(self, enabled=sound)  # streamed once it plays
         self.scene = TableScene(
             self,
             self.queue,
             self.sounds,
-            back=back,
+            back=card_back_name(self.user_settings.card_back),
             style=self.user_settings.card_style,
             detail=detail,
         )
@@ -500,6 +502,7 @@ class GinApp(ShowBase):
 
     def userExit(self) -> None:
         """Quit: say goodbye to a network opponent first (they see "opponent left")."""
+        self.atmosphere.destroy()
         self.net_hub.close(wait=True)
         super().userExit()
 

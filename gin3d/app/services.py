@@ -154,6 +154,10 @@ class ScreenServices:
         """Put saved settings to use now (speed, volume, card style, setup, window)."""
         apply_settings(self._app, settings)
 
+    def screen_shown(self, screen: str | None) -> None:
+        """A screen came up: the music and ambience follow it (the table's ambience)."""
+        self._app.atmosphere.follow_screen(screen)
+
     def take_notice(self) -> str | None:
         """The line the menu shows once (a damaged save, a match that ended), and forget it."""
         notice, self._app.notice = self._app.notice, None
@@ -236,18 +240,27 @@ class ScreenServices:
         self._app.userExit()
 
 
+def card_back_name(back: str) -> str:
+    """A Settings card back as the card atlas names it."""
+    return f"back_{back}"
+
+
 def apply_settings(app, s: Settings) -> None:
     """Use settings now: animation speed, volumes, window size (where it can change live),
     the online service (once changed: until then a ``--relay`` given at start stays)."""
     before = getattr(app, "user_settings", None)
     app.user_settings = s
     app.set_speed(s.animation_speed)
+    back = card_back_name(s.card_back)
     app.scene.set_style(s.card_style)  # at once, on every card
+    app.scene.set_back(back)
+    app.scene.set_felt(s.felt)  # the menu stands before the same table
     inset = getattr(getattr(getattr(app, "session", None), "controller", None), "inset", None)
     if inset is not None:  # a team game's small table too
-        inset.set_style(s.card_style)
+        inset.set_looks(s.card_style, back, s.felt)
     app.sounds.volume = s.effects_volume
     app.sounds.enabled = s.effects_volume > 0
+    app.atmosphere.set_volumes(s.music_volume, s.ambience_volume)
     setup = app.setup
     setup.level = s.opponent_level
     setup.second_level = s.second_opponent_level

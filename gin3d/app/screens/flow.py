@@ -124,6 +124,7 @@ class ScreenFlow(FSM):
         while self._queued and self.state is not None:
             queued, queued_args = self._queued.pop(0)
             super().request(queued, *queued_args)
+        self.services.screen_shown(self.state)
         return result
 
     def defaultFilter(self, request: str, args):

@@ -22,6 +22,10 @@ RESOLUTIONS = ((1280, 720), (1600, 900), (1920, 1080), (2560, 1440), (3840, 2160
 SPEEDS = ((0.0, "Instant"), (0.6, "Slow"), (1.0, "Normal"), (1.8, "Fast"), (3.0, "Fastest"))
 VOLUMES = (0.0, 0.25, 0.5, 0.75, 1.0)
 STYLE_NAMES = {"classic": "Classic", "four_colour": "Four-colour", "large_index": "Large index"}
+FELT_NAMES = {"green": "Green", "blue": "Blue", "burgundy": "Burgundy", "charcoal": "Charcoal"}
+BACK_NAMES = {"blue": "Blue", "red": "Red", "harlequin": "Harlequin"}
+LEFT_X, RIGHT_X = -1.38, 0.08  # the two columns of settings
+ROW_TOP, ROW_STEP = 0.6, 0.115  # the first row's height and the rows' spacing
 LEVEL_NAMES = {lv: opponent_name(lv) for lv, _ in levels()}  # short names: "Walt"
 LEVEL_NAMES.update(lan="LAN games", online="Online games")  # network matches (MatchKeeper)
 LEVEL_NAMES[THREE_PLAYERS] = "Three players"  # three-player games
@@ -32,6 +36,10 @@ def _next(options, value):
     """The option after ``value`` (the first one if ``value`` is not among them)."""
     options = list(options)
     return options[(options.index(value) + 1) % len(options)] if value in options else options[0]
+
+
+def _volume_name(v: float) -> str:
+    return f"{round(v * 100)}%" if v else "off"
 
 
 def _speed_name(v: float) -> str:
@@ -46,7 +54,7 @@ class SettingsScreen(Screen):
     def enter(self, back: str = "Menu") -> None:
         self.flow.back_to = back
         self.draft = self.services.user_settings
-        p = self._panel("Settings", width=1.45, height=0.9)
+        p = self._panel("Settings", width=1.45, height=0.94)
         d = lambda: self.draft  # noqa: E731 - rows read the draft as it changes
         left = [
             (
@@ -75,24 +83,38 @@ class SettingsScreen(Screen):
                     animation_speed=_next([s for s, _ in SPEEDS], d().animation_speed)
                 ),
             ),
-            # the game has sound effects and no music: one honest row (sound_volume, kept
-            # in the file for music, is not offered)
+            (
+                "music",
+                "Music",
+                lambda: _volume_name(d().music_volume),
+                lambda: self._set(music_volume=_next(VOLUMES, d().music_volume)),
+            ),
+            (
+                "ambience",
+                "Table ambience",
+                lambda: _volume_name(d().ambience_volume),
+                lambda: self._set(ambience_volume=_next(VOLUMES, d().ambience_volume)),
+            ),
             (
                 "effects",
                 "Sound effects",
-                lambda: f"{round(d().effects_volume * 100)}%",
+                lambda: _volume_name(d().effects_volume),
                 lambda: self._set(effects_volume=_next(VOLUMES, d().effects_volume)),
-            ),
-            (  # a three-player game's other computer (never the same as the first)
-                "second",
-                "Second opponent",
-                lambda: LEVEL_NAMES.get(d().second_opponent_level, d().second_opponent_level),
-                lambda: self._set(
-                    second_opponent_level=_next(OPPONENT_LEVELS, d().second_opponent_level)
-                ),
             ),
         ]
         right = [
+            (
+                "felt",
+                "Felt",
+                lambda: FELT_NAMES[d().felt],
+                lambda: self._set(felt=_next(settings_mod.FELTS, d().felt)),
+            ),
+            (
+                "card_back",
+                "Card back",
+                lambda: BACK_NAMES[d().card_back],
+                lambda: self._set(card_back=_next(settings_mod.CARD_BACKS, d().card_back)),
+            ),
             (
                 "style",
                 "Card style",
@@ -113,6 +135,14 @@ class SettingsScreen(Screen):
                 lambda: LEVEL_NAMES.get(d().opponent_level, d().opponent_level),
                 lambda: self._set(opponent_level=_next(OPPONENT_LEVELS, d().opponent_level)),
             ),
+            (  # a three-player game's other computer (never the same as the first)
+                "second",
+                "Second opponent",
+                lambda: LEVEL_NAMES.get(d().second_opponent_level, d().second_opponent_level),
+                lambda: self._set(
+                    second_opponent_level=_next(OPPONENT_LEVELS, d().second_opponent_level)
+                ),
+            ),
             (
                 "undo",
                 "Undo (casual)",
@@ -127,9 +157,9 @@ class SettingsScreen(Screen):
             ),
         ]
         self.setting_rows = []
-        for column, rows in ((-1.38, left), (0.08, right)):
+        for column, rows in ((LEFT_X, left), (RIGHT_X, right)):
             for i, (key, label, value, cmd) in enumerate(rows):
-                y = 0.55 - i * 0.135
+                y = ROW_TOP - i * ROW_STEP
                 p.text(label, y, 0.048, x=column, align=TextNode.ALeft)
                 b = p.button(
                     key,
@@ -140,18 +170,18 @@ class SettingsScreen(Screen):
                     frameSize=(-4.6, 4.6, -0.55, 1.05),
                 )
                 self.setting_rows.append((b, value))
-        aa_y = 0.55 - [k for k, *_ in left].index("antialiasing") * 0.135
+        aa_y = ROW_TOP - [k for k, *_ in left].index("antialiasing") * ROW_STEP
         self.aa_note = p.text(  # under its label, clear of the buttons
-            "", aa_y - 0.052, 0.03, x=-1.36, align=TextNode.ALeft, fg=(1, 0.8, 0.6, 1)
+            "", aa_y - 0.052, 0.03, x=LEFT_X + 0.02, align=TextNode.ALeft, fg=(1, 0.8, 0.6, 1)
         )
-        y = 0.55 - len(right) * 0.135
-        p.text("Your name", y, 0.048, x=0.08, align=TextNode.ALeft)
+        y = ROW_TOP - len(left) * ROW_STEP  # the left column's last row
+        p.text("Your name", y, 0.048, x=LEFT_X, align=TextNode.ALeft)
         self.name_entry = DirectEntry(
             parent=p.frame,
             initialText=self.draft.player_name,
             scale=0.046,
             width=9.2,
-            pos=(0.6, 0, y),
+            pos=(LEFT_X + 0.77, 0, y),
             numLines=1,
             focus=0,
             frameColor=(0.95, 0.9, 0.75, 0.95),
@@ -159,11 +189,11 @@ class SettingsScreen(Screen):
             relief=DGG.FLAT,
         )
         p.widgets.append(self.name_entry)
-        self._service_row(p, y - 0.17)
+        self._service_row(p, ROW_TOP - (len(right) - 1) * ROW_STEP - 0.2)
         self.settings_note = p.text(
             "Window size, full screen and antialiasing apply when "
             "gin3d starts again; the rest as soon as you save.",
-            -0.56,
+            -0.62,
             0.036,
             fg=(0.85, 0.9, 0.85, 1),
         )
@@ -172,7 +202,7 @@ class SettingsScreen(Screen):
             "save",
             "Save",
             self._save_settings,
-            (0.35, -0.76),
+            (0.35, -0.8),
             scale=0.06,
             frameSize=(-3, 3, -0.55, 1.05),
         )
@@ -180,7 +210,7 @@ class SettingsScreen(Screen):
             "back",
             "Cancel",
             lambda: self.request(self.flow.back_to),
-            (-0.35, -0.76),
+            (-0.35, -0.8),
             scale=0.06,
             frameSize=(-3, 3, -0.55, 1.05),
         )
@@ -218,7 +248,7 @@ class SettingsScreen(Screen):
 
     def _service_row(self, p, y: float) -> None:
         """Settings → Online service: the nodes' address and a Test button that asks them."""
-        p.text("Online service", y, 0.048, x=-1.38, align=TextNode.ALeft)
+        p.text("Online service", y, 0.048, x=LEFT_X, align=TextNode.ALeft)
         entry(p, "service", self.draft.online_service, (-0.6, y), width=22, scale=0.042)
         p.button(
             "test_service",

@@ -30,6 +30,7 @@ class PartnerWatch:
         scene.frame_spreads(0.0, SPREAD_ROOM, aside=1)  # the inset takes the left
         factory = scene.factory
         self.inset = InsetView(base, speed, factory.back_name, factory.style, scene.detail)
+        self.inset.set_looks(factory.style, factory.back_name, scene.felt)  # the table's felt
         self.inset.queue.on_idle.append(self._label)
         self.hand: int | None = None  # the table's number of the hand shown
         self.players: tuple[int, int] = (0, 0)  # partner, rival: inset seats 0 and 1

@@ -22,6 +22,7 @@ from panda3d.core import (
     GeomTriangles,
     GeomVertexData,
     GeomVertexFormat,
+    GeomVertexRewriter,
     GeomVertexWriter,
     NodePath,
     Point3,
@@ -262,6 +263,37 @@ class CardFactory:
     def make(self, parent: NodePath, slot: int) -> CardNode:
         return CardNode(self, parent, slot)
 
+    def set_back(self, back: str) -> bool:
+        """Show another back (the Settings screen's Card back) on every card now. The card
+        nodes are instances of these meshes, so rewriting the texture coordinates of the
+        meshes' back sides turns every card over to the new back at once, with no node made
+        or lost. Returns whether it changed (``KeyError``: no such back in the atlas)."""
+        if back == self.back_name:
+            return False
+        old, new = self.atlas.backs[self.back_name], self.atlas.backs[back]
+        for front in self.fronts.values():
+            _move_uvs(front.node(), old, new)
+        self.back_name = back
+        return True
+
+
+def _move_uvs(node: GeomNode, old: tuple, new: tuple) -> None:
+    """Move the texture coordinates of ``node`` that lie in the atlas rectangle ``old`` to the
+    same places in ``new`` (a back's sides; a face's lie elsewhere in the atlas)."""
+    ou0, ov0, ou1, ov1 = old
+    nu0, nv0, nu1, nv1 = new
+    eps = 1e-6
+    for i in range(node.getNumGeoms()):
+        vdata = node.modifyGeom(i).modifyVertexData()
+        rw = GeomVertexRewriter(vdata, "texcoord")
+        while not rw.isAtEnd():
+            u, v = rw.getData2()
+            if ou0 - eps <= u <= ou1 + eps and ov0 - eps <= v <= ov1 + eps:
+                fu, fv = (u - ou0) / (ou1 - ou0), (v - ov0) / (ov1 - ov0)
+                rw.setData2(nu0 + fu * (nu1 - nu0), nv0 + fv * (nv1 - nv0))
+            else:
+                rw.setData2(u, v)
+
 
 class CardNode:
     """One physical card: a NodePath with its faces (front and back), glow and a pick
@@ -329,7 +361,8 @@ class ZonePad:
         self.card = None
         self.glowing = False
         self.np = parent.attachNewNode(f"pad-{zone}")
-        shape = NodePath(_quad(f"pad-{zone}", (0, 0, 0, 0), True, 1.08, (0.02, 0.16, 0.08, 0.55)))
+        # a shade of whatever felt lies under it (a green tint showed as a patch on the others)
+        shape = NodePath(_quad(f"pad-{zone}", (0, 0, 0, 0), True, 1.08, (0.0, 0.0, 0.0, 0.4)))
         shape.reparentTo(self.np)
         shape.setTextureOff(1)
         shape.setLightOff(1)

@@ -261,9 +261,14 @@ class InsetView:
             self.queue.speed = speed
         self.scene._sync_stacks()  # the resting stock and pile as drawn from now on
 
-    def set_style(self, style: str) -> None:
-        """The cards in another style (the Settings screen's, as the table's)."""
-        if self.scene.set_style(style):
+    def set_looks(self, style: str, back: str, felt: str) -> None:
+        """The cards' style and back and the felt (the Settings screen's, as the table's)."""
+        changed = [
+            self.scene.set_style(style),
+            self.scene.set_back(back),
+            self.scene.set_felt(felt),
+        ]
+        if any(changed):
             self.changed()
 
     def set_label(self, text: str, turn: int | None) -> None:

@@ -175,10 +175,15 @@ class StackBody:
         self.key = self.seen = None
         self.root.getChildren().detach()
 
-    def destroy(self) -> None:
+    def redraw(self) -> None:
+        """Drop every mesh and row kept: the cards' look changed (another back), and the
+        copies show the old one. The next sync builds them anew."""
         self.release()
         self.meshes.clear()
         self.rows.clear()
+
+    def destroy(self) -> None:
+        self.redraw()
         self.root.removeNode()
 
 

@@ -44,7 +44,7 @@ from .cards import Atlas, CardFactory, CardNode, ZonePad
 from .room import DARKEST, Room
 from .spread_label import SpreadLabel
 from .stack import StackBody
-from .tablemodel import build_lights, build_table
+from .tablemodel import build_lights, build_table, dye_felt
 
 TURN_MARK_Y = (-15.5, 19.5)  # on the felt in front of each seat's hand (seat 0 near, 1 far)
 TURN_MARK = (1.0, 0.8, 0.3, 0.7)
@@ -88,6 +88,7 @@ class TableScene:
         self.room_mesh = Room(self.root) if room else None
         self.room = self.room_mesh.np if self.room_mesh is not None else None
         self.table = build_table(base.loader, self.root, self.detail, self.filtering)
+        self.felt = "green"  # the model's own cloth (``set_felt`` dyes it)
         self.lights = build_lights(base.render)
         self.factory = CardFactory(base.loader, back=back, style=style, filtering=self.filtering)
         self.anchor_stock = self._anchor("stock", layout.STOCK_POS, scale=layout.PILE_SCALE)
@@ -170,6 +171,27 @@ class TableScene:
         if self.room_mesh is not None:
             self.room_mesh.follow(self.base.camera)
         return task.cont if task is not None else None
+
+    def set_back(self, back: str) -> bool:
+        """Another back on every card now (Settings: Card back). Returns whether it changed."""
+        if not self.factory.set_back(back):
+            return False
+        for body, _cards in self.stacks:
+            body.redraw()  # their copies of the cards show the old back
+        return True
+
+    def set_felt(self, felt: str) -> bool:
+        """Another cloth on the table now (Settings: Felt). Returns whether it changed; a
+        missing picture is said in the log and the table keeps its cloth."""
+        if felt == self.felt:
+            return False
+        try:
+            dye_felt(self.base.loader, self.table, felt, self.filtering)
+        except FileNotFoundError as err:
+            print(f"gin3d: {err}: the table keeps its {self.felt} felt", flush=True)
+            return False
+        self.felt = felt
+        return True
 
     def set_style(self, style: str) -> bool:
         """Show the cards in another style now (the Settings screen's Card style: no restart).

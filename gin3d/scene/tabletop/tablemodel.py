@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 from panda3d.core import (
     AmbientLight,
     DirectionalLight,
@@ -13,11 +14,19 @@ from panda3d.core import (
     GeomVertexWriter,
     NodePath,
     PointLight,
+    Texture,
     Vec3,
 )
 
 from ..media.assets import asset_path, panda_filename
-from ..media.quality import SHARP, Filtering, apply_filtering, felt_filtering, filter_model
+from ..media.quality import (
+    SHARP,
+    Filtering,
+    apply_filtering,
+    felt_filtering,
+    filter_model,
+    private_texture,
+)
 
 TABLE_W, TABLE_D = 110.0, 78.0
 EGG_SCALE = 10.0  # models/table.egg: 1 unit = 10 cm, felt 11 x 7 units
@@ -143,6 +152,41 @@ def build_lights(render: NodePath) -> list[NodePath]:
     nps = [render.attachNewNode(amb), render.attachNewNode(key), render.attachNewNode(lamp)]
     nps[1].setHpr(20, -62, 0)
     nps[2].setPos(0, -5, 70)
-    for np in nps:
-        render.setLight(np)
+    for light in nps:
+        render.setLight(light)
     return nps
+
+
+def felt_texture_path(felt: str):
+    """The cloth's picture: ``textures/felt.png`` (green, the model's own) or
+    ``textures/felt_<name>.png`` (tools/make_textures.py makes each)."""
+    return asset_path("textures", "felt.png" if felt == "green" else f"felt_{felt}.png")
+
+
+def _mean_colour(texture: Texture) -> np.ndarray:
+    rgb = np.frombuffer(memoryview(texture.getRamImageAs("RGB")), np.uint8)
+    return rgb.reshape(-1, 3).mean(axis=0) / 255.0
+
+
+def dye_felt(loader, table: NodePath, felt: str, filtering: Filtering = SHARP) -> None:
+    """Lay the cloth ``felt`` on a table made by ``build_table``: the textured model's felt
+    gets that picture; the light table's vertex-coloured felt is tinted to its colour. A
+    missing picture leaves the table as it is (``FileNotFoundError`` says which)."""
+    node = table.find("**/felt")
+    if node.isEmpty():
+        return
+    path = felt_texture_path(felt)
+    if felt == "green":
+        node.clearTexture()
+        node.clearColorScale()
+        return
+    if not path.exists():
+        raise FileNotFoundError(f"felt missing: {path.name}")
+    texture = private_texture(loader.loadTexture(panda_filename(path)))
+    if node.findAllTextures().getNumTextures():  # the model: its picture replaced
+        apply_filtering(texture, felt_filtering(filtering))
+        node.setTexture(texture, 1)
+        return
+    green = private_texture(loader.loadTexture(panda_filename(felt_texture_path("green"))))
+    tint = _mean_colour(texture) / np.maximum(_mean_colour(green), 1e-3)
+    node.setColorScale(*(float(c) for c in tint), 1)

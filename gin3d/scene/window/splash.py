@@ -13,13 +13,20 @@ from panda3d.core import NodePath
 from .logo import title
 
 FELT = (0.05, 0.27, 0.16, 1)
+# each felt a player may choose (Settings), as dark as the table shows it in the lamp's light
+FELTS = {
+    "green": FELT,
+    "blue": (0.05, 0.17, 0.29, 1),
+    "burgundy": (0.24, 0.06, 0.1, 1),
+    "charcoal": (0.11, 0.12, 0.13, 1),
+}
 
 
-def show_splash(base) -> NodePath:
-    """Draw the title on felt green now (two frames, so it reaches the screen whatever the
-    buffering); returns its node for the caller to remove once the menu is ready."""
+def show_splash(base, felt: str = "green") -> NodePath:
+    """Draw the title on the player's felt now (two frames, so it reaches the screen whatever
+    the buffering); returns its node for the caller to remove once the menu is ready."""
     root = base.aspect2d.attachNewNode("splash")
-    base.setBackgroundColor(*FELT)  # the table sets its own once it is built
+    base.setBackgroundColor(*FELTS.get(felt, FELT))  # the table sets its own once built
     title(root, (0, 0.08), 0.2)  # the menu's logo, without its cards (not loaded yet)
     OnscreenText(
         parent=root,

@@ -38,6 +38,15 @@ def _plain(text: str) -> str:
     return text
 
 
+def _label_left_of(box: list[int], labels: list[tuple[str, list[int]]]) -> str:
+    """The text nearest to the left of a button's ``box`` whose middle is level with it."""
+    x0, y0, _x1, y1 = box
+    beside = [
+        (x0 - tb[2], text) for text, tb in labels if tb[2] <= x0 and y0 <= (tb[1] + tb[3]) / 2 <= y1
+    ]
+    return min(beside)[1] if beside else ""
+
+
 def rss_kib() -> int:
     """Resident memory of this process, KiB (0 where /proc is not there)."""
     try:
@@ -97,6 +106,10 @@ class StatusLine:
         return [round((pt[0] + 1) / 2 * w), round((1 - pt[1]) / 2 * h)]
 
     def _buttons(self) -> list[dict]:
+        """Each button: its text, its box, whether it can be clicked, and its ``label``, the
+        text just left of it on its line (a settings row's name: "Felt"), "" if none."""
+        boxes = [(text, self._pixels(np)) for text, np in self._text_nodes()]
+        labels = [(text, box) for text, box in boxes if box is not None]
         out = []
         for np in self.app.render2d.findAllMatches("**/+PGButton"):
             if np.isHidden() or np.isStashed():
@@ -108,7 +121,14 @@ class StatusLine:
             box = self._pixels(np)
             if box is None:
                 continue
-            out.append({"text": label, "box": box, "active": bool(node.getActive())})
+            out.append(
+                {
+                    "text": label,
+                    "box": box,
+                    "active": bool(node.getActive()),
+                    "label": _label_left_of(box, labels),
+                }
+            )
         return out
 
     def _entries(self) -> list[dict]:
@@ -252,6 +272,8 @@ class StatusLine:
         }
         snap["crowded"] = self._crowded(snap["buttons"])
         snap["entries"] = self._entries()
+        snap["audio"] = app.atmosphere.report()
+        snap["looks"] = {"felt": app.scene.felt, "back": app.scene.factory.back_name}
         snap.update(self._table())
         tutorial = self._tutorial()
         if tutorial is not None:
