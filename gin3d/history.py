@@ -31,6 +31,7 @@ from .engine import (
     Knock,
     Knocked,
     LayOff,
+    NextHand,
     Pass,
     RuleSet,
     format_cards,
@@ -38,6 +39,9 @@ from .engine import (
     parse_cards,
 )
 from .engine.actions import Action
+from .engine.game import Game
+from .engine.hand import LogError
+from .engine.sheet import ScoreSheet, score_sheet
 from .paths import append_line, history_path, loads_json
 from .settings import OPPONENT_LEVELS
 
@@ -211,6 +215,33 @@ def append_hand(record: HandRecord, path: Path | str | None = None) -> Path:
     path = Path(path) if path is not None else history_path()
     append_line(path, json.dumps(record.to_dict(), separators=(",", ":")))
     return path
+
+
+def game_sheet(record: HandRecord, records: list[HandRecord]) -> ScoreSheet | None:
+    """The score sheet of ``record``'s game up to and including its hand, rebuilt from the
+    game's hands in ``records`` (the engine is deterministic: the same decks and actions give
+    the same scores). None where there is no two-column sheet to show: a hand kept without
+    its game, a game of three or of teams (other pairs in its hands), a history missing one
+    of the game's earlier hands, or scoring the pad does not keep."""
+    if not record.game_id or record.partners:
+        return None
+    hands = {r.hand_number: r for r in records if r.game_id == record.game_id}
+    game_hands = [hands.get(n) for n in range(record.hand_number + 1)]
+    if any(r is None or r.names != record.names or r.partners for r in game_hands):
+        return None
+    try:
+        game = Game.from_log(
+            record.rules,
+            record.game_id,
+            game_hands[0].dealer,
+            decks=[r.deck for r in game_hands],
+            actions=[a for r in game_hands for a in (*r.actions, str(NextHand()))][:-1],
+        )
+    except (LogError, ValueError):
+        return None
+    if [h.dealer for h in game.hands] != [r.dealer for r in game_hands]:
+        return None
+    return score_sheet(game)
 
 
 def read_hands(path: Path | str | None = None) -> tuple[list[HandRecord], int]:

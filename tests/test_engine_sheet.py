@@ -37,3 +37,23 @@ def test_every_finished_hand_has_its_line_and_the_totals_agree_with_the_game():
 
 def test_hollywood_scoring_keeps_no_pad():
     assert score_sheet(Game(replace(RuleSet(), hollywood=True), "sheet-3")) is None
+
+
+def test_the_history_keeps_each_games_sheet():
+    """A game's sheet rebuilt from its hands in the history (the replay's Tab) is the sheet
+    the game had after each hand; a hand whose game is not all there, or kept without its
+    game, has none."""
+    from gin3d.history import HandRecord, game_sheet
+
+    game = Game(RuleSet(), "sheet-4")
+    records = []
+    while not game.over and len(records) < 4:
+        game.apply(next_action(game))
+        if game.hand.over and (not records or records[-1].hand_number != game.hand.hand_number):
+            records.append(HandRecord.of(game.hand, ("You", "Walt"), game_id="g-4", you=0))
+            assert game_sheet(records[-1], records) == score_sheet(game)
+    assert len(records) >= 2
+    assert game_sheet(records[1], records[1:]) is None  # its first hand is missing
+    assert game_sheet(replace(records[0], game_id=""), records) is None
+    other = replace(records[1], names=("You", "Margo"))  # another pair: a game of three
+    assert game_sheet(other, [records[0], other]) is None

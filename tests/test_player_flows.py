@@ -124,6 +124,13 @@ def test_resume_after_quitting_at_a_hand_result(player):
     snap = p.wait(on("Replay"), 20, "the hand's replay")
     p.screenshot("resume-6-replay")
     assert p.shows("Replay of hand 1: You near, Walt far")(snap), snap["texts"]
+    # the game's score sheet is kept with its hands: Tab in the replay brings it, to this hand
+    p.key("Tab")
+    sheet = p.wait(p.shows("Score sheet"), 10, "the game's score sheet in the replay")
+    p.screenshot("resume-7-replay-score-sheet")
+    assert p.shows("Total")(sheet) and str(max(scores)) in sheet["texts"], sheet["texts"]
+    p.click_button("Scores (Tab)")
+    p.wait(lambda s: not p.shows("Score sheet")(s), 10, "the sheet away by its button")
     assert p.problems() == []
 
 

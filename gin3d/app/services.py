@@ -20,6 +20,7 @@ from ..scene.media.quality import is_software
 from ..scene.scripted.replay_view import ReplayView
 from ..scene.scripted.tutorial_view import TutorialView
 from ..scene.ui.panel import Panel
+from ..scene.ui.score_sheet import ScoreSheetView
 from ..undo import can_undo
 
 if TYPE_CHECKING:
@@ -230,6 +231,10 @@ class ScreenServices:
     def replay_view(self, record: HandRecord) -> ReplayView:
         """A finished hand shown again on the table, step by step."""
         return ReplayView(self._app, record)
+
+    def score_sheet_view(self) -> ScoreSheetView:
+        """The score sheet over the table, shown and hidden by its screen."""
+        return ScoreSheetView(self._app)
 
     def tutorial_view(self, *args, **kw) -> TutorialView:
         """A tutorial chapter played on the table (``scripted.tutorial_view.TutorialView``)."""

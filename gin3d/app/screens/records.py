@@ -11,7 +11,7 @@ from panda3d.core import TextNode
 
 from ... import stats as stats_mod
 from ... import tournament
-from ...history import HandRecord, read_hands
+from ...history import HandRecord, game_sheet, read_hands
 from ...recorder import PARTNERSHIPS, THREE_PLAYERS
 from ...scene.ui.hud import button, suitify
 from ...scene.ui.palette import GOLD
@@ -151,6 +151,9 @@ class ReplayScreen(Screen):
         self._close()
         self.services.end_game()
         view = self.replay_view = self.services.replay_view(record)
+        # the game's score sheet up to this hand, kept in the history with its hands
+        self.sheet = game_sheet(record, read_hands()[0])
+        self.sheet_view = self.services.score_sheet_view()
         top = self._panel("", width=1.25, height=0.15, pos=(0, 0.82))
         top.title.setPos(0, -0.005)
         top.title.setScale(0.05)
@@ -165,29 +168,33 @@ class ReplayScreen(Screen):
         self.replay_step = top.text("", -0.095, 0.034, fg=(0.85, 0.95, 0.85, 1))
         # the step buttons stand at the right edge, clear of both hands
         self.replay_bar = DirectFrame(parent=self.services.right_edge, frameColor=(0, 0, 0, 0))
-        for i, (label, fn) in enumerate(
-            (
-                ("Start", view.start),
-                ("< Back", view.back),
-                ("Next >", view.forward),
-                ("End", view.end),
-                ("Close", lambda: self.request("History", page)),
-            )
-        ):
+        steps = [
+            ("Start", view.start),
+            ("< Back", view.back),
+            ("Next >", view.forward),
+            ("End", view.end),
+            ("Close", lambda: self.request("History", page)),
+        ]
+        if self.sheet is not None:
+            steps.append(("Scores (Tab)", self._toggle_sheet))
+        for i, (label, fn) in enumerate(steps):
             button(
                 self.replay_bar,
                 label,
                 lambda fn=fn: (fn(), self._refresh_replay()),
-                (-0.2, 0, 0.26 - i * 0.12 - (0.06 if i == 4 else 0)),
+                (-0.2, 0, 0.26 - i * 0.12 - (0.06 if i >= 4 else 0)),
                 scale=0.05,
                 frameSize=(-2.8, 2.8, -0.55, 1.05),
             )
-        for key, fn in (
+        keys = [
             ("arrow_left", view.back),
             ("arrow_right", view.forward),
             ("home", view.start),
             ("end", view.end),
-        ):
+        ]
+        if self.sheet is not None:
+            keys.append(("tab", self._toggle_sheet))
+        for key, fn in keys:
             self.services.accept(key, lambda fn=fn: (fn(), self._refresh_replay()))
         self._refresh_replay()
         self._esc(None)
@@ -200,9 +207,17 @@ class ReplayScreen(Screen):
         self.panel.title.setText(suitify(r.caption()))
         self.replay_step.setText(f"Step {r.step} of {r.length}   (arrow keys step, Esc closes)")
 
+    def _toggle_sheet(self) -> None:
+        """The game's score sheet up to the hand replayed, over the table, or away again."""
+        if self.sheet_view.shown:
+            self.sheet_view.hide()
+        elif self.sheet is not None and self.replay_view is not None:
+            self.sheet_view.show(self.replay_view.replay.record.shown_names(), self.sheet)
+
     def exit(self) -> None:
-        for key in ("arrow_left", "arrow_right", "home", "end"):
+        for key in ("arrow_left", "arrow_right", "home", "end", "tab"):
             self.services.ignore(key)
+        self.sheet_view.hide()
         self.replay_bar.destroy()
         self.replay_view.destroy()
         self.replay_view = None
