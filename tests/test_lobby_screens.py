@@ -167,9 +167,14 @@ def test_host_from_lan_screen_and_play_a_hand(app, peer):
     assert app.screens.panel.title.getText() == f"Rules: {RULES.name}"
     app.request("Pause")  # back, as the Rules screen's Back button goes
     app.request("Table")
+    inp = session.input  # the score pad: on the felt from the start, empty, our name first
+    assert inp.pad.shown and inp.pad.lines == [("You", "Bob"), ("", "")]
     play_one_hand(app)
     check_scene(app)  # the verified full hand (all cards open) against the table
     game = session.game
+    first = game.hands[0]  # the pad (and Tab's sheet) pencils in the verified hand
+    pad = session.controller.score_sheet()
+    assert pad is not None and len(pad.lines) == 1 and pad.lines[0].winner == first.winner
     assert game.hands[0].over and len(game.hands) == 1
     assert session.controller.submitted, "no move went through the input path"
     assert "direct" in session.status.info.getText()

@@ -16,6 +16,7 @@ from __future__ import annotations
 from ...driver import MOVED, FedGame, FedSeat
 from ...engine import NextHand, PlayerView
 from ...engine.actions import Action
+from ...engine.sheet import ScoreSheet, score_sheet
 from .controller import TableController
 from .perspective import MatchRecord, local_event, local_view, waiting_view
 
@@ -33,9 +34,15 @@ class NetTableController(TableController):
         seats = [FedSeat(self.feed, 0, names[0], local=True), FedSeat(self.feed, 1, names[1])]
         super().__init__(base, scene, self.feed, seats, names=names)
 
-    def score_sheet(self) -> None:
-        """No pad at a network table yet: its game is fed move by move (``FedGame``)."""
-        return None
+    def score_sheet(self) -> ScoreSheet | None:
+        """The pad of the match's game so far, from its verified hands (``MatchRecord``, in
+        local seat numbers: yours is the first column); empty until the first hand is over,
+        and again when a rematch deals its first hand."""
+        game = self.record.game
+        if game is not None and not (game.over and self.current.phase != "over"):
+            return score_sheet(game)
+        rules = self.current.rules
+        return None if rules.hollywood else ScoreSheet((), (0, 0), rules.game_target)
 
     def can_skip(self) -> bool:
         """Nobody hurries the other players of a network table."""
