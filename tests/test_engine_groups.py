@@ -321,3 +321,24 @@ def test_explicit_decks_deal_a_partnership_round_two_at_a_time():
     copy.apply(None, NextHand())
     assert [h.deck for h in copy.tables] == [h.deck for h in played.tables]
     assert [h.hands for h in copy.tables] == [h.hands for h in played.tables]
+
+
+@pytest.mark.parametrize("seed", [3, 8])
+def test_group_games_keep_a_sheet_a_column_per_player_or_team(seed):
+    """A game of three: a line per hand, a column per player, the one who sat the hand out
+    marked by who played; a partnership game: a line per round, a column per team. Totals
+    and boxes agree with the game's, the final lines with its totals."""
+    from gin3d.engine.sheet import score_sheet
+
+    for game in (play_three(seed), play_four(seed)):
+        sheet = score_sheet(game)
+        assert sheet.columns == game.sides and len(sheet.lines) == len(game.results)
+        assert list(sheet.lines[-1].totals) == game.running()
+        assert list(sheet.boxes) == game.boxes() and sheet.target == game.target
+        assert [r["total"] for r in sheet.final] == game.totals()
+        for line, (side, points) in zip(sheet.lines, game.results):
+            assert (line.winner, line.points) == (side, points)
+            if isinstance(game, ThreePlayerGame):
+                assert line.played == game.seats[line.hand - 1] and line.kind != "round"
+            else:
+                assert line.played == () and line.kind == ("drawn" if side is None else "round")

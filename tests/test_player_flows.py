@@ -178,6 +178,16 @@ def test_three_players_watch_a_hand_you_sit_out_then_resume_it(player):
     )
     assert not p.shows("You sit out this hand")(snap)
     p.screenshot("three-4-resumed-next-hand")
+    # the score sheet (Tab): a column per player, the first hand's line with a dash for
+    # you, who sat it out
+    p.key("Tab")
+    sheet = p.wait(p.shows("Score sheet"), 10, "the three players' score sheet")
+    p.screenshot("three-5-score-sheet")
+    assert p.shows("Hand")(sheet) and p.shows("Margo")(sheet), sheet["texts"]
+    assert "-" in sheet["texts"] and p.shows("Total")(sheet), sheet["texts"]
+    assert not sheet["crowded"] and not sheet["cut_off"], (sheet["crowded"], sheet["cut_off"])
+    p.key("Tab")
+    p.wait(lambda s: not p.shows("Score sheet")(s), 10, "the sheet away")
     assert p.problems() == []
 
 

@@ -74,15 +74,26 @@ def test_the_pad_lies_on_the_table_and_a_click_on_it_brings_the_sheet(app):
     assert inp.pad.np.isEmpty()  # the table's pad goes with its game
 
 
-def test_no_pad_where_the_table_keeps_no_sheet(app):
-    """A three-player table has no two-column pad (its scores are on the HUD)."""
-    setup, app.setup = app.setup, GameSetup(level="simple", players=3)
+@pytest.mark.parametrize("players", [3, 4])
+def test_group_tables_have_the_sheet_over_the_table_and_no_pad(app, players):
+    """A game of three: Tab's sheet has a column per player, by name; a partnership game:
+    "We" and "They". Neither lays the two-column pad on the felt (three columns; the
+    partner's table takes the felt's left)."""
+    setup, app.setup = app.setup, GameSetup(level="simple", players=players)
     try:
-        app.start_three_player()
+        start = app.start_three_player if players == 3 else app.start_partnership
+        start()
         app.taskMgr.step()
         inp = app.session.input
-        assert inp.ctl.score_sheet() is None and not inp.pad.shown
+        sheet = inp.ctl.score_sheet()
+        assert sheet is not None and sheet.columns == (3 if players == 3 else 2)
+        assert not inp.pad.shown and "sheet" in inp.buttons
+        assert inp.do("sheet") and inp.sheet.shown
+        heading = inp.sheet.lines[1]
+        names = inp.ctl.player_names if players == 3 else ("We", "They")
+        assert heading == "  ".join(("Hand", *names)), heading
+        assert inp.do("sheet") and not inp.sheet.shown
     finally:
         app.setup = setup
         app.request("Menu")
-        delete_save()  # no game of three left to offer the next test
+        delete_save()  # no group game left to offer the next test

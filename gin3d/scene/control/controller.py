@@ -149,10 +149,17 @@ class TableController:
                 return
             self._changed()
 
+    # the score pad lies on the felt (a two-column pad, room for it at the front left)
+    felt_pad = True
+
     def score_sheet(self) -> ScoreSheet | None:
-        """The game's score pad so far (two players, standard scoring; None where the table
-        keeps none: its own sheet comes at game over)."""
+        """The game's score sheet so far (None where the table keeps none: a lesson, or
+        Hollywood scoring, which has its own sheet at game over)."""
         return score_sheet(self.game)
+
+    def sheet_names(self) -> tuple[str, ...]:
+        """The names over the sheet's columns, in its order."""
+        return self.names
 
     def can_skip(self) -> bool:
         """Whether the player may hurry what the table waits for: a computer's move at this

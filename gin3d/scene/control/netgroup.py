@@ -21,6 +21,7 @@ from ...driver.groups import PartnershipTable
 from ...driver.three_table import ThreePlayerTable
 from ...engine import HandDrawn, HandScored, PartnershipGame, redact
 from ...engine.groups import team_of
+from ...engine.sheet import ScoreSheet, score_sheet
 from .netcontroller import NetTableController
 from .netwatch import PartnerWatch
 from .perspective import local_view, waiting_view
@@ -72,6 +73,24 @@ class NetGroupController(NetTableController):
     def game(self):
         """The table's game from our chair (None before the first hand is agreed)."""
         return self.table
+
+    felt_pad = False  # three columns, or the partner's table on the felt's left
+
+    def score_sheet(self) -> ScoreSheet:
+        """The table's sheet after the last agreed hand: a column per player (three) or per
+        team (four: team 0 first), empty before the first."""
+        if self.group is not None:
+            return score_sheet(self.group)
+        sides, target = (3, self.rules.game_target)
+        if self.players == 4:
+            sides, target = 2, self.rules.partnership_target
+        return ScoreSheet((), (0,) * sides, target)
+
+    def sheet_names(self) -> tuple[str, ...]:
+        if self.players == 4:
+            n = self.player_names
+            return tuple(f"{n[t]} & {n[t + 2]}" for t in (0, 1))
+        return self.player_names
 
     @property
     def team_names(self) -> tuple[str, str] | None:

@@ -397,7 +397,7 @@ class TableInput(MouseButtons):
         if self.ctl.can_skip() and self._sitting_out():  # (the key hurries any computer)
             buttons.add("skip")
         sheet = self.ctl.score_sheet()
-        self.pad.update(self.ctl.names, sheet)
+        self.pad.update(self.ctl.sheet_names(), sheet if self.ctl.felt_pad else None)
         if sheet is not None:
             buttons.add("sheet")
         if self.hud is not None:
@@ -514,7 +514,7 @@ class TableInput(MouseButtons):
         sheet = self.ctl.score_sheet()
         if sheet is None:
             return False
-        self.sheet.show(self.ctl.names, sheet)
+        self.sheet.show(self.ctl.sheet_names(), sheet)
         return True
 
     def destroy(self) -> None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 from ...driver import MOVED, GameDriver
 from ...driver.team_table import TeamTable
 from ...engine import redact
+from ...engine.sheet import ScoreSheet, score_sheet
 from ..tabletop.inset import InsetView
 from .controller import PlayerNames, TableController
 
@@ -63,9 +64,14 @@ class PartnershipController(PlayerNames, TableController):
         """Not at a team table: both tables' hands go on together, each at its pace."""
         return False
 
-    def score_sheet(self) -> None:
-        """No pad during play: the teams' sheet is the game over screen's."""
-        return None
+    felt_pad = False  # the partner's table (the inset) takes the felt's left
+
+    def score_sheet(self) -> ScoreSheet | None:
+        """The game's sheet: a column per team (yours first), a line per round."""
+        return score_sheet(self.game.game)
+
+    def sheet_names(self) -> tuple[str, ...]:
+        return ("We", "They")  # the partnership pad's own headings
 
     # -- names and what the HUD tells ---------------------------------------------------
     def seated(self) -> tuple[int, int]:

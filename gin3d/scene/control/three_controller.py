@@ -10,6 +10,7 @@ table seats' names for the hand in progress; ``bench`` is the one who sits it ou
 from __future__ import annotations
 
 from ...driver.three_table import ThreePlayerTable
+from ...engine.sheet import ScoreSheet, score_sheet
 from .controller import PlayerNames, TableController
 
 
@@ -50,9 +51,14 @@ class ThreePlayerController(PlayerNames, TableController):
         yours, a computer's move hurried."""
         return (self.game.watching and not self.game.hand.over) or super().can_skip()
 
-    def score_sheet(self) -> None:
-        """No pad during play: three players' sheet is the game over screen's."""
-        return None
+    felt_pad = False  # three columns: the sheet over the table only (Tab)
+
+    def score_sheet(self) -> ScoreSheet | None:
+        """The game's sheet: a column per player, by player."""
+        return score_sheet(self.game.game)
+
+    def sheet_names(self) -> tuple[str, ...]:
+        return self.player_names
 
     def watching_line(self) -> str:
         """The prompt while you sit out ("" while you play)."""

@@ -1,6 +1,7 @@
 """The score sheet over the table (Tab, or the HUD's Score sheet button): the classic Gin
-pad, a column per player, a line per hand with who won it, how and for how much, then the
-totals, the boxes and the target; at game's end its bonuses.
+pad, a column per player (per team: "We" and "They"), a line per hand with who won it, how
+and for how much (in a game of three, a dash for the one who sat it out), then the totals,
+the boxes and the target; at game's end its bonuses.
 
 A view only: it draws the ``engine.sheet.ScoreSheet`` it is given and changes nothing.
 """
@@ -16,7 +17,8 @@ from .palette import GOLD
 
 LINES_SHOWN = 12  # the newest hands; earlier ones are summed in the totals
 STEP = 0.062  # between two lines
-COLUMNS = (-0.62, 0.02, 0.5)  # the hand's number, then each player's column (centres)
+LABEL_X = -0.62  # the hand's number (or the row's name), then each player's column
+COLUMNS = {2: (0.02, 0.5), 3: (-0.18, 0.18, 0.54)}  # the players' columns' centres
 WIDTH = 1.5
 SOFT = (0.85, 0.9, 0.85, 1)
 WON = (1, 1, 0.88, 1)
@@ -34,8 +36,8 @@ class ScoreSheetView:
     def shown(self) -> bool:
         return self.frame is not None
 
-    def show(self, names: tuple[str, str], sheet: ScoreSheet) -> None:
-        """Draw ``sheet`` with ``names`` over its two columns (again, if it is up)."""
+    def show(self, names: tuple[str, ...], sheet: ScoreSheet) -> None:
+        """Draw ``sheet`` with ``names`` over its columns (again, if it is up)."""
         self.hide()
         rows = self._rows(names, sheet)
         height = 0.2 + STEP * len(rows)
@@ -52,31 +54,35 @@ class ScoreSheetView:
         y = height / 2 - 0.19
         for cells, colour in rows:
             spans = len(cells) == 1  # a line of its own, across the sheet
-            for x, text in zip((0.0,) if spans else COLUMNS, cells):
+            columns = (LABEL_X, *COLUMNS[len(names)])
+            for x, text in zip((0.0,) if spans else columns, cells):
                 if text:
                     line = theme.text_line(self.frame, (x, y), 0.042, colour)
                     line.setText(text)
             self.lines.append("  ".join(c for c in cells if c))
             y -= STEP
 
-    def _rows(self, names: tuple[str, str], sheet: ScoreSheet) -> list[tuple[tuple, tuple]]:
-        """The pad's rows: (hand, first column, second column) and their colour."""
-        rows: list[tuple[tuple, tuple]] = [(("Hand", *names), GOLD)]
+    def _rows(self, names: tuple[str, ...], sheet: ScoreSheet) -> list[tuple[tuple, tuple]]:
+        """The pad's rows: (hand, a cell per column) and their colour."""
+        n = len(names)
+        rows: list[tuple[tuple, tuple]] = [(("Round" if _rounds(sheet) else "Hand", *names), GOLD)]
         shown = sheet.lines[-LINES_SHOWN:]
         if len(shown) < len(sheet.lines):
             rows.append(((f"Hands 1-{shown[0].hand - 1}: in the totals below",), SOFT))
         for line in shown:
-            cells = ["", ""]
+            played = line.played or tuple(range(n))
+            cells = ["" if c in played else "-" for c in range(n)]  # "-": sat this hand out
             if line.winner is None:
-                cells = ["drawn", "drawn"]
+                for c in played:
+                    cells[c] = "drawn"
             else:
                 cells[line.winner] = f"+{line.points} {line.how}"
             rows.append(((str(line.hand), *cells), WON))
         if not sheet.lines:
             rows.append((("No hand scored yet",), SOFT))
-        totals = sheet.lines[-1].totals if sheet.lines else (0, 0)
-        rows.append((("Total", str(totals[0]), str(totals[1])), GOLD))
-        rows.append((("Boxes", str(sheet.boxes[0]), str(sheet.boxes[1])), SOFT))
+        totals = sheet.lines[-1].totals if sheet.lines else (0,) * n
+        rows.append((("Total", *map(str, totals)), GOLD))
+        rows.append((("Boxes", *map(str, sheet.boxes)), SOFT))
         if sheet.final:
             parts = (("shutout", "Shutout"), ("game_bonus", "Game bonus"), ("boxes", "Box bonus"))
             for key, label in parts:
@@ -92,3 +98,8 @@ class ScoreSheetView:
             self.frame.destroy()
             self.frame = None
         self.lines = []
+
+
+def _rounds(sheet: ScoreSheet) -> bool:
+    """Whether the sheet's lines are a partnership game's rounds."""
+    return any(line.kind == "round" for line in sheet.lines)
