@@ -60,6 +60,7 @@ class ScorePad:
     def __init__(self, base, parent: NodePath) -> None:
         self.base = base
         self.np = base.loader.loadModel(panda_filename(asset_path("models", "scorepad.egg")))
+        self.np.flattenStrong()  # its sheets in as few batches as their looks allow
         self.np.reparentTo(parent)
         self.np.setPos(*POS)
         self.np.setH(HEADING)
@@ -93,6 +94,7 @@ class ScorePad:
             for px, text in zip(COLUMNS_PX, cells):
                 if text:
                     self._write(text, px, py, font, NAME_INK if row == 0 else PENCIL)
+        self.writing.flattenStrong()  # all the pencilling one batch: one font, two inks
         self.np.show()
 
     def _write(self, text: str, px: float, py: float, font, colour) -> None:
