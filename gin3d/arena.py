@@ -29,7 +29,7 @@ import numpy as np
 from .ai.ratings import ratings, table
 from .ai.yardsticks import arena_names, make_arena_player
 from .engine import Game, NextHand, RuleSet
-from .engine.rules import PRESETS
+from .engine.rules import MEASURE_PRESETS, PRESETS
 
 
 @dataclass
@@ -221,7 +221,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("level_a", metavar="LEVEL_A", nargs="?", choices=names)
     parser.add_argument("level_b", metavar="LEVEL_B", nargs="?", choices=names)
     parser.add_argument("--games", type=int, default=None, help="games (per pairing)")
-    parser.add_argument("--preset", default="classic", choices=sorted(PRESETS))
+    parser.add_argument("--preset", default="classic", choices=sorted([*PRESETS, *MEASURE_PRESETS]))
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     parser.add_argument(

@@ -4,8 +4,25 @@ import pytest
 from ai_positions import VARIANTS, drive
 
 from gin3d import arena
-from gin3d.ai.yardsticks import PATIENT_KNOCK, arena_names, make_arena_player
-from gin3d.engine import BigGin, Discard, FinishLayoff, Knock, LayOff, deadwood_of_mask, mask_of
+from gin3d.ai.evaluate import melded_in_some_best
+from gin3d.ai.yardsticks import (
+    HUNTER_KNOCK_TURNS,
+    PATIENT_KNOCK,
+    arena_names,
+    make_arena_player,
+    own_turns,
+)
+from gin3d.engine import (
+    BigGin,
+    Discard,
+    DrawDiscard,
+    FinishLayoff,
+    Knock,
+    LayOff,
+    RuleSet,
+    deadwood_of_mask,
+    mask_of,
+)
 
 
 @pytest.mark.parametrize("name", ["eager", "mirror:hard", "mirror:expert"])
@@ -59,8 +76,46 @@ def test_patient_never_knocks_above_three():
     assert seen and waited  # it knocked low and it turned down knocks
 
 
+def test_the_gin_hunter_knocks_early_or_for_gin_and_takes_only_into_melds():
+    """Past its first few turns the hunter turns down every knock short of gin (unless only
+    a knock is legal); it takes the pile's card only when it melds."""
+    early = late_knocks = waited = takes = 0
+
+    def check(view, action):
+        nonlocal early, late_knocks, waited, takes
+        throws = any(type(a) is Discard for a in view.legal)
+        if type(action) is Knock and throws:
+            left = deadwood_of_mask(mask_of(view.hand) & ~(1 << action.card))
+            if own_turns(view) < HUNTER_KNOCK_TURNS:
+                early += 1
+            else:
+                assert left == 0, (view.hand, action)  # gin only, this late
+                late_knocks += 1
+        if type(action) is Discard and any(type(a) is Knock for a in view.legal):
+            assert own_turns(view) >= HUNTER_KNOCK_TURNS
+            waited += 1
+        if type(action) is DrawDiscard:
+            assert melded_in_some_best([*view.hand, view.top], view.top)
+            takes += 1
+
+    rules = RuleSet.preset("eaai")
+    drive(make_arena_player("hunter", seed=3), rules, 900, 1500, on_decision=check)
+    assert waited and takes and (early or late_knocks)
+
+
+def test_the_eaai_rules_are_the_challenges(capsys):
+    rules = RuleSet.preset("eaai")
+    assert (rules.knock_limit, rules.gin_bonus, rules.undercut_bonus) == (10, 25, 25)
+    assert (rules.big_gin_bonus, rules.box_bonus, rules.game_bonus) == (0, 0, 0)
+    assert (rules.shutout, rules.next_dealer) == ("none", "alternate")
+    assert arena.main(["hunter", "simple", "--games", "2", "--seed", "1", "--preset", "eaai"]) == 0
+    assert "hunter vs simple: game win rate" in capsys.readouterr().out
+
+
 def test_the_arena_accepts_yardsticks_by_name(capsys):
-    assert {"eager", "patient", "random", "mirror:hard", "mirror:expert"} <= set(arena_names())
+    assert {"eager", "patient", "random", "hunter", "mirror:hard", "mirror:expert"} <= set(
+        arena_names()
+    )
     assert arena.main(["mirror:simple", "random", "--games", "2", "--seed", "1"]) == 0
     assert "mirror:simple vs random: game win rate" in capsys.readouterr().out
     with pytest.raises(ValueError, match="unknown yardstick 'mirror:grandmaster'"):

@@ -8,20 +8,37 @@ against each of them:
   into a meld (the research baseline's knock and draw rules without layoffs);
 - ``patient``: holds out for gin or 3 deadwood or less, lays off fully (hard's play);
 - ``random``: any legal action, uniformly;
-- ``mirror:LEVEL``: that level with its knock rule changed to knocking at the first chance.
+- ``mirror:LEVEL``: that level with its knock rule changed to knocking at the first chance;
+- ``hunter``: a gin hunter, our own reading of the strongest published heuristic programs of
+  the EAAI Gin Rummy challenge: it takes the pile's card only straight into a meld, throws
+  the card least likely to help the opponent (a danger score from everything it has seen:
+  their picks, their passes, their throws) while keeping its own gin outs alive, and knocks
+  only in its first few turns; after that it plays for gin.
 """
 
 from __future__ import annotations
 
-from ..engine import Action, BigGin, Discard, FinishLayoff, Knock, PlayerView, deadwood_of_mask
+from ..engine import (
+    Action,
+    BigGin,
+    Discard,
+    Discarded,
+    FinishLayoff,
+    Knock,
+    PlayerView,
+    deadwood_of_mask,
+)
 from ..engine.cards import VALUES
 from .hard import HardPlayer
-from .knowledge import Knowledge
+from .knowledge import Knowledge, completers
 from .player import ComputerPlayer
 from .simple import SimplePlayer
 
 PATIENT_KNOCK = 3  # the patient player knocks only with this much deadwood or less
-YARDSTICKS = ("eager", "patient", "random")
+HUNTER_KNOCK_TURNS = 3  # the gin hunter knocks only in its first this many turns
+HUNTER_DANGER = 12.0  # points of deadwood a sure feed of the opponent's meld is worth
+HUNTER_OUTS = 0.75  # points of deadwood each unseen card that would meld with the rest is worth
+YARDSTICKS = ("eager", "patient", "random", "hunter")
 MIRROR = "mirror:"
 
 
@@ -62,6 +79,45 @@ class PatientPlayer(HardPlayer):
         return None
 
 
+def own_turns(view: PlayerView) -> int:
+    """How many turns this seat has finished this hand (its discards so far)."""
+    return sum(1 for e in view.history if type(e) is Discarded and e.seat == view.seat)
+
+
+class GinHunterPlayer(SimplePlayer):
+    """Takes the pile's card only into a meld (as ``simple``); throws by deadwood, danger
+    and the gin outs it keeps; knocks in its first ``HUNTER_KNOCK_TURNS`` turns only, then
+    holds out for gin (a knock still when nothing else is legal)."""
+
+    level = "hunter"
+
+    def _discard(self, view: PlayerView) -> Action:
+        if BigGin() in view.legal:
+            return BigGin()
+        know = Knowledge.of(view)
+        knocks = [a.card for a in view.legal if type(a) is Knock]
+        throws = [a.card for a in view.legal if type(a) is Discard]
+        gins = [c for c in knocks if deadwood_of_mask(know.mine & ~(1 << c)) == 0]
+        if gins:
+            return Knock(self._throw(know, gins))
+        if knocks and (own_turns(view) < HUNTER_KNOCK_TURNS or not throws):
+            return Knock(self._throw(know, knocks))
+        return Discard(self._throw(know, throws))
+
+    @staticmethod
+    def _throw(know: Knowledge, pool: list[int]) -> int:
+        """The card whose throw leaves the least deadwood, weighed against how much the
+        opponent may want it and how many gin outs the rest keeps."""
+
+        def cost(card: int) -> tuple[float, int, int]:
+            rest = know.mine & ~(1 << card)
+            outs = (completers(rest) & know.unseen_mask).bit_count()
+            value = deadwood_of_mask(rest) + HUNTER_DANGER * know.danger(card)
+            return value - HUNTER_OUTS * outs, -VALUES[card], card
+
+        return min(pool, key=cost)
+
+
 class RandomPlayer(ComputerPlayer):
     """Any legal action, uniformly at random: the floor every level must clear."""
 
@@ -96,7 +152,12 @@ def make_yardstick(name: str, seed: int | str | None = None):
 
     if name.startswith(MIRROR) and name[len(MIRROR) :] in LEVELS:
         return MirrorPlayer(make_player(name[len(MIRROR) :], seed=seed))
-    classes = {"eager": EagerPlayer, "patient": PatientPlayer, "random": RandomPlayer}
+    classes = {
+        "eager": EagerPlayer,
+        "patient": PatientPlayer,
+        "random": RandomPlayer,
+        "hunter": GinHunterPlayer,
+    }
     if name not in classes:
         raise ValueError(f"unknown yardstick {name!r} (choose from {', '.join(arena_names())})")
     return classes[name](seed=seed)

@@ -85,7 +85,10 @@ class RuleSet:
     # -- presets --------------------------------------------------------------------------
     @classmethod
     def preset(cls, name: str = "classic", **overrides: Any) -> RuleSet:
-        """One of ``classic``, ``pagat``, ``oklahoma``, with keyword overrides."""
+        """One of ``classic``, ``pagat``, ``oklahoma`` (or a measuring preset of
+        ``MEASURE_PRESETS``, for the arena), with keyword overrides."""
+        if name in MEASURE_PRESETS:
+            return cls.from_dict({**MEASURE_PRESETS[name], **overrides})
         if name not in PRESETS:
             raise ValueError(f"unknown preset {name!r} (choose from {', '.join(PRESETS)})")
         return cls.from_dict({**PRESETS[name], **overrides}, base=name)
@@ -268,5 +271,24 @@ PRESETS: dict[str, dict[str, Any]] = {
         "box_bonus": 20,
         "game_target": 150,
         "shutout": "double_game_bonus",
+    },
+}
+
+# Rules to measure computer players by, not offered to players: ``eaai`` is the rules of the
+# EAAI Gin Rummy challenge (knock at 10, gin and undercut 25 each, a tie is an undercut, no
+# Big Gin, no box, game or shutout bonus, the deal alternates), the published programs'
+# own terms.
+MEASURE_PRESETS: dict[str, dict[str, Any]] = {
+    "eaai": {
+        "name": "eaai",
+        "knock_limit": 10,
+        "gin_bonus": 25,
+        "big_gin_bonus": 0,
+        "undercut_bonus": 25,
+        "box_bonus": 0,
+        "game_bonus": 0,
+        "shutout": "none",
+        "next_dealer": "alternate",
+        "game_target": 100,
     },
 }
