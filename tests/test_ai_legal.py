@@ -9,7 +9,14 @@ from gin3d.engine import LayOff
 
 DECISIONS = {"beginner": 600, "simple": 600, "hard": 400, "expert": 250}
 # the arena's yardsticks (not in the menu) are held to the same test
-DECISIONS |= {"eager": 500, "patient": 300, "random": 500, "mirror:hard": 300, "hunter": 400}
+DECISIONS |= {
+    "eager": 500,
+    "patient": 300,
+    "random": 500,
+    "mirror:hard": 300,
+    "hunter": 400,
+    "mc:4": 200,
+}
 # deal seeds per level, picked so that each level meets every phase (hard and expert now
 # rarely let a hand run to the stock end, where the last-chance pickup happens)
 SEED_BASE = {"beginner": 100, "simple": 100, "hard": 199, "expert": 207}

@@ -103,6 +103,49 @@ def test_the_gin_hunter_knocks_early_or_for_gin_and_takes_only_into_melds():
     assert waited and takes and (early or late_knocks)
 
 
+def test_the_monte_carlo_player_goes_gin_and_prices_the_pile():
+    """With gin in hand the playouts price gin above every throw; it takes a pile card only
+    where it melds with two of the hand (priced against the stock), never one that melds with
+    nothing."""
+    from ship_hands import GIN
+
+    from gin3d.ai.knowledge import completers
+    from gin3d.ai.monte_carlo import MonteCarloPlayer
+    from gin3d.engine import Game, card
+
+    player = MonteCarloPlayer(8, seed=1)
+    takes = passes = 0
+
+    def check(view, action):
+        nonlocal takes, passes
+        mask = mask_of(view.hand)
+        gin = [
+            a
+            for a in view.legal
+            if type(a) is Knock and not deadwood_of_mask(mask & ~(1 << a.card))
+        ]
+        if gin:
+            assert type(action) in (Knock, BigGin), (view.hand, action)
+        if view.phase == "draw" and DrawDiscard in map(type, view.legal):
+            if not completers(mask) >> view.top & 1:  # it melds with no two of the hand
+                assert type(action) is not DrawDiscard, (view.hand, view.top)
+                passes += 1
+            elif type(action) is DrawDiscard:
+                takes += 1
+
+    drive(player, RuleSet.preset("eaai"), 1100, 400, on_decision=check)
+    assert takes and passes
+    # a hand one draw from gin (tests/ship_hands.py): drawn, gin is the choice
+    hand = Game(RuleSet.preset("eaai"), "mc-gin", first_dealer=1, decks=[GIN[0]])
+    for action in GIN[1][:3]:  # both pass the upcard, the non-dealer draws the 4S
+        hand.apply(action)
+    view = hand.view(hand.turn)
+    assert player.choose(view) == Knock(card("KD"))
+    with pytest.raises(ValueError, match="named mc or mc:N"):
+        make_arena_player("mc:many")
+    assert make_arena_player("mc:12").rollouts == 12
+
+
 def test_the_eaai_rules_are_the_challenges(capsys):
     rules = RuleSet.preset("eaai")
     assert (rules.knock_limit, rules.gin_bonus, rules.undercut_bonus) == (10, 25, 25)
@@ -113,7 +156,7 @@ def test_the_eaai_rules_are_the_challenges(capsys):
 
 
 def test_the_arena_accepts_yardsticks_by_name(capsys):
-    assert {"eager", "patient", "random", "hunter", "mirror:hard", "mirror:expert"} <= set(
+    assert {"eager", "patient", "random", "hunter", "mc", "mirror:hard", "mirror:expert"} <= set(
         arena_names()
     )
     assert arena.main(["mirror:simple", "random", "--games", "2", "--seed", "1"]) == 0

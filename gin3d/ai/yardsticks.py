@@ -13,7 +13,9 @@ against each of them:
   the EAAI Gin Rummy challenge: it takes the pile's card only straight into a meld, throws
   the card least likely to help the opponent (a danger score from everything it has seen:
   their picks, their passes, their throws) while keeping its own gin outs alive, and knocks
-  only in its first few turns; after that it plays for gin.
+  only in its first few turns; after that it plays for gin;
+- ``mc`` / ``mc:N``: a Monte Carlo player pricing every option on N sampled deals played
+  out (``monte_carlo.py``; 32 by default).
 """
 
 from __future__ import annotations
@@ -31,6 +33,8 @@ from ..engine import (
 from ..engine.cards import VALUES
 from .hard import HardPlayer
 from .knowledge import Knowledge, completers
+from .monte_carlo import NAME as MC
+from .monte_carlo import make_monte_carlo
 from .player import ComputerPlayer
 from .simple import SimplePlayer
 
@@ -152,6 +156,8 @@ def make_yardstick(name: str, seed: int | str | None = None):
 
     if name.startswith(MIRROR) and name[len(MIRROR) :] in LEVELS:
         return MirrorPlayer(make_player(name[len(MIRROR) :], seed=seed))
+    if name == MC or name.startswith(MC + ":"):
+        return make_monte_carlo(name, seed)
     classes = {
         "eager": EagerPlayer,
         "patient": PatientPlayer,
@@ -167,7 +173,7 @@ def arena_names() -> list[str]:
     """Every name the arena accepts: the levels, the yardsticks and a mirror of each level."""
     from .levels import LEVELS
 
-    return [*LEVELS, *YARDSTICKS, *(MIRROR + level for level in LEVELS)]
+    return [*LEVELS, *YARDSTICKS, MC, *(MIRROR + level for level in LEVELS)]
 
 
 def make_arena_player(name: str, seed: int | str | None = None):
