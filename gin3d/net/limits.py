@@ -51,6 +51,14 @@ class Budget:
             self._forget()
         return True
 
+    def refund(self, key: str) -> None:
+        """Give back one try ``spend`` took (never more than ``burst``)."""
+        level = min(float(self.burst), self.left(key) + 1.0)
+        if level >= self.burst:
+            self._level.pop(key, None)
+        else:
+            self._level[key] = (level, self.clock())
+
     def wait_s(self, key: str) -> float:
         """Seconds until ``key`` may try again (0 now)."""
         return max(0.0, (1.0 - self.left(key)) * self.every)
@@ -82,6 +90,17 @@ def address_key(host: str) -> str:
             return str(ip.ipv4_mapped)
         return str(ipaddress.ip_network(f"{ip}/64", strict=False))
     return str(ip)
+
+
+def network_key(address: str) -> str:
+    """The network an address (as ``address_key`` makes it) belongs to, as lists count
+    fairness: an IPv4 /24, an IPv6 /48 (one site); anything else is its own network."""
+    try:
+        net = ipaddress.ip_network(address, strict=False)
+    except ValueError:
+        return address
+    prefix = 24 if net.version == 4 else 48
+    return str(net.supernet(new_prefix=prefix)) if net.prefixlen > prefix else str(net)
 
 
 class Slots:
