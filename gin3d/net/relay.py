@@ -14,16 +14,15 @@ waiting peer that closes its socket (or speaks out of turn) frees its place at o
 waits at most ``guest_wait`` s; one address keeps only a few connections open, and when
 too many lines are awaited at once the oldest idle connection is closed. A guest's claim
 that matches none of the hosts waiting in its room is a wrong code: each address and each
-room has a budget of those (``limits.Budget``; a guest over it is refused before its claim
-is checked) and the hosts in that room are told (``MISS``). Such a guest still waits
-``miss_wait`` s (the host there may be a squatter's, the real one on its way) and is then
-told its code was wrong; a guest that comes before any host waits ``guest_wait`` s.
-Run it anywhere with one command: ``gin3d-relay --host 0.0.0.0``.
+room has a budget of those, taken from before its claim is read (so simultaneous guesses
+cannot overspend it) and given back when the claim proves right; the hosts in that room are
+told (``MISS``). Such a guest waits ``miss_wait`` s (the host there may be a squatter's)
+and is then told its code was wrong. ``relay_service`` runs it (``gin3d-relay``).
 
 What the nodes of one service share goes through a ``directory.Directory``: in this process
 (the default), or in Redis (``--redis URL``), where any number of nodes serve one population.
-A peer whose partner waits on another node is answered ``REDIRECT <host:port>`` and goes
-there; ``hello``, ``list``, ``quick`` and ``table`` serve the public tables (docs/net.md,
+A peer whose partner waits on another node is answered ``REDIRECT <host:port>``; ``hello``,
+``list``, ``quick`` and ``table`` serve the public tables (``relay_lobby``; docs/net.md,
 *The service*). A host line ending ``direct <port> [<ip:port> ...]`` is told ``SEEN <ip>``
 and its direct addresses are published while it waits; ``where <room> <claim>`` gives them
 to its guest (docs/net.md, *Direct first*).
@@ -39,43 +38,35 @@ import re
 import secrets
 import sys
 import time
-from collections import OrderedDict
 from dataclasses import dataclass, field
 
 from .candidates import observed_ip, published_by
 from .constants import MAX_CANDIDATES, RELAY_PORT
 from .directory import (
-    PUBLIC_PRESETS,
-    TABLES_SHOWN,
     Directory,
     DirectoryError,
     MemoryDirectory,
     Table,
-    decode_name,
 )
-from .limits import network_key, peer_address
+from .limits import Limits, network_key, peer_address
 from .protocol import PROTOCOL_VERSION
 from .relay_client import (
-    GO,
     LINE_LIMIT,
     MAGIC,
     MISS,
-    REDIRECTS,
     RelayError,
     RelayUnreachable,
     ask_direct,
+    claim_verifier,
     relay_connect,
     relay_nodes,
     unreachable_why,
 )
+from .relay_lobby import TableChecks, lobby_answer, table_of
 from .relay_metrics import reason_label
-from .transport import room_claim, room_id
 
 __all__ = [  # the peer's side lives in relay_client; these names stay importable from here
-    "GO",
     "MAGIC",
-    "MISS",
-    "REDIRECTS",
     "Limits",
     "Relay",
     "RelayError",
@@ -109,34 +100,11 @@ _DIRECT_HOST = re.compile(
     rf"((?: [^ ]{{1,47}}){{0,{MAX_CANDIDATES - 1}}})\Z"
 )
 _WHERE = re.compile(rf"GIN3D-RELAY/2 (where) ({_HEX} {_HEX})\Z")
-MAX_TARGET = 1000
 OLD_MAGIC = "GIN3D-RELAY/"
 OLD_VERSION = "this relay speaks GIN3D-RELAY/2: both players need the same gin3d version"
 WRONG_CODE = "wrong join code (or the table is gone)"
 UNAVAILABLE = "the service is unavailable: try again"  # never the store's address or error
-NOT_ITS_CODE = "the table's verifier is not of its public code: nobody could join it"
-VERIFIED_KEPT = 4096  # tables whose verifier was checked, remembered (a host registers again)
 log = logging.getLogger("gin3d.relay")
-
-
-@dataclass
-class Limits:
-    """The relay's limits against strangers (docs/net.md, *The relay*)."""
-
-    line_timeout: float = 5.0  # seconds to send the request line
-    host_wait: float = 600.0  # a host waits this long for its guest, then registers again
-    guest_wait: float = 30.0  # a guest waits this long for its host
-    miss_wait: float = 5.0  # ... or this long, when other hosts wait in its room
-    max_rooms: int = 10_000  # peers waiting (registered, socket open) in all
-    max_waiting_per_address: int = 16  # peers waiting from one address
-    max_per_address: int = 32  # connections not yet paired, from one address
-    max_pending: int = 1_000  # connections that have not sent their line yet, in all
-    guesses: tuple[int, float] = (10, 10.0)  # wrong codes per address: burst, then one per s
-    room_guesses: tuple[int, float] = (20, 5.0)  # wrong codes per room: burst, then one per s
-    quick: tuple[int, float] = (10, 3.0)  # quick-match requests per address: burst, then ...
-    tables_per_network: int = 4  # public tables open from one /24 (IPv4) or /48 (IPv6)
-    table_checks: tuple[int, float] = (6, 10.0)  # new tables' verifiers checked per address
-    checks_at_once: int = 2  # verifiers checked at the same time (scrypt: 16 MiB, ~50 ms each)
 
 
 @dataclass
@@ -179,8 +147,8 @@ class Relay:
         self.misses = 0  # wrong codes tried (claims that matched no host)
         self.refused: dict[str, int] = {}  # why -> how often (for the operator and tests)
         self.refusals: dict[str, int] = {}  # the same by ``reason_label`` (for /metrics)
-        self.verified: OrderedDict[str, str] = OrderedDict()  # table id -> its code, checked
-        self.checking = asyncio.Semaphore(self.limits.checks_at_once)
+        lim = self.limits
+        self.checks = TableChecks(self.directory, lim.table_checks, lim.checks_at_once)
         self.log_salt = secrets.token_bytes(16)  # rooms in the log: not reversible to codes
         self.pairs = 0
         self.redirects = 0  # peers sent to the node where their partner waits
@@ -277,9 +245,11 @@ class Relay:
             return await self._pairing(reader, writer, address, m.groups(), None)
         t = _TABLE_LINE.match(line)
         if t:
-            table, why = _table_of(t)
+            table, why = table_of(t)
             if table is not None:
-                why = await self._check_table(table, address)
+                why = await self.checks.why_not(table, address)
+                if why:
+                    log.info("refused a table from %s: %s", address, why)
             if why:
                 await self._refuse(writer, why)
                 return False
@@ -501,35 +471,20 @@ class Relay:
     async def _answer_query(
         self, writer: asyncio.StreamWriter, address: str, what: str, arg, more=None
     ) -> None:
-        """``hello``; ``list [<preset> [<offset> <count>]]`` (a page of the open tables in
-        ``fair_order``, then ``END <how many in all>``); ``quick [<preset> [<own table>]]``
-        (the oldest open table nobody was given, never the asker's own, or ``NONE``):
+        """``hello``, ``where``, or the lobby's ``list`` and ``quick`` (``lobby_answer``):
         answered, then closed."""
         if what == "hello":
             d = self.directory
             lines = [f"SERVICE {MAGIC} {PROTOCOL_VERSION} {d.node_id} {d.mode}"]
         elif what == "where":
             lines = [await self._where(address, *arg.split())]
-        elif arg is not None and arg not in PUBLIC_PRESETS and arg != "all":
-            await self._refuse(writer, f"unknown preset {arg[:20]!r}")
-            return
-        elif what == "list":
-            offset, count = (int(n) for n in (more or f"0 {TABLES_SHOWN}").split())
-            if not 1 <= count <= TABLES_SHOWN:
-                await self._refuse(writer, f"a page holds 1..{TABLES_SHOWN} tables")
-                return
-            preset = None if arg in (None, "all") else arg
-            tables, total = await self.directory.tables(preset, offset, count)
-            lines = [t.line() for t in tables] + [f"END {total}"]
-        elif more is not None and " " in more:
-            await self._refuse(writer, "bad request line")
-            return
         else:
-            if not await self.directory.take("quick", address, self.limits.quick):
-                await self._refuse(writer, "too many quick matches: try again soon")
+            lines, why = await lobby_answer(
+                self.directory, self.limits.quick, address, what, arg, more
+            )
+            if why:
+                await self._refuse(writer, why)
                 return
-            table = await self.directory.claim_table(None if arg == "all" else arg, more or "")
-            lines = [table.line() if table is not None else "NONE"]
         await self._say(writer, "\n".join(lines))
         writer.close()
 
@@ -603,26 +558,6 @@ class Relay:
         log.warning("refused a request: %s", exc)
         await self._refuse(writer, UNAVAILABLE)
 
-    async def _check_table(self, table: Table, address: str) -> str:
-        """Why ``table`` may not be listed ("" when it may): its verifier must be the one
-        its public code gives, so every listed table can be joined with the code it shows.
-        Checked once per table (a host registers again) and at most ``table_checks`` new
-        ones per address (each check is a scrypt), a few at a time."""
-        if self.verified.get(table.table_id) == table.code:
-            self.verified.move_to_end(table.table_id)
-            return ""
-        if not await self.directory.take("check", address, self.limits.table_checks):
-            return "too many new tables from your address: try again soon"
-        async with self.checking:
-            claim = await asyncio.to_thread(room_claim, table.code)
-        if claim_verifier(claim) != table.table_id:
-            log.info("refused a table whose verifier is not of its code, from %s", address)
-            return NOT_ITS_CODE
-        self.verified[table.table_id] = table.code
-        while len(self.verified) > VERIFIED_KEPT:
-            self.verified.popitem(last=False)
-        return ""
-
     async def _say(self, writer: asyncio.StreamWriter, text: str) -> None:
         with contextlib.suppress(OSError):
             writer.write(f"{text}\n".encode())
@@ -648,28 +583,6 @@ class Relay:
                 dst.close()
 
         await asyncio.gather(copy(r1, w2), copy(r2, w1))
-
-
-def _table_of(m: re.Match) -> tuple[Table | None, str]:
-    """The public table a ``table`` line opens, or None and why not."""
-    room, verifier, fingerprint, preset, target, name, code = m.groups()
-    if preset not in PUBLIC_PRESETS:
-        return None, f"unknown preset {preset!r}"
-    if not 1 <= int(target) <= MAX_TARGET:
-        return None, f"the game target must be 1..{MAX_TARGET}"
-    if room_id(code) != room:
-        return None, "the table's code is not of its room"
-    try:
-        shown = decode_name(name)
-    except ValueError as exc:
-        return None, str(exc)
-    return Table(verifier, shown, preset, int(target), code, fingerprint, time.time()), ""
-
-
-def claim_verifier(claim: str) -> str:
-    """What the host registers: the hash of the guest's claim (``transport.room_claim``), so
-    the relay can check a claim but holds nothing it could claim the table with itself."""
-    return hashlib.sha256(b"gin3d-relay-verifier|" + claim.encode()).hexdigest()
 
 
 def main(argv: list[str] | None = None) -> int:

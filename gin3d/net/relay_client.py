@@ -8,6 +8,7 @@ the game's peers import, so it holds the wire words both sides share.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 
 from .candidates import log, parse_candidates
 from .constants import RELAY_PORT
@@ -18,6 +19,12 @@ LINE_LIMIT = 512
 MISS = b"MISS\n"  # relay -> waiting host: a guest tried a wrong code for this room
 REDIRECTS = 3  # REDIRECT answers a client follows in a row
 GO = b"GO\n"  # host -> guest through the relay: start TLS now
+
+
+def claim_verifier(claim: str) -> str:
+    """What the host registers: the hash of the guest's claim (``transport.room_claim``), so
+    the relay can check a claim but holds nothing it could claim the table with itself."""
+    return hashlib.sha256(b"gin3d-relay-verifier|" + claim.encode()).hexdigest()
 
 
 class RelayError(ConnectionError):
