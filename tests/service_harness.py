@@ -8,17 +8,24 @@ this tree, killed or restarted on the same port at will.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
+import secrets
 import select
 import shutil
 import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
 import pytest
+
+from gin3d.net.directory import encode_name
+from gin3d.net.relay import claim_verifier
+from gin3d.net.transport import make_code, room_claim, room_id
 
 ROOT = Path(__file__).resolve().parents[1]
 LOOP = "127.0.0.1"
@@ -203,3 +210,40 @@ class Node:
                 self.kill()
         if self.proc is not None and self.proc.stdout is not None:
             self.proc.stdout.close()
+
+
+def table_request(code: str, verifier: str = "", name: str = "Spam") -> str:
+    """A ``table`` request line (classic to 100) for ``code``; with another ``verifier``, a
+    table nobody can join with the code it shows. (A scrypt: ~50 ms.)"""
+    verifier = verifier or claim_verifier(room_claim(code))
+    fingerprint = secrets.token_hex(32)
+    return f"table {room_id(code)} {verifier} {fingerprint} classic 100 {encode_name(name)} {code}"
+
+
+@contextlib.contextmanager
+def tables_held(node: tuple[str, int], names: list[str]):
+    """Public tables named ``names`` open at ``node`` (joinable with their codes), each from
+    its own loopback network (127.80.<i>.1), held open on a thread of their own until the
+    block ends."""
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_forever, daemon=True)
+    thread.start()
+
+    async def open_all() -> list[asyncio.StreamWriter]:
+        writers = []
+        for i, name in enumerate(names):
+            line = await asyncio.to_thread(table_request, make_code(), "", name)
+            _, writer = await asyncio.open_connection(*node, local_addr=(f"127.80.{i}.1", 0))
+            writer.write(f"GIN3D-RELAY/2 {line}\n".encode())
+            writers.append(writer)
+        return writers
+
+    writers = asyncio.run_coroutine_threadsafe(open_all(), loop).result(60)
+    try:
+        yield
+    finally:
+        for writer in writers:
+            loop.call_soon_threadsafe(writer.close)
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join(10)
+        loop.close()

@@ -10,12 +10,11 @@ import secrets
 import time
 
 import pytest
-from service_harness import LOOP, Node, RedisServer
+from service_harness import LOOP, Node, RedisServer, table_request
 
 from gin3d.engine import RuleSet
-from gin3d.net.directory import TABLES_SHOWN, encode_name
+from gin3d.net.directory import TABLES_SHOWN
 from gin3d.net.peer import MatchOptions
-from gin3d.net.relay import claim_verifier
 from gin3d.net.service_client import join_table, list_tables, open_table, parse_table
 from gin3d.net.transport import make_code, room_claim, room_id
 from gin3d.players import GreedyPlayer
@@ -42,14 +41,6 @@ def nodes(redis_server, tmp_path):
     finally:
         for node in started:
             node.stop()
-
-
-def table_line(code: str, verifier: str = "", name: str = "Spam") -> str:
-    """A ``table`` request line for ``code`` (with another verifier: a table nobody can
-    join with the code it shows)."""
-    verifier = verifier or claim_verifier(room_claim(code))
-    fingerprint = secrets.token_hex(32)
-    return f"table {room_id(code)} {verifier} {fingerprint} classic 100 {encode_name(name)} {code}"
 
 
 async def answer(reader: asyncio.StreamReader, timeout: float = 10.0) -> str:
@@ -96,11 +87,11 @@ def test_spam_from_60_addresses_cannot_hide_a_real_table_or_starve_quick_match(n
 
     async def spammer(i: int, source: str, code: str) -> str:
         node = (a, b)[i % 2]
-        fake = table_line(make_code(), secrets.token_hex(32))
+        fake = table_request(make_code(), secrets.token_hex(32))
         reader, writer = await node.say(fake, source)
         held.append(writer)
         with_fake = await asyncio.wait_for(reader.readline(), 20) if i == 0 else b""
-        line = await asyncio.to_thread(table_line, code)
+        line = await asyncio.to_thread(table_request, code)
         reader, writer = await node.say(line, source)
         held.append(writer)
         for _ in range(2):  # register and go at once
@@ -165,7 +156,7 @@ def test_quick_match_hands_each_table_once_and_never_the_askers_own(nodes):
     held = []
 
     async def scenario():
-        lines = [await asyncio.to_thread(table_line, make_code()) for _ in sources]
+        lines = [await asyncio.to_thread(table_request, make_code()) for _ in sources]
         own = lines[0].split()[2]
         _, writer = await a.say(lines[0], sources[0])
         held.append(writer)
