@@ -29,7 +29,7 @@ log = logging.getLogger("gin3d.relay")
 def metrics_text(relay: Relay) -> str:
     """The node's numbers in the Prometheus text format."""
     d = relay.directory
-    refused = sorted(relay.refusals.items()) or [("none", 0)]
+    refused = sorted(relay.refusals.items())  # none yet: the metric has no samples
     series = [
         ("gin3d_relay_info", "gauge", "this node (value 1)", [(_info(relay), 1)]),
         ("gin3d_relay_pairs_total", "counter", "pairs made on this node", [("", relay.pairs)]),
@@ -139,13 +139,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"gin3d-relay ({mode}) listening on {args.host}:{relay.port}", flush=True)
         if metrics is not None:
             print(f"health and metrics on http://{metrics.host}:{metrics.port}/", flush=True)
-        log.info(
-            "node %s up: version %s, %s, players at %s",
-            relay.directory.node_id,
-            version(),
-            mode,
-            relay.advertise,
-        )
+        d = relay.directory
+        log.info("node %s up: version %s, %s, at %s", d.node_id, version(), d.mode, relay.advertise)
         try:
             await stop.wait()
         finally:
