@@ -31,6 +31,7 @@ from .directory import (
 from .relay_metrics import Histogram, timed
 
 P = "gin3d:"  # every key this service writes starts with it
+LIST_FRESH_S = 0.5  # a node answers lists from one read of all tables for this long
 NODE = P + "node:"
 
 _NODE_OF = """
@@ -251,6 +252,7 @@ class RedisDirectory:
         self._tasks: list[asyncio.Task] = []
         self._pubsub = None
         self.latency = Histogram()  # seconds each script's round trip took
+        self._lists: dict[str | None, tuple[float, list[Table]]] = {}  # preset -> read at, order
 
     async def _script(self, name: str, keys: list[str], args: list):
         took = timed()
@@ -433,12 +435,14 @@ class RedisDirectory:
                 TOO_MANY_HERE,
             ],
         )
+        self._lists.clear()
         if not why:
             held = [*keys[:3], keys[5]]
             self._renew[keys[0]] = [(k, self.table_grace) for k in held]
         return why
 
     async def close_table(self, table_id: str) -> None:
+        self._lists.clear()
         key = f"{P}table:{table_id}"
         self._renew.pop(key, None)
         await self._script(
@@ -459,9 +463,17 @@ class RedisDirectory:
         return found
 
     async def tables(self, preset: str | None, offset: int, count: int) -> tuple[list, int]:
-        shown = fair_order(await self._tables(preset, 0, ""))
+        """A page of ``fair_order``. Ordering needs every open table, so the order read is
+        kept ``LIST_FRESH_S`` (many players paging and refreshing cost one read), and
+        dropped when this node opens, closes or hands out a table."""
+        read_at, shown = self._lists.get(preset, (0.0, []))
+        now = asyncio.get_running_loop().time()
+        if now - read_at > LIST_FRESH_S:
+            shown = fair_order(await self._tables(preset, 0, ""))
+            self._lists[preset] = (now, shown)
         return shown[offset : offset + count], len(shown)
 
     async def claim_table(self, preset: str, skip: str = "") -> Table | None:
+        self._lists.clear()
         found = await self._tables(preset, CLAIM_S, skip)
         return found[0][0] if found else None
