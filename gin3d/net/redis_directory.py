@@ -31,7 +31,7 @@ from .directory import (
 from .relay_metrics import Histogram, timed
 
 P = "gin3d:"  # every key this service writes starts with it
-LIST_FRESH_S = 0.5  # a node answers lists from one read of all tables for this long
+LIST_FRESH_S = 0.25  # a node answers lists from one read of all tables for this long
 NODE = P + "node:"
 
 _NODE_OF = """
