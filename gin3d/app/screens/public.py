@@ -2,9 +2,11 @@
 
 The state ``Tables``, a ``lobby.LobbyScreen`` (its ``hub``, ``_lobby``, ``_start_lobby``,
 ``_say``, ``_set_name`` and ``_for_match``). The service answers through ``NetService``
-(``public_tables``, ``join_public_table``, ``open_public_table``, ``quick_match``, over
+(``public_table_page``, ``join_public_table``, ``open_public_table``, ``quick_match``, over
 ``gin3d.net.service_client``); a match it starts reaches the table as any other does, by the
-hub's ``connected`` event.
+hub's ``connected`` event. The list shows ``PUBLIC_ROWS`` tables a page, in the service's
+order (each network's first table before anybody's second, newest first), with Previous
+and Next.
 """
 
 from __future__ import annotations
