@@ -73,7 +73,7 @@ class TablesScreen(LobbyScreen):
             "next", "Next >", lambda: self._turn_page(1), (0.92, -0.19), scale=0.04
         )
         for button in (self.prev_button, self.next_button):
-            button["state"] = "disabled"
+            button.hide()  # shown once there is more than one page
         y = -0.34
         p.text("Quick match", y, 0.05, x=-1.1, align=TextNode.ALeft, fg=GOLD)
         for i, preset in enumerate(QUICK_PRESETS):
@@ -175,8 +175,15 @@ class TablesScreen(LobbyScreen):
         first, last = page.offset + 1, page.offset + len(self.public_tables)
         many = page.total > PUBLIC_ROWS or page.offset > 0
         self.page_text.setText(f"Tables {first}-{last} of {page.total}" if many else "")
-        self.prev_button["state"] = "normal" if page.offset > 0 else "disabled"
-        self.next_button["state"] = "normal" if last < page.total else "disabled"
+        for button, usable in (
+            (self.prev_button, page.offset > 0),
+            (self.next_button, last < page.total),
+        ):
+            button["state"] = "normal" if usable else "disabled"
+            if many:
+                button.show()
+            else:
+                button.hide()
 
     def _turn_page(self, step: int) -> None:
         self.page_offset = max(0, self.page_offset + step * PUBLIC_ROWS)
