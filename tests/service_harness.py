@@ -7,17 +7,25 @@ this tree, killed or restarted on the same port at will.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import os
+import secrets
 import select
 import shutil
 import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
 import pytest
+
+from gin3d.net.directory import encode_name
+from gin3d.net.relay import claim_verifier
+from gin3d.net.transport import make_code, room_claim, room_id
 
 ROOT = Path(__file__).resolve().parents[1]
 LOOP = "127.0.0.1"
@@ -93,13 +101,20 @@ class RedisServer:
 
 
 class Node:
-    """One relay node process; ``port`` stays the same across ``restart``."""
+    """One relay node process; ``port`` stays the same across ``restart``. With ``metrics``
+    it serves /healthz and /metrics on a free loopback port (``metrics_port``)."""
 
     def __init__(
-        self, folder: Path, redis_url: str | None, name: str, flags: tuple[str, ...] = ()
+        self,
+        folder: Path,
+        redis_url: str | None,
+        name: str,
+        flags: tuple[str, ...] = (),
+        metrics: bool = False,
     ) -> None:
         self.folder, self.redis_url, self.name, self.flags = folder, redis_url, name, flags
-        self.port = 0
+        self.metrics = metrics
+        self.port = self.metrics_port = 0
         self.proc: subprocess.Popen | None = None
         self.start()
 
@@ -110,6 +125,8 @@ class Node:
     def start(self) -> None:
         args = [sys.executable, "-m", "gin3d.net.relay", "--port", str(self.port), *NODE_FLAGS]
         args += self.flags
+        if self.metrics:
+            args += ["--metrics-port", str(self.metrics_port)]
         if self.redis_url:
             args += ["--redis", self.redis_url]
         env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
@@ -122,10 +139,57 @@ class Node:
             self.kill()
             raise RuntimeError(f"relay node {self.name} did not start: {line!r}")
         self.port = int(line.rsplit(":", 1)[1])
+        if self.metrics:  # printed right after (often read with the first line already)
+            line = self.proc.stdout.readline().decode()
+            if "metrics on" not in line:
+                self.kill()
+                raise RuntimeError(f"relay node {self.name} serves no metrics: {line!r}")
+            self.metrics_port = int(line.strip().rstrip("/").rsplit(":", 1)[1])
+
+    @property
+    def log(self) -> str:
+        """What the node has logged (its stderr) so far."""
+        return (self.folder / f"{self.name}.log").read_text(errors="replace")
+
+    def get(self, path: str) -> tuple[int, str]:
+        """``GET path`` on the node's metrics port: (status, body)."""
+        with socket.create_connection((LOOP, self.metrics_port), timeout=5) as s:
+            s.sendall(f"GET {path} HTTP/1.1\r\nHost: {LOOP}\r\n\r\n".encode())
+            data = b""
+            while chunk := s.recv(65536):
+                data += chunk
+        head, _, body = data.decode().partition("\r\n\r\n")
+        return int(head.split()[1]), body
+
+    def metric(self, name: str) -> float:
+        """The sum of a metric's samples in ``/metrics`` (0 when it has none)."""
+        _, body = self.get("/metrics")
+        found = [
+            float(line.rsplit(" ", 1)[1])
+            for line in body.splitlines()
+            if line.split("{", 1)[0].split(" ", 1)[0] == name
+        ]
+        return sum(found)
 
     def _first_line(self) -> str:
         ready, _, _ = select.select([self.proc.stdout], [], [], START_S)
         return self.proc.stdout.readline().decode() if ready else ""
+
+    async def say(self, line: str, source: str = LOOP):
+        """Open a connection from the loopback address ``source`` (all of 127.0.0.0/8 is
+        this machine: each one a stranger to the node) and send one request line."""
+        reader, writer = await asyncio.open_connection(LOOP, self.port, local_addr=(source, 0))
+        writer.write(f"GIN3D-RELAY/2 {line}\n".encode())
+        return reader, writer
+
+    async def ask(self, line: str, source: str = LOOP, timeout: float = 10.0) -> list[str]:
+        """``say`` a question and read the answer lines until the node closes."""
+        reader, writer = await self.say(line, source)
+        try:
+            data = await asyncio.wait_for(reader.read(), timeout)
+        finally:
+            writer.close()
+        return data.decode().splitlines()
 
     def kill(self) -> None:
         """SIGKILL: the node dies without a word to Redis or its peers."""
@@ -146,3 +210,40 @@ class Node:
                 self.kill()
         if self.proc is not None and self.proc.stdout is not None:
             self.proc.stdout.close()
+
+
+def table_request(code: str, verifier: str = "", name: str = "Spam") -> str:
+    """A ``table`` request line (classic to 100) for ``code``; with another ``verifier``, a
+    table nobody can join with the code it shows. (A scrypt: ~50 ms.)"""
+    verifier = verifier or claim_verifier(room_claim(code))
+    fingerprint = secrets.token_hex(32)
+    return f"table {room_id(code)} {verifier} {fingerprint} classic 100 {encode_name(name)} {code}"
+
+
+@contextlib.contextmanager
+def tables_held(node: tuple[str, int], names: list[str]):
+    """Public tables named ``names`` open at ``node`` (joinable with their codes), each from
+    its own loopback network (127.80.<i>.1), held open on a thread of their own until the
+    block ends."""
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_forever, daemon=True)
+    thread.start()
+
+    async def open_all() -> list[asyncio.StreamWriter]:
+        writers = []
+        for i, name in enumerate(names):
+            line = await asyncio.to_thread(table_request, make_code(), "", name)
+            _, writer = await asyncio.open_connection(*node, local_addr=(f"127.80.{i}.1", 0))
+            writer.write(f"GIN3D-RELAY/2 {line}\n".encode())
+            writers.append(writer)
+        return writers
+
+    writers = asyncio.run_coroutine_threadsafe(open_all(), loop).result(60)
+    try:
+        yield
+    finally:
+        for writer in writers:
+            loop.call_soon_threadsafe(writer.close)
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join(10)
+        loop.close()

@@ -24,7 +24,7 @@ ALLOWED: dict[str, set[str]] = {
     "engine": set(),
     "ai": {"engine"},
     "players": {"engine", "ai"},
-    "net": {"engine", "paths"},
+    "net": {"engine", "paths", "__init__"},  # __init__: the version (gin3d-relay --version)
     "driver": {"engine", "ai"},  # the one game loop and its seats
     "tutorial": {"engine", "ai", "players", "paths"},
     **{s: {"engine", "__init__"} | SERVICES for s in SERVICES},  # __init__: the version

@@ -64,6 +64,8 @@ def test_find_an_opponent_lists_the_open_table_and_join_plays_it(app, node):
         pump(app, lambda: app.screens.current.public_tables, "the list of open tables")
         rows = [t for t in shown(app) if t.startswith("Bob")]
         assert len(rows) == 1 and "classic to 100" in rows[0] and "waiting" in rows[0], rows
+        buttons = app.screens.panel.buttons
+        assert buttons["prev"].isHidden() and buttons["next"].isHidden()  # one page: no paging
         app.screens.panel.buttons["join0"]["command"]()
         accept_offer(app, RULES)
         session = app.session

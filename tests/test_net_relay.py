@@ -126,7 +126,7 @@ def test_an_unreachable_relay_is_said_in_words():
     "[Errno 111] Connect call failed ('127.0.0.1', P)")."""
     import socket
 
-    from gin3d.net.relay import RelayUnreachable, _open
+    from gin3d.net.relay_client import RelayUnreachable, _open
 
     with socket.socket() as s:  # a loopback port nobody listens on
         s.bind(("127.0.0.1", 0))

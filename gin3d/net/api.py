@@ -646,10 +646,17 @@ class NetService:
         return self._call(service_client.probe(target))
 
     def public_tables(self, preset: str | None = None) -> concurrent.futures.Future:
-        """The service's open public tables (of ``preset``, or all), oldest first."""
+        """The first page of the service's open public tables (of ``preset``, or all)."""
         from . import service_client
 
         return self._call(service_client.list_tables(self._service(), preset))
+
+    def public_table_page(self, offset: int, count: int) -> concurrent.futures.Future:
+        """``count`` of the service's open public tables from ``offset``: a ``TablePage``
+        (its ``total`` says how many there are, for a list shown a page at a time)."""
+        from . import service_client
+
+        return self._call(service_client.table_page(self._service(), None, offset, count))
 
     def open_public_table(self, rules: RuleSet, player=None) -> concurrent.futures.Future:
         """Host a table listed at the service under our name (anyone may take it)."""

@@ -24,11 +24,13 @@ from typing import Protocol
 from gin3d.engine.rules import PRESETS
 
 from .limits import Budget, Slots
+from .relay_metrics import Histogram
 
 NAME_LIMIT = 24  # characters of a table's host name that are shown
 NAME_WIRE_LIMIT = 128  # base64 characters of a name on the wire (96 bytes of UTF-8)
 CLAIM_S = 15.0  # a table handed out by quick match is not handed out again for this long
 TABLES_SHOWN = 50  # tables one list answer holds
+TOO_MANY_HERE = "too many tables are open from your network: try again later"
 PUBLIC_PRESETS = (*PRESETS, "custom")
 
 
@@ -126,12 +128,16 @@ class Directory(Protocol):
 
     node_id: str
     mode: str  # "memory" or "redis": what ``hello`` answers
+    latency: Histogram  # round trips to the shared store (none in memory)
 
     async def start(self, address: str, on_miss: Callable[[str], None]) -> None:
         """Serve as the node reachable at ``address``; ``on_miss(verifier)`` is called when
         another node saw a wrong code for a host waiting here."""
 
     async def close(self) -> None: ...
+
+    async def ping(self) -> float:
+        """Seconds one round trip to the shared store takes (``DirectoryError``: none)."""
 
     async def take_slot(self, kind: str, address: str, cap: int) -> bool:
         """One more of ``kind`` (``live``, ``waiting``) for ``address``, if under ``cap``."""
@@ -142,6 +148,13 @@ class Directory(Protocol):
         """Tries ``key`` may still make in budget ``name`` (``rate``: burst, seconds each)."""
 
     async def spend(self, name: str, key: str, rate: tuple[int, float]) -> None: ...
+
+    async def take(self, name: str, key: str, rate: tuple[int, float]) -> bool:
+        """One try from ``key``'s budget at once, if it has one (check and spend in one
+        step: requests at the same moment cannot all pass a check made before any spends)."""
+
+    async def refund(self, name: str, key: str, rate: tuple[int, float]) -> None:
+        """Give back a try ``take`` took (the try was not what the budget counts)."""
 
     async def book(self, role: str, room: str, key: str) -> Booked:
         """Wait here as ``role`` with ``key`` (the host's verifier), unless the partner or
@@ -164,18 +177,33 @@ class Directory(Protocol):
     async def published(self, verifier: str) -> list[str]:
         """The direct addresses ``verifier``'s host published (``[]``: none)."""
 
-    async def open_table(self, table: Table, owner: str) -> str:
+    async def open_table(self, table: Table, owner: str, network: str, cap: int) -> str:
         """List ``table`` (keeping its ``since`` if it is listed already); ``owner`` is the
-        host's address. Returns why not ("" when listed): one open table per address and
-        per host fingerprint."""
+        host's address, ``network`` its /24 or /48. Returns why not ("" when listed): one
+        open table per address and per host fingerprint, ``cap`` per network."""
 
     async def close_table(self, table_id: str) -> None: ...
 
-    async def tables(self, preset: str | None) -> list[Table]:
-        """The oldest open tables (of ``preset``, or all), at most ``TABLES_SHOWN``."""
+    async def tables(self, preset: str | None, offset: int, count: int) -> tuple[list, int]:
+        """``count`` open tables (of ``preset``, or all) from ``offset`` in ``fair_order``,
+        and how many there are in all."""
 
-    async def claim_table(self, preset: str) -> Table | None:
-        """The oldest open table of ``preset`` nobody was given in the last ``CLAIM_S``."""
+    async def claim_table(self, preset: str, skip: str = "") -> Table | None:
+        """The oldest open table of ``preset`` (of all of them) nobody was given in the last
+        ``CLAIM_S``, but ``skip`` (the asker's own), marked given in the same step."""
+
+
+def fair_order(entries: list[tuple[Table, str]]) -> list[Table]:
+    """Tables as a list shows them, ``entries`` being ``(table, network)``: each network's
+    oldest table first, newest network first; then each network's second, and so on. Many
+    tables from one network (or many networks of one spammer, each opened before) cannot
+    push a table opened later off the first page."""
+    rank: dict[str, int] = {}
+    keyed = []
+    for table, network in sorted(entries, key=lambda e: (e[0].since, e[0].table_id)):
+        r = rank[network] = rank.get(network, -1) + 1
+        keyed.append((r, -table.since, table.table_id, table))
+    return [t for *_, t in sorted(keyed, key=lambda k: k[:3])]
 
 
 def new_node_id() -> str:
@@ -196,12 +224,17 @@ class MemoryDirectory:
     owners: dict[str, str] = field(default_factory=dict)  # address or fingerprint -> table
     claimed: dict[str, float] = field(default_factory=dict)  # table id -> claimed until
     direct: dict[str, list[str]] = field(default_factory=dict)  # verifier -> host's addresses
+    held: dict[str, tuple[str, str]] = field(default_factory=dict)  # table -> owner, network
+    latency: Histogram = field(default_factory=Histogram)
 
     async def start(self, address: str, on_miss: Callable[[str], None]) -> None:
         pass
 
     async def close(self) -> None:
         pass
+
+    async def ping(self) -> float:
+        return 0.0
 
     async def take_slot(self, kind: str, address: str, cap: int) -> bool:
         slots = self.slots.setdefault(kind, Slots(cap))
@@ -222,6 +255,12 @@ class MemoryDirectory:
 
     async def spend(self, name: str, key: str, rate: tuple[int, float]) -> None:
         self._budget(name, rate).spend(key)
+
+    async def take(self, name: str, key: str, rate: tuple[int, float]) -> bool:
+        return self._budget(name, rate).spend(key)
+
+    async def refund(self, name: str, key: str, rate: tuple[int, float]) -> None:
+        self._budget(name, rate).refund(key)
 
     async def book(self, role: str, room: str, key: str) -> Booked:
         if role == "host":
@@ -250,34 +289,42 @@ class MemoryDirectory:
     async def published(self, verifier: str) -> list[str]:
         return list(self.direct.get(verifier, ()))
 
-    async def open_table(self, table: Table, owner: str) -> str:
+    async def open_table(self, table: Table, owner: str, network: str, cap: int) -> str:
         for who in (owner, table.fingerprint):
             held = self.owners.get(who)
             if held is not None and held != table.table_id and held in self.open:
                 return "you already have an open table"
+        here = [t for t, (_, net) in self.held.items() if net == network and t in self.open]
+        if table.table_id not in here and len(here) >= cap:
+            return TOO_MANY_HERE
         old = self.open.pop(table.table_id, None)
         self.open[table.table_id] = table if old is None else replace(table, since=old.since)
         self.owners[owner] = self.owners[table.fingerprint] = table.table_id
+        self.held[table.table_id] = (owner, network)
         return ""
 
     async def close_table(self, table_id: str) -> None:
         self.open.pop(table_id, None)
         self.claimed.pop(table_id, None)
+        self.held.pop(table_id, None)
         for who in [w for w, t in self.owners.items() if t == table_id]:
             del self.owners[who]
 
-    async def tables(self, preset: str | None) -> list[Table]:
-        found = sorted(self.open.values(), key=lambda t: t.since)
+    def _unclaimed(self, preset: str | None) -> list[Table]:
         now = self.clock()
-        shown = [
+        return [
             t
-            for t in found
+            for t in sorted(self.open.values(), key=lambda t: t.since)
             if (preset is None or t.preset == preset) and self.claimed.get(t.table_id, 0) <= now
         ]
-        return shown[:TABLES_SHOWN]
 
-    async def claim_table(self, preset: str) -> Table | None:
-        for table in await self.tables(preset):
-            self.claimed[table.table_id] = self.clock() + CLAIM_S
-            return table
+    async def tables(self, preset: str | None, offset: int, count: int) -> tuple[list, int]:
+        shown = fair_order([(t, self.held[t.table_id][1]) for t in self._unclaimed(preset)])
+        return shown[offset : offset + count], len(shown)
+
+    async def claim_table(self, preset: str, skip: str = "") -> Table | None:
+        for table in self._unclaimed(preset):
+            if table.table_id != skip:
+                self.claimed[table.table_id] = self.clock() + CLAIM_S
+                return table
         return None

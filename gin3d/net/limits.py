@@ -51,6 +51,14 @@ class Budget:
             self._forget()
         return True
 
+    def refund(self, key: str) -> None:
+        """Give back one try ``spend`` took (never more than ``burst``)."""
+        level = min(float(self.burst), self.left(key) + 1.0)
+        if level >= self.burst:
+            self._level.pop(key, None)
+        else:
+            self._level[key] = (level, self.clock())
+
     def wait_s(self, key: str) -> float:
         """Seconds until ``key`` may try again (0 now)."""
         return max(0.0, (1.0 - self.left(key)) * self.every)
@@ -84,6 +92,17 @@ def address_key(host: str) -> str:
     return str(ip)
 
 
+def network_key(address: str) -> str:
+    """The network an address (as ``address_key`` makes it) belongs to, as lists count
+    fairness: an IPv4 /24, an IPv6 /48 (one site); anything else is its own network."""
+    try:
+        net = ipaddress.ip_network(address, strict=False)
+    except ValueError:
+        return address
+    prefix = 24 if net.version == 4 else 48
+    return str(net.supernet(new_prefix=prefix)) if net.prefixlen > prefix else str(net)
+
+
 class Slots:
     """Live connections by address: at most ``per_address`` from one."""
 
@@ -101,3 +120,23 @@ class Slots:
         self.count[address] -= 1
         if self.count[address] <= 0:
             del self.count[address]
+
+
+@dataclass
+class Limits:
+    """The relay's limits against strangers (docs/net.md, *The relay*)."""
+
+    line_timeout: float = 5.0  # seconds to send the request line
+    host_wait: float = 600.0  # a host waits this long for its guest, then registers again
+    guest_wait: float = 30.0  # a guest waits this long for its host
+    miss_wait: float = 5.0  # ... or this long, when other hosts wait in its room
+    max_rooms: int = 10_000  # peers waiting (registered, socket open) in all
+    max_waiting_per_address: int = 16  # peers waiting from one address
+    max_per_address: int = 32  # connections not yet paired, from one address
+    max_pending: int = 1_000  # connections that have not sent their line yet, in all
+    guesses: tuple[int, float] = (10, 10.0)  # wrong codes per address: burst, then one per s
+    room_guesses: tuple[int, float] = (20, 5.0)  # wrong codes per room: burst, then one per s
+    quick: tuple[int, float] = (10, 3.0)  # quick-match requests per address: burst, then ...
+    tables_per_network: int = 4  # public tables open from one /24 (IPv4) or /48 (IPv6)
+    table_checks: tuple[int, float] = (6, 10.0)  # new tables' verifiers checked per address
+    checks_at_once: int = 2  # verifiers checked at the same time (scrypt: 16 MiB, ~50 ms each)

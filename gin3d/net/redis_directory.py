@@ -18,9 +18,20 @@ import contextlib
 import itertools
 from collections.abc import Callable
 
-from .directory import BOOKED, CLAIM_S, TABLES_SHOWN, Booked, DirectoryError, Table, new_node_id
+from .directory import (
+    BOOKED,
+    CLAIM_S,
+    TOO_MANY_HERE,
+    Booked,
+    DirectoryError,
+    Table,
+    fair_order,
+    new_node_id,
+)
+from .relay_metrics import Histogram, timed
 
 P = "gin3d:"  # every key this service writes starts with it
+LIST_FRESH_S = 0.25  # a node answers lists from one read of all tables for this long
 NODE = P + "node:"
 
 _NODE_OF = """
@@ -106,7 +117,8 @@ return 1
 """
 
 # A token bucket (limits.Budget) on Redis's clock. KEYS: the bucket; ARGV: burst, seconds
-# per try, '1' to spend one. Returns the tries left (before the spend), as text.
+# per try, '1' to spend one (if there is one), '2' to give one back. Returns the tries left
+# before, as text: check and spend are one step, so simultaneous tries cannot overspend.
 _BUDGET = """
 local t = redis.call('TIME')
 local now = tonumber(t[1]) + tonumber(t[2]) / 1e6
@@ -117,12 +129,17 @@ if v[1] then level = math.min(burst, tonumber(v[1]) + (now - tonumber(v[2])) / e
 if ARGV[3] == '1' and level >= 1 then
   redis.call('HSET', KEYS[1], 'l', tostring(level - 1), 't', tostring(now))
   redis.call('PEXPIRE', KEYS[1], math.ceil((burst - level + 1) * every * 1000) + 1000)
+elseif ARGV[3] == '2' and v[1] then
+  local back = math.min(burst, level + 1)
+  redis.call('HSET', KEYS[1], 'l', tostring(back), 't', tostring(now))
+  redis.call('PEXPIRE', KEYS[1], math.ceil((burst - back + 1) * every * 1000) + 1000)
 end
 return tostring(level)
 """
 
-# KEYS: table, owner by address, owner by fingerprint, tables of the preset, all tables;
-# ARGV: id, grace ms, name, preset, target, code, fingerprint, owner address, table prefix
+# KEYS: table, owner by address, owner by fingerprint, tables of the preset, all tables,
+# the tables of the owner's network; ARGV: id, grace ms, name, preset, target, code,
+# fingerprint, owner address, table prefix, the network's cap, the network, refusal
 _OPEN_TABLE = """
 for i = 2, 3 do
   local held = redis.call('GET', KEYS[i])
@@ -130,10 +147,18 @@ for i = 2, 3 do
     return 'you already have an open table'
   end
 end
+if redis.call('SISMEMBER', KEYS[6], ARGV[1]) == 0 then
+  for _, m in ipairs(redis.call('SMEMBERS', KEYS[6])) do
+    if redis.call('EXISTS', ARGV[9] .. m) == 0 then redis.call('SREM', KEYS[6], m) end
+  end
+  if redis.call('SCARD', KEYS[6]) >= tonumber(ARGV[10]) then return ARGV[12] end
+end
+redis.call('SADD', KEYS[6], ARGV[1])
+redis.call('PEXPIRE', KEYS[6], ARGV[2])
 local t = redis.call('TIME')
 local since = redis.call('HGET', KEYS[1], 'since') or (t[1] .. '.' .. string.format('%06d', t[2]))
 redis.call('HSET', KEYS[1], 'name', ARGV[3], 'preset', ARGV[4], 'target', ARGV[5],
-  'code', ARGV[6], 'fingerprint', ARGV[7], 'owner', ARGV[8], 'since', since)
+  'code', ARGV[6], 'fingerprint', ARGV[7], 'owner', ARGV[8], 'since', since, 'net', ARGV[11])
 for i = 1, 3 do redis.call('PEXPIRE', KEYS[i], ARGV[2]) end
 redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[2])
 redis.call('SET', KEYS[3], ARGV[1], 'PX', ARGV[2])
@@ -142,10 +167,11 @@ redis.call('ZADD', KEYS[5], since, ARGV[1])
 return ''
 """
 
-# KEYS: table, all tables; ARGV: id, prefix of preset lists, prefix of owners
+# KEYS: table, all tables; ARGV: id, prefix of preset lists, prefix of owners, of networks
 _CLOSE_TABLE = """
-local f = redis.call('HMGET', KEYS[1], 'preset', 'owner', 'fingerprint')
+local f = redis.call('HMGET', KEYS[1], 'preset', 'owner', 'fingerprint', 'net')
 if f[1] then redis.call('ZREM', ARGV[2] .. f[1], ARGV[1]) end
+if f[4] then redis.call('SREM', ARGV[4] .. f[4], ARGV[1]) end
 redis.call('ZREM', KEYS[2], ARGV[1])
 for i = 2, 3 do
   if f[i] and redis.call('GET', ARGV[3] .. f[i]) == ARGV[1] then
@@ -155,25 +181,24 @@ end
 redis.call('DEL', KEYS[1])
 """
 
-# KEYS: a table list; ARGV: table prefix, how many, claim ms (0: list only). Returns the
-# Redis time, then id and fields of each open table nobody was given in the claim time.
+# KEYS: a table list; ARGV: table prefix, claim ms (0: list only), the asker's own table.
+# Returns the Redis time, then id and fields of every open table nobody was given in the
+# claim time, oldest first; claiming, only the first (not the asker's own), marked given.
 _TABLES = """
 local t = redis.call('TIME')
 local now = tonumber(t[1]) + tonumber(t[2]) / 1e6
 local out = {tostring(now)}
-local want = tonumber(ARGV[2])
-for _, id in ipairs(redis.call('ZRANGE', KEYS[1], 0, 4 * want)) do
+for _, id in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
   local f = redis.call('HGETALL', ARGV[1] .. id)
   if #f == 0 then
     redis.call('ZREM', KEYS[1], id)
-  elseif tonumber(redis.call('HGET', ARGV[1] .. id, 'claimed') or '0') <= now then
+  elseif id ~= ARGV[3] and tonumber(redis.call('HGET', ARGV[1] .. id, 'claimed') or '0') <= now then
     table.insert(out, id)
     table.insert(out, f)
-    if ARGV[3] ~= '0' then
-      redis.call('HSET', ARGV[1] .. id, 'claimed', tostring(now + tonumber(ARGV[3]) / 1000))
+    if ARGV[2] ~= '0' then
+      redis.call('HSET', ARGV[1] .. id, 'claimed', tostring(now + tonumber(ARGV[2]) / 1000))
       return out
     end
-    if #out > 2 * want then return out end
   end
 end
 return out
@@ -226,12 +251,27 @@ class RedisDirectory:
         self._renew: dict[str, list[tuple[str, float]]] = {}  # what -> (key, ttl) to renew
         self._tasks: list[asyncio.Task] = []
         self._pubsub = None
+        self.latency = Histogram()  # seconds each script's round trip took
+        self._lists: dict[str | None, tuple[float, list[Table]]] = {}  # preset -> read at, order
 
     async def _script(self, name: str, keys: list[str], args: list):
+        took = timed()
         try:
-            return await self._scripts[name](keys=keys, args=args)
+            answer = await self._scripts[name](keys=keys, args=args)
         except self._errors as exc:
             raise DirectoryError(f"the service's directory is unreachable: {exc}") from None
+        self.latency.observe(took())
+        return answer
+
+    async def ping(self) -> float:
+        took = timed()
+        try:
+            await self.redis.ping()
+        except self._errors as exc:
+            raise DirectoryError(f"the service's directory is unreachable: {exc}") from None
+        seconds = took()
+        self.latency.observe(seconds)
+        return seconds
 
     # -- the node ------------------------------------------------------------------------
     async def start(self, address: str, on_miss: Callable[[str], None]) -> None:
@@ -311,6 +351,12 @@ class RedisDirectory:
     async def spend(self, name: str, key: str, rate: tuple[int, float]) -> None:
         await self._budget(name, key, rate, "1")
 
+    async def take(self, name: str, key: str, rate: tuple[int, float]) -> bool:
+        return await self._budget(name, key, rate, "1") >= 1.0
+
+    async def refund(self, name: str, key: str, rate: tuple[int, float]) -> None:
+        await self._budget(name, key, rate, "2")
+
     # -- bookings ------------------------------------------------------------------------
     async def book(self, role: str, room: str, key: str) -> Booked:
         other = "guest" if role == "host" else "host"
@@ -365,13 +411,14 @@ class RedisDirectory:
         return record.split()[1:] if isinstance(record, str) else []
 
     # -- public tables -------------------------------------------------------------------
-    async def open_table(self, table: Table, owner: str) -> str:
+    async def open_table(self, table: Table, owner: str, network: str, cap: int) -> str:
         keys = [
             f"{P}table:{table.table_id}",
             f"{P}owner:{owner}",
             f"{P}owner:{table.fingerprint}",
             f"{P}tables:{table.preset}",
             f"{P}tables:",
+            f"{P}net:{network}",
         ]
         f = table.fields()
         why = await self._script(
@@ -383,33 +430,50 @@ class RedisDirectory:
                 *(f[k] for k in ("name", "preset", "target", "code", "fingerprint")),
                 owner,
                 f"{P}table:",
+                cap,
+                network,
+                TOO_MANY_HERE,
             ],
         )
+        self._lists.clear()
         if not why:
-            self._renew[keys[0]] = [(k, self.table_grace) for k in keys[:3]]
+            held = [*keys[:3], keys[5]]
+            self._renew[keys[0]] = [(k, self.table_grace) for k in held]
         return why
 
     async def close_table(self, table_id: str) -> None:
+        self._lists.clear()
         key = f"{P}table:{table_id}"
         self._renew.pop(key, None)
         await self._script(
-            "close_table", [key, f"{P}tables:"], [table_id, f"{P}tables:", f"{P}owner:"]
+            "close_table",
+            [key, f"{P}tables:"],
+            [table_id, f"{P}tables:", f"{P}owner:", f"{P}net:"],
         )
 
-    async def _tables(self, preset: str | None, want: int, claim: float) -> list[Table]:
+    async def _tables(self, preset: str | None, claim: float, skip: str) -> list:
         flat = await self._script(
-            "tables", [f"{P}tables:{preset or ''}"], [f"{P}table:", want, int(claim * 1000)]
+            "tables", [f"{P}tables:{preset or ''}"], [f"{P}table:", int(claim * 1000), skip]
         )
         found = []
         for table_id, pairs in zip(flat[1::2], flat[2::2]):
             data = dict(zip(pairs[::2], pairs[1::2]))
             with contextlib.suppress(KeyError, ValueError):
-                found.append(Table.from_fields(table_id, data))
+                found.append((Table.from_fields(table_id, data), data.get("net", "")))
         return found
 
-    async def tables(self, preset: str | None) -> list[Table]:
-        return await self._tables(preset, TABLES_SHOWN, 0)
+    async def tables(self, preset: str | None, offset: int, count: int) -> tuple[list, int]:
+        """A page of ``fair_order``. Ordering needs every open table, so the order read is
+        kept ``LIST_FRESH_S`` (many players paging and refreshing cost one read), and
+        dropped when this node opens, closes or hands out a table."""
+        read_at, shown = self._lists.get(preset, (0.0, []))
+        now = asyncio.get_running_loop().time()
+        if now - read_at > LIST_FRESH_S:
+            shown = fair_order(await self._tables(preset, 0, ""))
+            self._lists[preset] = (now, shown)
+        return shown[offset : offset + count], len(shown)
 
-    async def claim_table(self, preset: str) -> Table | None:
-        found = await self._tables(preset, 1, CLAIM_S)
-        return found[0] if found else None
+    async def claim_table(self, preset: str, skip: str = "") -> Table | None:
+        self._lists.clear()
+        found = await self._tables(preset, CLAIM_S, skip)
+        return found[0][0] if found else None

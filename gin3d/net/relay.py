@@ -14,16 +14,15 @@ waiting peer that closes its socket (or speaks out of turn) frees its place at o
 waits at most ``guest_wait`` s; one address keeps only a few connections open, and when
 too many lines are awaited at once the oldest idle connection is closed. A guest's claim
 that matches none of the hosts waiting in its room is a wrong code: each address and each
-room has a budget of those (``limits.Budget``; a guest over it is refused before its claim
-is checked) and the hosts in that room are told (``MISS``). Such a guest still waits
-``miss_wait`` s (the host there may be a squatter's, the real one on its way) and is then
-told its code was wrong; a guest that comes before any host waits ``guest_wait`` s.
-Run it anywhere with one command: ``gin3d-relay --host 0.0.0.0``.
+room has a budget of those, taken from before its claim is read (so simultaneous guesses
+cannot overspend it) and given back when the claim proves right; the hosts in that room are
+told (``MISS``). Such a guest waits ``miss_wait`` s (the host there may be a squatter's)
+and is then told its code was wrong. ``relay_service`` runs it (``gin3d-relay``).
 
 What the nodes of one service share goes through a ``directory.Directory``: in this process
 (the default), or in Redis (``--redis URL``), where any number of nodes serve one population.
-A peer whose partner waits on another node is answered ``REDIRECT <host:port>`` and goes
-there; ``hello``, ``list``, ``quick`` and ``table`` serve the public tables (docs/net.md,
+A peer whose partner waits on another node is answered ``REDIRECT <host:port>``; ``hello``,
+``list``, ``quick`` and ``table`` serve the public tables (``relay_lobby``; docs/net.md,
 *The service*). A host line ending ``direct <port> [<ip:port> ...]`` is told ``SEEN <ip>``
 and its direct addresses are published while it waits; ``where <room> <claim>`` gives them
 to its guest (docs/net.md, *Direct first*).
@@ -31,31 +30,56 @@ to its guest (docs/net.md, *Direct first*).
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import contextlib
 import hashlib
+import logging
 import re
+import secrets
 import sys
 import time
 from dataclasses import dataclass, field
 
-from .candidates import log, observed_ip, parse_candidates, published_by
+from .candidates import observed_ip, published_by
 from .constants import MAX_CANDIDATES, RELAY_PORT
 from .directory import (
-    PUBLIC_PRESETS,
     Directory,
     DirectoryError,
     MemoryDirectory,
     Table,
-    decode_name,
 )
-from .limits import peer_address
+from .limits import Limits, network_key, peer_address
 from .protocol import PROTOCOL_VERSION
-from .transport import parse_address, room_id
+from .relay_client import (
+    LINE_LIMIT,
+    MAGIC,
+    MISS,
+    RelayError,
+    RelayUnreachable,
+    ask_direct,
+    claim_verifier,
+    relay_connect,
+    relay_nodes,
+    unreachable_why,
+)
+from .relay_lobby import TableChecks, lobby_answer, table_of
+from .relay_metrics import reason_label
 
-MAGIC = "GIN3D-RELAY/2"
-LINE_LIMIT = 512
+__all__ = [  # the peer's side lives in relay_client; these names stay importable from here
+    "MAGIC",
+    "Limits",
+    "Relay",
+    "RelayError",
+    "RelayUnreachable",
+    "WRONG_CODE",
+    "ask_direct",
+    "claim_verifier",
+    "main",
+    "relay_connect",
+    "relay_nodes",
+    "unreachable_why",
+]
+
 _HEX = "[0-9a-f]{64}"
 _LINE = re.compile(rf"GIN3D-RELAY/2 (host|guest) ({_HEX}) ({_HEX})\Z")
 _CODE = "[2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{6}"
@@ -64,7 +88,11 @@ _TABLE_LINE = re.compile(
     rf"GIN3D-RELAY/2 table ({_HEX}) ({_HEX}) ({_HEX}) ([a-z_]{{1,20}}) ([0-9]{{1,4}}) "
     rf"([A-Za-z0-9_-]{{1,128}}) ({_CODE})\Z"
 )
-_QUERY = re.compile(r"GIN3D-RELAY/2 (hello|list|quick)(?: ([a-z_]{1,20}))?\Z")
+# hello; list [<preset> [<offset> <count>]]; quick [<preset> [<the asker's own table>]]
+_QUERY = re.compile(
+    rf"GIN3D-RELAY/2 (hello|list|quick)(?: ([a-z_]{{1,20}})"
+    rf"(?: ([0-9]{{1,6}} [0-9]{{1,3}}|{_HEX}))?)?\Z"
+)
 # host <room> <verifier> direct <its listening port> [<its UPnP address> ...]: wait as a host
 # and publish where a guest may try it directly; where <room> <claim>: a guest asks for that
 _DIRECT_HOST = re.compile(
@@ -72,40 +100,11 @@ _DIRECT_HOST = re.compile(
     rf"((?: [^ ]{{1,47}}){{0,{MAX_CANDIDATES - 1}}})\Z"
 )
 _WHERE = re.compile(rf"GIN3D-RELAY/2 (where) ({_HEX} {_HEX})\Z")
-MAX_TARGET = 1000
 OLD_MAGIC = "GIN3D-RELAY/"
 OLD_VERSION = "this relay speaks GIN3D-RELAY/2: both players need the same gin3d version"
 WRONG_CODE = "wrong join code (or the table is gone)"
-MISS = b"MISS\n"  # relay -> waiting host: a guest tried a wrong code for this room
-REDIRECTS = 3  # REDIRECT answers a client follows in a row
-
-
-GO = b"GO\n"  # host -> guest through the relay: start TLS now
-
-
-class RelayError(ConnectionError):
-    """The relay refused or could not pair (the message says why)."""
-
-
-class RelayUnreachable(RelayError):
-    """No connection to the relay node at all (a client of many nodes tries the next)."""
-
-
-@dataclass
-class Limits:
-    """The relay's limits against strangers (docs/net.md, *The relay*)."""
-
-    line_timeout: float = 5.0  # seconds to send the request line
-    host_wait: float = 600.0  # a host waits this long for its guest, then registers again
-    guest_wait: float = 30.0  # a guest waits this long for its host
-    miss_wait: float = 5.0  # ... or this long, when other hosts wait in its room
-    max_rooms: int = 10_000  # peers waiting (registered, socket open) in all
-    max_waiting_per_address: int = 16  # peers waiting from one address
-    max_per_address: int = 32  # connections not yet paired, from one address
-    max_pending: int = 1_000  # connections that have not sent their line yet, in all
-    guesses: tuple[int, float] = (10, 10.0)  # wrong codes per address: burst, then one per s
-    room_guesses: tuple[int, float] = (20, 5.0)  # wrong codes per room: burst, then one per s
-    quick: tuple[int, float] = (10, 3.0)  # quick-match requests per address: burst, then ...
+UNAVAILABLE = "the service is unavailable: try again"  # never the store's address or error
+log = logging.getLogger("gin3d.relay")
 
 
 @dataclass
@@ -116,6 +115,9 @@ class _Waiting:
     writer: asyncio.StreamWriter
     address: str
     paired: asyncio.Future
+    room: str = ""
+    listed: bool = False  # an open public table
+    since: float = field(default_factory=time.monotonic)
     watch: asyncio.Task = field(init=False)
 
     def __post_init__(self) -> None:
@@ -144,6 +146,10 @@ class Relay:
         self.pending: dict[asyncio.StreamWriter, str] = {}  # no line yet, oldest first
         self.misses = 0  # wrong codes tried (claims that matched no host)
         self.refused: dict[str, int] = {}  # why -> how often (for the operator and tests)
+        self.refusals: dict[str, int] = {}  # the same by ``reason_label`` (for /metrics)
+        lim = self.limits
+        self.checks = TableChecks(self.directory, lim.table_checks, lim.checks_at_once)
+        self.log_salt = secrets.token_bytes(16)  # rooms in the log: not reversible to codes
         self.pairs = 0
         self.redirects = 0  # peers sent to the node where their partner waits
         self.bytes_forwarded = 0
@@ -181,14 +187,14 @@ class Relay:
                 writer.close()
                 return
         except DirectoryError as exc:
-            await self._refuse(writer, f"the service is unavailable: try again ({exc})")
+            await self._unavailable(writer, exc)
             return
         try:
             await self._serve(reader, writer, address)
         except asyncio.CancelledError:  # the relay is shutting down
             writer.close()
         except DirectoryError as exc:  # Redis went away mid-request: refused, nothing kept
-            await self._refuse(writer, f"the service is unavailable: try again ({exc})")
+            await self._unavailable(writer, exc)
         finally:
             self.pending.pop(writer, None)
 
@@ -239,8 +245,12 @@ class Relay:
             return await self._pairing(reader, writer, address, m.groups(), None)
         t = _TABLE_LINE.match(line)
         if t:
-            table, why = _table_of(t)
-            if table is None:
+            table, why = table_of(t)
+            if table is not None:
+                why = await self.checks.why_not(table, address)
+                if why:
+                    log.info("refused a table from %s: %s", address, why)
+            if why:
                 await self._refuse(writer, why)
                 return False
             return await self._pairing(reader, writer, address, ("host", *t.groups()[:2]), table)
@@ -280,7 +290,7 @@ class Relay:
     ) -> bool:
         role, room, proof = request
         if role == "guest":
-            wait = await self._guess_wait(address, room)
+            wait = await self._charge_guess(address, room)
             if wait is not None:
                 await self._refuse(writer, f"too many wrong join codes: try again in {wait:.0f} s")
                 return False
@@ -289,6 +299,8 @@ class Relay:
             key = proof
         partner = self._take("guest" if role == "host" else "host", key)
         if partner is not None:
+            if role == "guest":
+                await self._refund_guess(address, room)
             await self._pair(reader, writer, partner, table)
             return True
         refusal = self._refusal(role, key)
@@ -298,25 +310,35 @@ class Relay:
         ):
             refusal = "too many tables waiting from your address"
         if refusal:
+            if role == "guest":
+                await self._refund_guess(address, room)
             await self._refuse(writer, refusal)
             return False
         return await self._wait(reader, writer, address, (role, room, key), table, direct)
 
-    async def _guess_wait(self, address: str, room: str) -> float | None:
-        """None if a guest from ``address`` may try a code for ``room``, else the seconds
-        until it may (over either wrong-code budget: refused before its claim is read)."""
+    async def _charge_guess(self, address: str, room: str) -> float | None:
+        """Take a try from both wrong-code budgets (``address``'s and ``room``'s) before the
+        claim is read: None when taken, else the seconds until one may try again. Taken
+        before, not after, so simultaneous guesses cannot all pass; a claim that proves
+        right (or finds no host to be wrong about) is given back (``_refund_guess``)."""
         d, lim = self.directory, self.limits
+        if await d.take("address", address, lim.guesses):
+            if await d.take("room", room, lim.room_guesses):
+                return None
+            await d.refund("address", address, lim.guesses)
         left = await d.budget_left("address", address, lim.guesses)
         room_left = await d.budget_left("room", room, lim.room_guesses)
-        if left >= 1.0 and room_left >= 1.0:
-            return None
         return max((1.0 - left) * lim.guesses[1], (1.0 - room_left) * lim.room_guesses[1], 0.0)
 
+    async def _refund_guess(self, address: str, room: str) -> None:
+        with contextlib.suppress(DirectoryError):
+            await self.directory.refund("address", address, self.limits.guesses)
+            await self.directory.refund("room", room, self.limits.room_guesses)
+
     async def _miss(self, address: str, room: str, hosts: list[tuple[str, str]]) -> None:
-        """A guest's claim matched none of the hosts waiting in its room: a wrong code."""
+        """A guest's claim matched none of the hosts waiting in its room: a wrong code (its
+        try was taken from the budgets already)."""
         self.misses += 1
-        await self.directory.spend("address", address, self.limits.guesses)
-        await self.directory.spend("room", room, self.limits.room_guesses)
         for verifier, node in hosts:
             if node == self.directory.node_id:
                 self._remote_miss(verifier)
@@ -360,6 +382,9 @@ class Relay:
         booked = await self.directory.book(role, room, key)
         if booked.outcome == "redirect":
             self.redirects += 1
+            log.info("redirect %s room %s to %s", role, self._tag(room), booked.address)
+            if role == "guest":  # the node it goes to takes its try
+                await self._refund_guess(address, room)
             return f"REDIRECT {booked.address}", False
         if direct:
             await self.directory.publish(key, direct)
@@ -369,10 +394,16 @@ class Relay:
             missed = bool(hosts)
             if missed:  # a table waits in this room, not with this code (or a squatter's)
                 await self._miss(address, room, hosts)
+            else:  # nobody to be wrong about: it waits for its host, no guess spent
+                await self._refund_guess(address, room)
         if table is not None:
-            why = await self.directory.open_table(table, address)
+            lim = self.limits
+            why = await self.directory.open_table(
+                table, address, network_key(address), lim.tables_per_network
+            )
             if why:
                 return f"REFUSED {why}", False
+            log.info("table %s listed (%s to %d)", table.table_id[:12], table.preset, table.target)
         return "", missed
 
     async def _wait(
@@ -389,7 +420,8 @@ class Relay:
         listed here before it is booked in the directory, so a partner coming to this node
         meanwhile finds it."""
         role, room, key = booking
-        entry = _Waiting(reader, writer, address, asyncio.get_running_loop().create_future())
+        future = asyncio.get_running_loop().create_future()
+        entry = _Waiting(reader, writer, address, future, room, table is not None)
         self.waiting[(role, key)] = entry
         instead, missed = "", False
         lim = self.limits
@@ -436,26 +468,23 @@ class Relay:
         with contextlib.suppress(DirectoryError):
             await self.directory.give_slot("waiting", address)
 
-    async def _answer_query(self, writer: asyncio.StreamWriter, address: str, what: str, arg):
-        """``hello``, ``list [preset]``, ``quick <preset>``: answered, then closed."""
+    async def _answer_query(
+        self, writer: asyncio.StreamWriter, address: str, what: str, arg, more=None
+    ) -> None:
+        """``hello``, ``where``, or the lobby's ``list`` and ``quick`` (``lobby_answer``):
+        answered, then closed."""
         if what == "hello":
             d = self.directory
             lines = [f"SERVICE {MAGIC} {PROTOCOL_VERSION} {d.node_id} {d.mode}"]
         elif what == "where":
             lines = [await self._where(address, *arg.split())]
-        elif arg is not None and arg not in PUBLIC_PRESETS and arg != "all":
-            await self._refuse(writer, f"unknown preset {arg[:20]!r}")
-            return
-        elif what == "list":
-            tables = await self.directory.tables(None if arg in (None, "all") else arg)
-            lines = [t.line() for t in tables] + ["END"]
         else:
-            if await self.directory.budget_left("quick", address, self.limits.quick) < 1.0:
-                await self._refuse(writer, "too many quick matches: try again soon")
+            lines, why = await lobby_answer(
+                self.directory, self.limits.quick, address, what, arg, more
+            )
+            if why:
+                await self._refuse(writer, why)
                 return
-            await self.directory.spend("quick", address, self.limits.quick)
-            table = await self.directory.claim_table(arg)
-            lines = [table.line() if table is not None else "NONE"]
         await self._say(writer, "\n".join(lines))
         writer.close()
 
@@ -463,18 +492,19 @@ class Relay:
         """A guest's question: the direct addresses of the host its claim belongs to
         (``DIRECT a:p ...``), or ``NONE``. A claim that matches none of the hosts waiting in
         its room spends the wrong-code budgets, as at pairing, so this is no free oracle."""
-        wait = await self._guess_wait(address, room)
+        wait = await self._charge_guess(address, room)
         if wait is not None:
             return f"REFUSED too many wrong join codes: try again in {wait:.0f} s"
         key = claim_verifier(claim)
         direct = await self.directory.published(key)
         if direct:
+            await self._refund_guess(address, room)
             return "DIRECT " + " ".join(direct)[:LINE_LIMIT]
         hosts = await self.directory.hosts_in(room)
         if hosts and key not in (v for v, _ in hosts):
             self.misses += 1
-            await self.directory.spend("address", address, self.limits.guesses)
-            await self.directory.spend("room", room, self.limits.room_guesses)
+        else:
+            await self._refund_guess(address, room)
         return "NONE"
 
     async def _pair(
@@ -494,6 +524,11 @@ class Relay:
             with contextlib.suppress(DirectoryError):
                 await self.directory.close_table(table.table_id)
         self.pairs += 1
+        kind = "table" if partner.listed else "code"
+        waited = time.monotonic() - partner.since
+        log.info(
+            "paired room %s (%s) on this node, waited %.1f s", self._tag(partner.room), kind, waited
+        )
         with contextlib.suppress(DirectoryError):
             await self.directory.give_slot("live", peer_address(writer))
         for w in (writer, partner.writer):
@@ -505,6 +540,23 @@ class Relay:
 
     def _count(self, why: str) -> None:
         self.refused[why] = self.refused.get(why, 0) + 1
+        label = reason_label(why)
+        self.refusals[label] = self.refusals.get(label, 0) + 1
+
+    @property
+    def tables_here(self) -> int:
+        """Public tables whose hosts wait on this node."""
+        return sum(1 for entry in self.waiting.values() if entry.listed)
+
+    def _tag(self, room: str) -> str:
+        """A room as the log names it: salted, shortened (a room is a hash of only four of
+        a code's characters; its plain hash could be turned back into them)."""
+        return hashlib.sha256(self.log_salt + room.encode()).hexdigest()[:10]
+
+    async def _unavailable(self, writer: asyncio.StreamWriter, exc: Exception) -> None:
+        """The directory failed: the operator's log says how, the player only that it did."""
+        log.warning("refused a request: %s", exc)
+        await self._refuse(writer, UNAVAILABLE)
 
     async def _say(self, writer: asyncio.StreamWriter, text: str) -> None:
         with contextlib.suppress(OSError):
@@ -533,259 +585,11 @@ class Relay:
         await asyncio.gather(copy(r1, w2), copy(r2, w1))
 
 
-def _table_of(m: re.Match) -> tuple[Table | None, str]:
-    """The public table a ``table`` line opens, or None and why not."""
-    room, verifier, fingerprint, preset, target, name, code = m.groups()
-    if preset not in PUBLIC_PRESETS:
-        return None, f"unknown preset {preset!r}"
-    if not 1 <= int(target) <= MAX_TARGET:
-        return None, f"the game target must be 1..{MAX_TARGET}"
-    if room_id(code) != room:
-        return None, "the table's code is not of its room"
-    try:
-        shown = decode_name(name)
-    except ValueError as exc:
-        return None, str(exc)
-    return Table(verifier, shown, preset, int(target), code, fingerprint, time.time()), ""
-
-
-def claim_verifier(claim: str) -> str:
-    """What the host registers: the hash of the guest's claim (``transport.room_claim``), so
-    the relay can check a claim but holds nothing it could claim the table with itself."""
-    return hashlib.sha256(b"gin3d-relay-verifier|" + claim.encode()).hexdigest()
-
-
-async def relay_connect(
-    relay_host: str,
-    relay_port: int,
-    role: str,
-    room: str,
-    proof: str,
-    timeout: float = 600.0,
-    on_miss=None,
-    extra: str = "",
-    on_seen=None,
-) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
-    """Open a pairing at the relay; returns the stream once the other peer has arrived.
-
-    ``proof`` is the host's verifier or the guest's claim; ``on_miss()`` is called (host)
-    each time the relay says a guest tried a wrong code for this room, ``on_seen(ip)``
-    when it says which address it saw us come from (a host that publishes its direct
-    addresses, ``extra`` ``direct <port> ...``). ``role`` ``table``
-    opens a public table (``extra``: the rest of its line) and waits as its host. A node
-    that answers ``REDIRECT <host:port>`` (the partner waits on that node of the service)
-    is left for that one, with the same line."""
-    line = f"{MAGIC} {role} {room} {proof}" + (f" {extra}" if extra else "")
-    for _ in range(REDIRECTS + 1):
-        reader, writer = await _open(relay_host, relay_port)
-        writer.write(f"{line}\n".encode())
-        try:
-            text = await asyncio.wait_for(_answer(reader, on_miss, on_seen), timeout)
-        except (asyncio.TimeoutError, asyncio.IncompleteReadError, OSError) as exc:
-            writer.close()
-            raise RelayError(f"the relay did not pair us: {exc or 'timed out'}") from None
-        except asyncio.CancelledError:  # a table closed while it waits: gone from the node now
-            writer.close()
-            raise
-        if not text.startswith("REDIRECT "):
-            break
-        writer.close()
-        try:
-            relay_host, relay_port = parse_address(text[9:], RELAY_PORT)
-        except ValueError:
-            raise RelayError(f"the relay sent us to a bad address: {text[9:80]!r}") from None
-    if text != "PAIRED":
-        writer.close()
-        raise RelayError(f"the relay said: {text[:100]}")
-    # The guest (TLS client) may speak only once the host is ready for TLS: a ClientHello that
-    # reached the host together with "PAIRED" would sit in this StreamReader's buffer, where
-    # start_tls never sees it, and the handshake would hang. The host says GO and goes
-    # straight into start_tls (no await in between reads the socket).
-    if role != "guest":
-        writer.write(GO)
-    else:
-        try:
-            go = await asyncio.wait_for(reader.readuntil(b"\n"), 30)
-        except (asyncio.TimeoutError, asyncio.IncompleteReadError, OSError) as exc:
-            writer.close()
-            raise RelayError(f"the host did not start: {exc or 'timed out'}") from None
-        except asyncio.CancelledError:
-            writer.close()
-            raise
-        if go != GO:
-            writer.close()
-            raise RelayError("the host's side of the relay spoke out of turn")
-    return reader, writer
-
-
-def unreachable_why(exc: Exception) -> str:
-    """Why a node did not answer, in words (not errno and a repeat of the address)."""
-    if isinstance(exc, ConnectionRefusedError):
-        return "nobody listens there"
-    if isinstance(exc, asyncio.TimeoutError):
-        return "timed out"
-    if isinstance(exc, OSError) and exc.strerror:
-        return exc.strerror
-    return str(exc) or type(exc).__name__
-
-
-async def _open(host: str, port: int) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
-    try:
-        return await asyncio.wait_for(asyncio.open_connection(host, port), 10)
-    except (OSError, asyncio.TimeoutError) as exc:
-        raise RelayUnreachable(
-            f"cannot reach the relay {host}:{port}: {unreachable_why(exc)}"
-        ) from None
-
-
-def relay_nodes(relay) -> list[tuple[str, int]]:
-    """The nodes of a service as ``MatchOptions.relay`` gives it: one ``(host, port)`` or a
-    list of them."""
-    if relay is None:
-        return []
-    if isinstance(relay, tuple) and len(relay) == 2 and isinstance(relay[1], int):
-        return [relay]
-    return list(relay)
-
-
-async def _answer(reader: asyncio.StreamReader, on_miss, on_seen=None) -> str:
-    """The relay's answer line, after any ``MISS`` notes (each one calls ``on_miss``) and
-    ``SEEN <ip>`` (``on_seen(ip)``)."""
-    while True:
-        line = await reader.readuntil(b"\n")
-        if line == MISS:
-            if on_miss is not None:
-                on_miss()
-            continue
-        text = line.decode("ascii", "replace").strip()
-        if not text.startswith("SEEN "):
-            return text
-        if on_seen is not None:
-            on_seen(text[5:64])
-
-
-async def ask_direct(
-    nodes: list[tuple[str, int]], room: str, claim: str, timeout: float
-) -> list[tuple[str, int]]:
-    """The direct addresses the host of ``claim`` published at the service (the first node
-    that answers), checked; ``[]`` when there are none or no node answered: never raises."""
-    for host, port in nodes:
-        try:
-            reader, writer = await _open(host, port)
-        except RelayUnreachable:
-            continue
-        try:
-            writer.write(f"{MAGIC} where {room} {claim}\n".encode())
-            raw = await asyncio.wait_for(reader.readline(), timeout)
-        except (OSError, asyncio.TimeoutError, ValueError) as exc:
-            log.warning("no direct addresses from %s:%s: %s", host, port, exc or "timed out")
-            continue
-        finally:
-            writer.close()
-        words = raw[:LINE_LIMIT].decode("ascii", "replace").split()
-        if words[:1] == ["DIRECT"]:
-            return parse_candidates(words[1:], f"the node {host}:{port}")
-        if words[:1] != ["NONE"]:
-            log.warning("ignored the node %s:%s's answer: %r", host, port, raw[:80])
-        return []
-    return []
-
-
 def main(argv: list[str] | None = None) -> int:
-    """Console entry point: ``gin3d-relay [--host H] [--port P] [--redis URL]``."""
-    args = _parser().parse_args(argv)
-    limits = Limits(
-        line_timeout=args.line_timeout,
-        guest_wait=args.guest_wait,
-        host_wait=args.host_wait,
-        miss_wait=args.miss_wait,
-        max_per_address=args.max_per_address,
-        max_waiting_per_address=args.max_waiting_per_address,
-    )
+    """Console entry point ``gin3d-relay`` (``relay_service.main``: flags, logs, metrics)."""
+    from .relay_service import main as serve
 
-    async def serve() -> None:
-        directory = None
-        if args.redis:
-            from .redis_directory import RedisDirectory
-
-            directory = RedisDirectory(
-                args.redis, node_ttl=args.node_ttl, table_grace=args.table_grace
-            )
-        relay = Relay(args.host, args.port, limits=limits, directory=directory)
-        relay.advertise = args.advertise or ""
-        await relay.start()
-        stop = asyncio.Event()
-        with contextlib.suppress(NotImplementedError):  # no signals on this platform
-            import signal
-
-            asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
-        mode = f"redis, node {relay.directory.node_id}" if args.redis else "memory"
-        print(f"gin3d-relay ({mode}) listening on {args.host}:{relay.port}", flush=True)
-        try:
-            await stop.wait()
-        finally:
-            await relay.close()
-
-    try:
-        asyncio.run(serve())
-    except KeyboardInterrupt:
-        return 0
-    except (OSError, DirectoryError) as exc:
-        print(f"gin3d-relay: {exc}", file=sys.stderr)
-        return 1
-    return 0
-
-
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="gin3d-relay",
-        description="Pair gin3d players by join code and forward their "
-        "end-to-end encrypted traffic.",
-    )
-    parser.add_argument(
-        "--host",
-        default="127.0.0.1",
-        help="address to listen on (0.0.0.0 for everyone; default 127.0.0.1)",
-    )
-    parser.add_argument(
-        "--port",
-        type=int,
-        default=RELAY_PORT,
-        help=f"TCP port (default {RELAY_PORT}; 0 picks a free one)",
-    )
-    parser.add_argument(
-        "--redis",
-        metavar="URL",
-        help="share rooms, tables and limits with other nodes through this Redis "
-        "(redis://host:6379/0); without it the node keeps them in memory",
-    )
-    parser.add_argument(
-        "--advertise",
-        metavar="HOST:PORT",
-        help="where players reach this node (other nodes send guests here; "
-        "default the listening address)",
-    )
-    defaults = Limits()
-    for flag, what, default in (
-        ("line-timeout", "seconds a connection has to send its request line", None),
-        ("guest-wait", "seconds a guest waits for its host", None),
-        ("miss-wait", "seconds a guest with a wrong code waits before it is told", None),
-        ("host-wait", "seconds a host waits for its guest (it then registers again)", None),
-        ("node-ttl", "with --redis: seconds without a heartbeat before a node is dead", 6.0),
-        ("table-grace", "with --redis: seconds a dead node's tables stay listed", 60.0),
-    ):
-        name = flag.replace("-", "_")
-        value = getattr(defaults, name) if default is None else default
-        parser.add_argument(
-            f"--{flag}", type=float, default=value, help=f"{what} (default {value:g})"
-        )
-    for flag, what in (
-        ("max-per-address", "unpaired connections from one address (a NAT may need more)"),
-        ("max-waiting-per-address", "peers waiting from one address"),
-    ):
-        value = getattr(defaults, flag.replace("-", "_"))
-        parser.add_argument(f"--{flag}", type=int, default=value, help=f"{what} (default {value})")
-    return parser
+    return serve(argv)
 
 
 if __name__ == "__main__":

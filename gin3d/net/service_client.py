@@ -122,13 +122,34 @@ def parse_table(line: str, now: float | None = None) -> Table:
     )
 
 
-async def list_tables(
-    service: Service, preset: str | None = None, timeout: float = 5.0
-) -> list[Table]:
-    """The open public tables, oldest first (of ``preset``, or all); bad lines are skipped."""
+@dataclass(frozen=True)
+class TablePage:
+    """One page of the service's open tables: ``tables`` from ``offset``, of ``total``."""
+
+    tables: list[Table]
+    offset: int
+    total: int
+
+    @property
+    def more(self) -> bool:
+        return self.offset + len(self.tables) < self.total
+
+
+async def table_page(
+    service: Service,
+    preset: str | None = None,
+    offset: int = 0,
+    count: int = TABLES_SHOWN,
+    timeout: float = 5.0,
+) -> TablePage:
+    """``count`` open public tables from ``offset`` (of ``preset``, or all), in the
+    service's order: each network's longest-waiting table first, the newest of those first
+    (``directory.fair_order``); bad lines are skipped."""
     if preset is not None and preset not in PUBLIC_PRESETS:
         raise ValueError(f"unknown preset {preset!r} (choose from {', '.join(PUBLIC_PRESETS)})")
-    _, lines = await _ask(service, f"list {preset or 'all'}", timeout)
+    if not (0 <= offset and 1 <= count <= TABLES_SHOWN):
+        raise ValueError(f"a page is 1..{TABLES_SHOWN} tables from an offset of 0 or more")
+    _, lines = await _ask(service, f"list {preset or 'all'} {offset} {count}", timeout)
     _refused(lines)
     tables = []
     for line in lines:
@@ -136,7 +157,16 @@ async def list_tables(
             tables.append(parse_table(line))
         except ValueError:
             continue
-    return tables
+    end = lines[-1].split()
+    total = int(end[1]) if end[:1] == ["END"] and len(end) == 2 and end[1].isdigit() else 0
+    return TablePage(tables, offset, max(total, offset + len(tables)))
+
+
+async def list_tables(
+    service: Service, preset: str | None = None, timeout: float = 5.0
+) -> list[Table]:
+    """The first page of open public tables (of ``preset``, or all): ``table_page``."""
+    return (await table_page(service, preset, timeout=timeout)).tables
 
 
 def _options(service: Service, options: MatchOptions | None) -> MatchOptions:
@@ -169,13 +199,16 @@ async def quick_match(
     preset: str = "classic",
     options: MatchOptions | None = None,
     timeout: float = 5.0,
+    own_table: str = "",
 ) -> HostedMatch | JoinedMatch:
     """Join the oldest waiting table of ``preset`` (each one is handed to one player at a
-    time), or, when there is none (or none could be joined), open one with its rules."""
+    time; never ``own_table``, the id of one we have open), or, when there is none (or
+    none could be joined), open one with its rules."""
     if preset not in PUBLIC_PRESETS or preset == "custom":
         raise ValueError(f"quick match needs a preset: {', '.join(PUBLIC_PRESETS[:-1])}")
+    question = f"quick {preset} {own_table}".strip()
     for _ in range(QUICK_TRIES):
-        _, lines = await _ask(service, f"quick {preset}", timeout)
+        _, lines = await _ask(service, question, timeout)
         _refused(lines)
         if lines[0] == "NONE":
             break

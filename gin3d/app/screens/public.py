@@ -2,9 +2,11 @@
 
 The state ``Tables``, a ``lobby.LobbyScreen`` (its ``hub``, ``_lobby``, ``_start_lobby``,
 ``_say``, ``_set_name`` and ``_for_match``). The service answers through ``NetService``
-(``public_tables``, ``join_public_table``, ``open_public_table``, ``quick_match``, over
+(``public_table_page``, ``join_public_table``, ``open_public_table``, ``quick_match``, over
 ``gin3d.net.service_client``); a match it starts reaches the table as any other does, by the
-hub's ``connected`` event.
+hub's ``connected`` event. The list shows ``PUBLIC_ROWS`` tables a page, in the service's
+order (each network's first table before anybody's second, newest first), with Previous
+and Next.
 """
 
 from __future__ import annotations
@@ -49,6 +51,7 @@ class TablesScreen(LobbyScreen):
         p = self._lobby("Find an opponent")
         self.public_rows: list = []
         self.public_tables = []
+        self.page_offset = 0  # the first table shown (the list comes a page at a time)
         self.own_code = ""  # the join code of the table we opened here, once listed
         p.button("back", "Back", lambda: self.request("Online"), (0, -0.8), scale=0.055)
         self._esc("Online")
@@ -62,6 +65,15 @@ class TablesScreen(LobbyScreen):
         p.text("Open tables", 0.62, 0.05, x=-1.1, align=TextNode.ALeft, fg=GOLD)
         self.public_empty = p.text("", 0.5, 0.042, x=-1.05, align=TextNode.ALeft, fg=SOFT)
         p.button("refresh", "Refresh", self._refresh_public, (0.92, 0.63), scale=0.045)
+        self.page_text = p.text("", -0.2, 0.036, x=-1.05, align=TextNode.ALeft, fg=SOFT)
+        self.prev_button = p.button(
+            "prev", "< Previous", lambda: self._turn_page(-1), (0.3, -0.19), scale=0.04
+        )
+        self.next_button = p.button(
+            "next", "Next >", lambda: self._turn_page(1), (0.92, -0.19), scale=0.04
+        )
+        for button in (self.prev_button, self.next_button):
+            button.hide()  # shown once there is more than one page
         y = -0.34
         p.text("Quick match", y, 0.05, x=-1.1, align=TextNode.ALeft, fg=GOLD)
         for i, preset in enumerate(QUICK_PRESETS):
@@ -94,7 +106,7 @@ class TablesScreen(LobbyScreen):
         self.services.tasks.remove("public-tables-refresh")
         if not self.public_tables:
             self.public_empty.setText("Asking the service...")
-        fut = self.hub.open().public_tables()
+        fut = self.hub.open().public_table_page(self.page_offset, PUBLIC_ROWS)
         self._when_done(fut, self._show_public)
         self.services.tasks.doMethodLater(REFRESH_S, self._refresh_public, "public-tables-refresh")
 
@@ -120,10 +132,16 @@ class TablesScreen(LobbyScreen):
             words = str(exc).removeprefix(NO_ANSWER) or type(exc).__name__
             self.public_empty.setText(f"The service did not answer: {words}"[:120])
             return
-        self.public_tables = fut.result()[:PUBLIC_ROWS]
+        page = fut.result()
+        if not page.tables and page.offset > 0:  # the tables of this page went meanwhile
+            self.page_offset = max(0, page.total - PUBLIC_ROWS)
+            self._refresh_public()
+            return
+        self.public_tables = page.tables[:PUBLIC_ROWS]
         self.public_empty.setText(
             "" if self.public_tables else "No open tables now: quick match or open one below."
         )
+        self._show_page(page)
         for i, table in enumerate(self.public_tables):
             y = 0.5 - i * 0.13
             if table.code == self.own_code:  # ours: it waits for someone else to join
@@ -151,6 +169,25 @@ class TablesScreen(LobbyScreen):
                     frameSize=(-2.4, 2.4, -0.55, 1.05),
                 )
             )
+
+    def _show_page(self, page) -> None:
+        """ "Tables 6-10 of 23" and the page buttons (active only where there is a page)."""
+        first, last = page.offset + 1, page.offset + len(self.public_tables)
+        many = page.total > PUBLIC_ROWS or page.offset > 0
+        self.page_text.setText(f"Tables {first}-{last} of {page.total}" if many else "")
+        for button, usable in (
+            (self.prev_button, page.offset > 0),
+            (self.next_button, last < page.total),
+        ):
+            button["state"] = "normal" if usable else "disabled"
+            if many:
+                button.show()
+            else:
+                button.hide()
+
+    def _turn_page(self, step: int) -> None:
+        self.page_offset = max(0, self.page_offset + step * PUBLIC_ROWS)
+        self._refresh_public()
 
     def _join_public(self, table) -> None:
         self._set_name()
