@@ -437,9 +437,14 @@ class JoinedMatch(_Base):
             self.code = open_table_code(open_fingerprint)
             self.peer_fingerprint = open_fingerprint  # pinned from the LAN advertisement
         else:
-            self.code = normalize_code(code)
+            self.code = self.normalize(code)
         self.direct = direct
-        if direct is None and self.options.relay is None:
+        self.check_ways()
+
+    normalize = staticmethod(normalize_code)  # the join code as typed, checked
+
+    def check_ways(self) -> None:
+        if self.direct is None and self.options.relay is None:
             raise ValueError("give an address, a relay, or both")
 
     async def connect(self) -> Peer:
@@ -512,6 +517,15 @@ class JoinedMatch(_Base):
             )
         except asyncio.TimeoutError:
             found = []
+        return await self.dial_candidates(found, deadline, errors)
+
+    async def dial_candidates(
+        self, found: list[tuple[str, int]], deadline: float, errors: list[str]
+    ) -> Peer | None:
+        """The host at the first of ``found`` that answers with the join code's handshake,
+        each tried with an equal share of the time left until ``deadline``; None if none."""
+        o = self.options
+        loop = asyncio.get_running_loop()
         for i, (host, port) in enumerate(found):
             share = (deadline - loop.time()) / (len(found) - i)
             where = format_candidate(host, port)

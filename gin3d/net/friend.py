@@ -1,0 +1,226 @@
+"""Hosting and joining a friend's game by code alone, with no online service configured:
+the two games meet at the public mailbox server, try each other directly, and fall back
+to the public transit relay (docs/net.md, *A friend by code*).
+
+``FriendHost`` and ``FriendGuest`` are the ``HostedMatch`` and ``JoinedMatch`` of
+``peer.py`` with another way to find each other; once connected, the TLS, the join-code
+handshake, the fair deal and reconnecting are theirs, unchanged. A link lost mid-match
+comes back the same way (the direct addresses and the transit token are kept; the
+mailbox is not needed again).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+
+from .constants import DIRECT_TIMEOUT
+from .friendcode import (
+    WRONG_CODE,
+    Meeting,
+    direct_hints,
+    guest_meeting,
+    host_meeting,
+    make_secret,
+    normalize_friend_code,
+)
+from .mailbox import MailboxClient, RendezvousError, mailbox_url
+from .peer import HostedMatch, HostLimits, JoinedMatch, MatchOptions
+from .protocol import ProtocolError
+from .session import Player
+from .transit import transit_address, transit_connect
+from .transport import HandshakeError, Peer, handshake, tls_link
+
+GUEST_WAIT = 20.0  # seconds a guest waits at the mailbox for the host's first message
+REMEET_FOR = 10.0  # seconds a host tries to reopen its nameplate after a wrong guess
+CROWDED = "that join code is in use by two games already"
+
+
+class FriendHost(HostedMatch):
+    """Host a game for a friend: ``code`` is known once ``start`` has a nameplate."""
+
+    def __init__(
+        self,
+        player: Player,
+        rules=None,
+        listen: str = "0.0.0.0",
+        port: int = 0,
+        options: MatchOptions | None = None,
+        mailbox: str = "",
+        transit: str = "",
+        direct: bool = True,
+        limits: HostLimits | None = None,
+    ) -> None:
+        super().__init__(player, rules, None, listen, port, options, limits=limits)
+        self.mailbox_url = mailbox_url(mailbox)  # checked now: a bad setting says so at once
+        self.transit = transit_address(transit)
+        self.publish_direct = direct  # False: the guest gets no direct address to try
+        self.secret = make_secret()
+        self.code = ""
+        self.meeting: Meeting | None = None
+
+    async def start(self) -> None:
+        """Listen directly and take a nameplate: ``code`` is then the friend code."""
+        await self.listen_directly()
+        client = await self._client()
+        try:
+            nameplate = await client.allocate()
+        except RendezvousError:
+            await client.close("errory")
+            raise
+        self.code = f"{nameplate}-{self.secret}"
+        self._spawn(self._meet(client))
+
+    async def _client(self) -> MailboxClient:
+        client = MailboxClient(self.mailbox_url)
+        await client.connect()
+        return client
+
+    async def _meet(self, client: MailboxClient) -> None:
+        """Wait at the mailbox for our guest (again after each wrong code), then at the
+        transit relay for as long as the match lasts."""
+        while self.meeting is None:
+            hints = direct_hints(self.port, client.seen_ip) if self.publish_direct else []
+            try:
+                self.meeting = await host_meeting(client, self.code, hints, None)
+            except RendezvousError as exc:
+                await client.close("scary")
+                if str(exc) == WRONG_CODE:
+                    self.wrong_codes += 1
+                    self._note_failure("someone tried a wrong join code for this game")
+                else:
+                    self._note_failure(str(exc))
+                client = await self._meet_again(client)
+                continue
+            await client.close("happy")
+        self._spawn(self._transit_loop())
+
+    async def _meet_again(self, old: MailboxClient) -> MailboxClient:
+        """A fresh side in our nameplate once the one who spoiled it has left (the server
+        gives one try per meeting); when it stays taken, a new nameplate, and a new code
+        told in the status line."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + REMEET_FOR
+        nameplate = self.code.partition("-")[0]
+        while loop.time() < deadline:
+            await asyncio.sleep(self.options.retry)
+            client = MailboxClient(self.mailbox_url)
+            try:
+                await client.connect()
+                await client.claim(nameplate)
+                if client.mailbox != old.mailbox:
+                    return client
+            except RendezvousError:
+                pass
+            await client.close("errory")
+        while True:
+            try:
+                client = await self._client()
+                nameplate = await client.allocate()
+                break
+            except RendezvousError as exc:
+                self._note_failure(str(exc))
+                await asyncio.sleep(max(self.options.retry, 2.0))
+        self.code = f"{nameplate}-{self.secret}"
+        self.options.callbacks.fire("on_status", f"new join code {self.code}")
+        return client
+
+    async def _transit_loop(self) -> None:
+        token = self.meeting.transit_token
+        while not self.done:
+            try:
+                reader, writer = await transit_connect(
+                    self.transit, token, secrets.token_hex(8), "host", 600.0
+                )
+                link, _ = await tls_link(reader, writer, "host", self.identity)
+                peer = await self._authenticate(link)
+            except (HandshakeError, ProtocolError, OSError) as exc:
+                self._note_failure(str(exc))
+                await asyncio.sleep(max(self.options.retry, 1.0))
+                continue
+            self.route = "relay"
+            await self._use(peer)
+
+
+class FriendGuest(JoinedMatch):
+    """Join a friend's game with its friend code alone."""
+
+    def __init__(
+        self,
+        player: Player,
+        code: str,
+        options: MatchOptions | None = None,
+        mailbox: str = "",
+        transit: str = "",
+        direct: bool = True,
+        wait: float = GUEST_WAIT,
+    ) -> None:
+        super().__init__(player, code, None, options)
+        self.mailbox_url = mailbox_url(mailbox)
+        self.transit = transit_address(transit)
+        self.try_direct = direct
+        self.meet_wait = wait
+        self.meeting: Meeting | None = None
+
+    normalize = staticmethod(normalize_friend_code)
+
+    def check_ways(self) -> None:
+        """Always a way: the mailbox and transit relay (``mailbox_url``, ``transit``)."""
+
+    async def connect(self) -> Peer:
+        """Meet (once), then the host's direct addresses, then the transit relay."""
+        if self.meeting is None:
+            self.meeting = await self._meet()
+        errors: list[str] = []
+        if self.try_direct and self.meeting.hints:
+            deadline = asyncio.get_running_loop().time() + (
+                self.options.direct_timeout or DIRECT_TIMEOUT
+            )
+            peer = await self.dial_candidates(self.meeting.hints, deadline, errors)
+            if peer is not None:
+                self.route = "direct"
+                return peer
+        try:
+            peer = await self._dial_transit()
+        except HandshakeError:
+            raise
+        except (ProtocolError, OSError) as exc:
+            errors.append(str(exc))
+            raise ConnectionError("could not connect: " + "; ".join(errors)) from None
+        self.route = "relay"
+        return peer
+
+    async def _meet(self) -> Meeting:
+        client = MailboxClient(self.mailbox_url)
+        mood = "scary"
+        try:
+            await client.connect()
+            await client.claim(self.code.partition("-")[0])
+            meeting = await guest_meeting(client, self.code, self.meet_wait)
+            mood = "happy"
+            return meeting
+        except RendezvousError as exc:
+            why = str(exc)
+            if why == WRONG_CODE:
+                raise HandshakeError(WRONG_CODE) from None
+            raise RendezvousError(CROWDED if why.endswith("crowded") else why) from None
+        finally:
+            await client.close(mood)
+
+    async def _dial_transit(self) -> Peer:
+        o = self.options
+        token = self.meeting.transit_token
+        reader, writer = await transit_connect(
+            self.transit, token, secrets.token_hex(8), "guest", 30.0
+        )
+        link, host_fp = await tls_link(reader, writer, "guest", self.identity)
+        return await handshake(
+            link,
+            "guest",
+            self.identity,
+            self.code,
+            host_fp,
+            self.peer_fingerprint,
+            o.name,
+            o.version,
+        )

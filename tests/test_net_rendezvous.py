@@ -1,0 +1,200 @@
+"""A friend by code, layer by layer, against the real magic-wormhole mailbox server and
+transit relay on loopback (tests/rendezvous_servers.py): the mailbox client, the sealed
+meeting (a wrong code meets nobody and spoils nothing), the transit pairing, the loopback
+guard, and a server that sends garbage."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+from rendezvous_servers import servers  # noqa: F401 (a fixture)
+
+from gin3d.net.friend import FriendGuest, FriendHost
+from gin3d.net.friendcode import (
+    guest_meeting,
+    host_meeting,
+    normalize_friend_code,
+)
+from gin3d.net.mailbox import MailboxClient, RendezvousError, mailbox_url
+from gin3d.net.peer import MatchOptions
+from gin3d.net.transit import transit_address, transit_connect
+from gin3d.net.transport import HandshakeError
+from gin3d.players import GreedyPlayer
+
+TOKEN = "ab" * 32
+
+
+def test_two_clients_allocate_claim_exchange_and_close(servers):  # noqa: F811
+    async def scenario():
+        a, b = MailboxClient(servers.mailbox_url), MailboxClient(servers.mailbox_url)
+        await a.connect()
+        await b.connect()
+        nameplate = await a.allocate()
+        await b.claim(nameplate)
+        await a.add("one", b"from a")
+        await b.add("one", b"from b")
+        got = await b.get("one", 5), await a.get("one", 5)
+        with pytest.raises(RendezvousError, match="in time"):
+            await a.get("one", 0.3)  # our own message is never read back as theirs
+        same = a.mailbox == b.mailbox
+        await a.close()
+        await b.close()
+        return nameplate, got, same, a.seen_ip
+
+    nameplate, got, same, seen = asyncio.run(scenario())
+    assert nameplate.isdigit() and same
+    assert got == (b"from a", b"from b")
+    assert seen == "127.0.0.1"  # what the server's welcome says it saw
+
+
+def test_a_meeting_agrees_a_key_and_carries_the_hosts_addresses_sealed(servers):  # noqa: F811
+    async def scenario():
+        host, guest = MailboxClient(servers.mailbox_url), MailboxClient(servers.mailbox_url)
+        await host.connect()
+        await guest.connect()
+        code = f"{await host.allocate()}-K7QDM3"
+        await guest.claim(code.split("-")[0])
+        hints = ["192.0.2.9:47470", "[2001:db8::1]:5", "not an address", "127.0.0.1:80"]
+        met = await asyncio.gather(
+            host_meeting(host, code, hints, 10), guest_meeting(guest, code, 10)
+        )
+        for client in (host, guest):
+            await client.close()
+        return met
+
+    host_met, guest_met = asyncio.run(scenario())
+    assert host_met.key == guest_met.key
+    assert host_met.transit_token == guest_met.transit_token
+    assert guest_met.hints == [("192.0.2.9", 47470), ("2001:db8::1", 5), ("127.0.0.1", 80)]
+
+
+def _options() -> MatchOptions:
+    return MatchOptions(retry=0.1)
+
+
+def test_a_wrong_code_meets_nobody_and_the_right_one_still_joins(servers, monkeypatch):  # noqa: F811
+    for name, value in servers.env.items():
+        monkeypatch.setenv(name, value)
+
+    async def scenario():
+        host = FriendHost(GreedyPlayer(), listen="127.0.0.1", options=_options())
+        await host.start()
+        nameplate, secret = host.code.split("-")
+        wrong = "".join("2" if ch != "2" else "3" for ch in secret)
+        with pytest.raises(HandshakeError, match="wrong join code"):
+            await FriendGuest(GreedyPlayer(), f"{nameplate}-{wrong}", _options()).start()
+        after_wrong = host.session, host.wrong_codes, host.code
+        guest = FriendGuest(GreedyPlayer(), host.code, _options())
+        await asyncio.wait_for(guest.start(), 30)
+        await asyncio.wait_for(host.ready.wait(), 10)
+        routes = guest.route, host.route
+        await guest.close()
+        await host.close()
+        return after_wrong, f"{nameplate}-{secret}", routes
+
+    (session, wrong_codes, code_after), code, routes = asyncio.run(scenario())
+    assert session is None and wrong_codes == 1  # nothing started, the miss was counted
+    assert code_after == code  # and the code the friend was given still works
+    assert routes == ("direct", "direct")
+
+
+def test_a_code_nobody_hosts_is_told_in_words(servers):  # noqa: F811
+    async def scenario():
+        guest = FriendGuest(
+            GreedyPlayer(), "987-K7QDM3", _options(), servers.mailbox_url, servers.transit_at
+        )
+        guest.meet_wait = 0.5
+        with pytest.raises(RendezvousError, match="no game is waiting with that code"):
+            await guest.start()
+
+    asyncio.run(scenario())
+
+
+def test_two_ends_pair_at_the_real_transit_relay(servers):  # noqa: F811
+    async def scenario():
+        at = transit_address(servers.transit_at)
+        (hr, hw), (gr, gw) = await asyncio.gather(
+            transit_connect(at, TOKEN, "11" * 8, "host", 10),
+            transit_connect(at, TOKEN, "22" * 8, "guest", 10),
+        )
+        hw.write(b"to guest\n")
+        gw.write(b"to host\n")
+        got = await gr.readline(), await hr.readline()
+        hw.close()
+        gw.close()
+        return got
+
+    assert asyncio.run(scenario()) == (b"to guest\n", b"to host\n")
+
+
+def test_a_lone_end_at_the_transit_relay_is_told_in_words(servers):  # noqa: F811
+    async def scenario():
+        at = transit_address(servers.transit_at)
+        with pytest.raises(RendezvousError, match="did not pair us"):
+            await transit_connect(at, TOKEN, "33" * 8, "guest", 0.5)
+
+    asyncio.run(scenario())
+
+
+def test_the_tests_never_reach_a_public_server(monkeypatch):
+    monkeypatch.delenv("GIN3D_RENDEZVOUS", raising=False)
+    monkeypatch.delenv("GIN3D_TRANSIT", raising=False)
+    with pytest.raises(ValueError, match="not a loopback address"):
+        mailbox_url()  # the built-in default is public
+    with pytest.raises(ValueError, match="not a loopback address"):
+        transit_address()
+    with pytest.raises(ValueError, match="not a mailbox server address"):
+        mailbox_url("http://127.0.0.1:4000/v1")
+    assert mailbox_url("ws://127.0.0.1:4000/v1") == "ws://127.0.0.1:4000/v1"
+    assert transit_address("tcp:127.0.0.1:4001") == ("127.0.0.1", 4001)
+
+
+def test_friend_codes_are_forgiving_of_typing_and_strict_about_what_they_are():
+    assert normalize_friend_code(" 7-k7qd m3 ") == "7-K7QDM3"
+    assert normalize_friend_code("12-K7Q-DM3") == "12-K7QDM3"
+    for bad in ("K7QD-M3XR9P", "7-K7QDM", "7-K7QDM30", "x-K7QDM3", "-K7QDM3", 7):
+        with pytest.raises(ValueError):
+            normalize_friend_code(bad)
+
+
+GARBAGE = [
+    b"\xff\xfe not utf-8",
+    "not json",
+    "[1, 2]",
+    json.dumps({"type": 5}),
+    json.dumps({"type": "message", "side": "x", "phase": "pake", "body": "zz"}),
+    json.dumps({"type": "message", "side": 1, "phase": "pake", "body": "00"}),
+    json.dumps({"type": "welcome", "welcome": {"your-address": {"ipv4": "\x1b[2J"}}}),
+    json.dumps({"type": "allocated", "nameplate": "../../etc"}),
+    "[" * 5000,
+]
+
+
+def test_garbage_from_the_server_fails_the_meeting_in_words_and_raises_nothing_else():
+    from websockets.asyncio.server import serve
+
+    async def answer(ws):
+        async for _ in ws:  # whatever we ask, garbage comes back, then the server leaves
+            for junk in GARBAGE:
+                await ws.send(junk)
+            await ws.close()
+            return
+
+    async def scenario():
+        async with serve(answer, "127.0.0.1", 0) as server:
+            port = server.sockets[0].getsockname()[1]
+            client = MailboxClient(f"ws://127.0.0.1:{port}/v1")
+            await client.connect()
+            with pytest.raises(RendezvousError) as caught:
+                await client.allocate(timeout=5)
+            seen = client.seen_ip
+            await client.close()
+            with pytest.raises(RendezvousError):
+                await client.get("pake", 1)
+            return str(caught.value), seen
+
+    why, seen = asyncio.run(scenario())
+    assert "bad nameplate" in why or "closed" in why
+    assert seen == ""
