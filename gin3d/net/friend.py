@@ -80,7 +80,9 @@ class FriendHost(HostedMatch):
         """Wait at the mailbox for our guest (again after each wrong code), then at the
         transit relay for as long as the match lasts."""
         while self.meeting is None:
-            hints = direct_hints(self.port, client.seen_ip) if self.publish_direct else []
+            # our router's UPnP mapping (``external``, the app's) first, when it made one
+            found = [*self.external, *direct_hints(self.port, client.seen_ip)]
+            hints = found if self.publish_direct else []
             try:
                 self.meeting = await host_meeting(client, self.code, hints, None)
             except RendezvousError as exc:

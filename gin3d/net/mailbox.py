@@ -23,6 +23,9 @@ import os
 import secrets
 from urllib.parse import urlsplit
 
+from websockets.asyncio.client import connect
+from websockets.exceptions import WebSocketException
+
 from .candidates import seen_ip
 
 APPID = "gin3d.game/gin3d/friend/v1"  # our application scope at the mailbox server
@@ -84,9 +87,6 @@ class MailboxClient:
         self.seen_ip = ""  # the address the server saw us come from (its welcome says)
 
     async def connect(self, timeout: float = CONNECT_TIMEOUT) -> None:
-        from websockets.asyncio.client import connect
-        from websockets.exceptions import WebSocketException
-
         try:
             self._ws = await asyncio.wait_for(
                 connect(self.url, max_size=MESSAGE_LIMIT, open_timeout=timeout), timeout
@@ -100,8 +100,6 @@ class MailboxClient:
 
     async def _read(self) -> None:
         """Sort what the server sends: the other side's messages, and replies to us."""
-        from websockets.exceptions import WebSocketException
-
         try:
             async for raw in self._ws:
                 msg = _parse(raw)
@@ -131,8 +129,6 @@ class MailboxClient:
             self.seen_ip = seen_ip(ip)
 
     async def _send(self, kind: str, **fields) -> None:
-        from websockets.exceptions import WebSocketException
-
         if self._ws is None:
             raise RendezvousError("not connected to the meeting server")
         try:
