@@ -198,3 +198,44 @@ def test_garbage_from_the_server_fails_the_meeting_in_words_and_raises_nothing_e
     why, seen = asyncio.run(scenario())
     assert "bad nameplate" in why or "closed" in why
     assert seen == ""
+
+
+def test_a_link_lost_mid_match_comes_back_through_the_transit_relay(servers):  # noqa: F811
+    """Both kept off the direct path: the match runs through the transit relay; the guest's
+    line drops mid-match and it comes back the same way (no second meeting), and the match
+    finishes with one move log."""
+    from gin3d.engine import RuleSet
+    from gin3d.net.session import Callbacks, Timing
+
+    said: list[str] = []
+
+    def options(who: str) -> MatchOptions:
+        cb = Callbacks(on_status=lambda text: said.append(f"{who} {text}"))
+        return MatchOptions(callbacks=cb, timing=Timing(0.3, 2.5, 60.0), retry=0.1)
+
+    async def scenario():
+        where = servers.mailbox_url, servers.transit_at
+        rules = RuleSet.preset("classic", game_target=30)
+        host = FriendHost(
+            GreedyPlayer(), rules, "127.0.0.1", 0, options("host"), *where, direct=False
+        )
+        await host.start()
+        guest = FriendGuest(GreedyPlayer(), host.code, options("guest"), *where, direct=False)
+        await asyncio.wait_for(guest.start(), 30)
+        meeting = guest.meeting
+        while len(guest.session.log.lines()) < 6:  # a few moves in
+            await asyncio.sleep(0.05)
+        guest.session.link.close()
+        ended = await asyncio.wait_for(guest.wait(), 90)
+        await asyncio.wait_for(host.wait(), 30)
+        result = ended.reason, guest.meeting is meeting, guest.route, host.route
+        logs = host.session.log.lines(), guest.session.log.lines()
+        await guest.close()
+        await host.close()
+        return result, logs
+
+    (reason, same_meeting, *routes), (host_log, guest_log) = asyncio.run(scenario())
+    assert reason == "finished" and same_meeting
+    assert routes == ["relay", "relay"]
+    assert host_log == guest_log
+    assert sum(text == "guest connected" for text in said) >= 2, said  # it did come back
