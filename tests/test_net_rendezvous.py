@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import socket
 
 import pytest
 from rendezvous_servers import servers  # noqa: F401 (a fixture)
@@ -19,11 +20,19 @@ from gin3d.net.friendcode import (
 )
 from gin3d.net.mailbox import MailboxClient, RendezvousError, mailbox_url
 from gin3d.net.peer import MatchOptions
+from gin3d.net.session import Callbacks
 from gin3d.net.transit import transit_address, transit_connect
-from gin3d.net.transport import HandshakeError
+from gin3d.net.transport import HandshakeError, normalize_code
 from gin3d.players import GreedyPlayer
 
 TOKEN = "ab" * 32
+
+
+def _dead_port() -> int:
+    """A loopback port where nobody listens (bound for a moment, then let go)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
 
 
 def test_two_clients_allocate_claim_exchange_and_close(servers):  # noqa: F811
@@ -205,7 +214,7 @@ def test_a_link_lost_mid_match_comes_back_through_the_transit_relay(servers):  #
     line drops mid-match and it comes back the same way (no second meeting), and the match
     finishes with one move log."""
     from gin3d.engine import RuleSet
-    from gin3d.net.session import Callbacks, Timing
+    from gin3d.net.session import Timing
 
     said: list[str] = []
 
@@ -239,3 +248,29 @@ def test_a_link_lost_mid_match_comes_back_through_the_transit_relay(servers):  #
     assert routes == ["relay", "relay"]
     assert host_log == guest_log
     assert sum(text == "guest connected" for text in said) >= 2, said  # it did come back
+
+
+def test_with_the_meeting_server_out_of_reach_the_app_hosts_as_before():
+    """Nobody at the mailbox address: the command line host fails in words; the app's host
+    (``fallback``) still opens the table with a plain join code (its address needed too)."""
+
+    async def scenario():
+        nowhere = f"ws://127.0.0.1:{_dead_port()}/v1"
+        where = {"mailbox": nowhere, "transit": "127.0.0.1:1"}
+        strict = FriendHost(GreedyPlayer(), listen="127.0.0.1", **where)
+        with pytest.raises(RendezvousError, match="cannot reach the meeting server"):
+            await strict.start()
+        await strict.close()
+        said: list[str] = []
+        options = MatchOptions(callbacks=Callbacks(on_status=said.append))
+        host = FriendHost(
+            GreedyPlayer(), listen="127.0.0.1", options=options, fallback=True, **where
+        )
+        await host.start()
+        code, met_at = host.code, host.met_at
+        await host.close()
+        return code, met_at, said
+
+    code, met_at, said = asyncio.run(scenario())
+    assert normalize_code(code) == code and met_at == ""
+    assert any("your friend needs your address and port too" in text for text in said), said

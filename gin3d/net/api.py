@@ -233,7 +233,11 @@ class NetService:
             options = self._options()
             options.direct_first = publish
             if friend:
-                match = FriendHost(self._seat(player), rules, listen, port, options, direct=publish)
+                seat = self._seat(player)
+                # the meeting server out of reach: hosted as before (code and address)
+                match = FriendHost(
+                    seat, rules, listen, port, options, direct=publish, fallback=True
+                )
             else:
                 match = HostedMatch(
                     self._seat(player),

@@ -50,25 +50,43 @@ class FriendHost(HostedMatch):
         transit: str = "",
         direct: bool = True,
         limits: HostLimits | None = None,
+        fallback: bool = False,
     ) -> None:
         super().__init__(player, rules, None, listen, port, options, limits=limits)
-        self.mailbox_url = mailbox_url(mailbox)  # checked now: a bad setting says so at once
-        self.transit = transit_address(transit)
+        self.settings = mailbox, transit
         self.publish_direct = direct  # False: the guest gets no direct address to try
+        # True: with the meeting server out of reach, host as before (a join code that
+        # needs our address and port too) rather than fail; ``met_at`` says which it is
+        self.fallback = fallback
         self.secret = make_secret()
-        self.code = ""
+        self.met_at = ""  # the mailbox server we wait at ("" until start, or fallen back)
         self.meeting: Meeting | None = None
+        self._waiting_at: MailboxClient | None = None  # our mailbox connection, while open
 
     async def start(self) -> None:
-        """Listen directly and take a nameplate: ``code`` is then the friend code."""
+        """Listen directly and take a nameplate: ``code`` is then the friend code. A
+        meeting server out of reach (or a bad setting) raises, or with ``fallback`` leaves
+        a plain hosted table (its own join code; ``met_at`` empty) and says so."""
         await self.listen_directly()
-        client = await self._client()
+        try:
+            self.mailbox_url = mailbox_url(self.settings[0])
+            self.transit = transit_address(self.settings[1])
+            client = await self._client()
+        except (RendezvousError, ValueError) as exc:
+            if not self.fallback:
+                raise
+            self.options.callbacks.fire(
+                "on_status", f"{exc}: your friend needs your address and port too"
+            )
+            return
         try:
             nameplate = await client.allocate()
         except RendezvousError:
             await client.close("errory")
             raise
         self.code = f"{nameplate}-{self.secret}"
+        self.met_at = self.mailbox_url
+        self._waiting_at = client
         self._spawn(self._meet(client))
 
     async def _client(self) -> MailboxClient:
@@ -92,7 +110,7 @@ class FriendHost(HostedMatch):
                     self._note_failure("someone tried a wrong join code for this game")
                 else:
                     self._note_failure(str(exc))
-                client = await self._meet_again(client)
+                client = self._waiting_at = await self._meet_again(client)
                 continue
             await client.close("happy")
         self._spawn(self._transit_loop())
@@ -126,6 +144,12 @@ class FriendHost(HostedMatch):
         self.code = f"{nameplate}-{self.secret}"
         self.options.callbacks.fire("on_status", f"new join code {self.code}")
         return client
+
+    async def close(self) -> None:
+        """Closed while still waiting for the guest: our nameplate goes back too."""
+        if self._waiting_at is not None and self.meeting is None:
+            await self._waiting_at.close("lonely", timeout=1.0)
+        await super().close()
 
     async def _transit_loop(self) -> None:
         token = self.meeting.transit_token
