@@ -25,12 +25,12 @@ from test_player_flows import (
 pytestmark = pytest.mark.slow
 
 
-def _game_args(running) -> tuple[str, ...]:  # noqa: F811
+def _game_args(running) -> tuple[str, ...]:
     return (
         "--rendezvous",
-        servers.mailbox_url,
+        running.mailbox_url,
         "--transit",
-        servers.transit_at,
+        running.transit_at,
         "--listen",
         LOOP,
         "--port",
