@@ -274,3 +274,26 @@ def test_with_the_meeting_server_out_of_reach_the_app_hosts_as_before():
     code, met_at, said = asyncio.run(scenario())
     assert normalize_code(code) == code and met_at == ""
     assert any("your friend needs your address and port too" in text for text in said), said
+
+
+def test_a_server_that_turns_everyone_away_is_told_in_its_own_words():
+    """``twist wormhole-mailbox --signal-error TEXT`` welcomes each client with an error:
+    the meeting fails with those words (cleaned), not a hang."""
+    from websockets.asyncio.server import serve
+
+    async def welcome(ws):
+        said = {"motd": "hi", "error": "down for maintenance\x1b[2J"}
+        await ws.send(json.dumps({"type": "welcome", "welcome": said}))
+        await ws.wait_closed()
+
+    async def scenario():
+        async with serve(welcome, "127.0.0.1", 0) as server:
+            port = server.sockets[0].getsockname()[1]
+            client = MailboxClient(f"ws://127.0.0.1:{port}/v1")
+            await client.connect()
+            with pytest.raises(RendezvousError) as caught:
+                await client.allocate(timeout=10)
+            await client.close()
+            return str(caught.value)
+
+    assert asyncio.run(scenario()) == "the meeting server said: down for maintenance[2J"

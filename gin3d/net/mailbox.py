@@ -103,8 +103,12 @@ class MailboxClient:
         try:
             async for raw in self._ws:
                 msg = _parse(raw)
-                if msg is not None and msg["type"] == "welcome":
-                    self._welcome(msg.get("welcome"))
+                if (
+                    msg is not None
+                    and msg["type"] == "welcome"
+                    and self._welcome(msg.get("welcome"))
+                ):
+                    return  # the server turns everyone away (its operator's words in why)
                 if msg is None or msg["type"] in ("ack", "welcome", "pong"):
                     continue
                 if msg["type"] == "message":
@@ -120,13 +124,20 @@ class MailboxClient:
             self._arrived.set()
             await self._replies.put({"type": "gone"})
 
-    def _welcome(self, welcome) -> None:
+    def _welcome(self, welcome) -> bool:
         """The server's welcome: the IPv4 address it saw us come from, when it says
-        (checked: a server's text is never used as is)."""
-        you = welcome.get("your-address") if isinstance(welcome, dict) else None
+        (checked: a server's text is never used as is). True when it says it serves nobody
+        now (``error``: an operator's signal to every client), with its words kept."""
+        if not isinstance(welcome, dict):
+            return False
+        if "error" in welcome:
+            self._closed_why = f"the meeting server said: {_text(welcome['error'])}"
+            return True
+        you = welcome.get("your-address")
         ip = you.get("ipv4") if isinstance(you, dict) else None
         if isinstance(ip, str):
             self.seen_ip = seen_ip(ip)
+        return False
 
     async def _send(self, kind: str, **fields) -> None:
         if self._ws is None:
