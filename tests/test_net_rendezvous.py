@@ -297,3 +297,51 @@ def test_a_server_that_turns_everyone_away_is_told_in_its_own_words():
             return str(caught.value)
 
     assert asyncio.run(scenario()) == "the meeting server said: down for maintenance[2J"
+
+
+def test_a_saved_friends_game_comes_back_by_address(servers, tmp_path):  # noqa: F811
+    """A friend's game met at the rendezvous, saved after its first hand: later both come
+    back from their files as any saved online match does (the host at its address, its
+    friend code still the password), and finish it."""
+    from net_harness import ScriptedPlayer
+
+    from gin3d.engine import RuleSet
+    from gin3d.net.peer import HostedMatch, JoinedMatch
+
+    async def scenario():
+        stopped = asyncio.Event()
+
+        async def hook(session, view):
+            stopped.set()
+            await asyncio.Event().wait()
+
+        opts = MatchOptions(save_dir=str(tmp_path), retry=0.1)
+        where = servers.mailbox_url, servers.transit_at
+        rules = RuleSet.preset("classic", game_target=40)
+        host = FriendHost(GreedyPlayer(), rules, "127.0.0.1", 0, opts, *where)
+        await host.start()
+        player = ScriptedPlayer(hook, lambda v: v.hand_number == 1)
+        guest = FriendGuest(player, host.code, opts, *where)
+        await asyncio.wait_for(guest.start(), 30)
+        await asyncio.wait_for(stopped.wait(), 60)
+        await host.close()
+        await guest.close()
+        saves = {
+            json.loads(p.read_text())["role"]: json.loads(p.read_text())
+            for p in tmp_path.glob("gin3d-match-*.json")
+        }
+        host2 = HostedMatch(GreedyPlayer(), saved=saves["host"])
+        await host2.start()
+        guest2 = JoinedMatch(
+            GreedyPlayer(), "", direct=("127.0.0.1", host2.port), saved=saves["guest"]
+        )
+        await asyncio.wait_for(guest2.start(), 30)
+        ended = await asyncio.wait_for(asyncio.gather(host2.wait(), guest2.wait()), 120)
+        heads = host2.session.log.head, guest2.session.log.head
+        await host2.close()
+        await guest2.close()
+        return ended, heads, host2.code, host.code
+
+    ended, heads, code_after, code = asyncio.run(scenario())
+    assert [e.reason for e in ended] == ["finished", "finished"]
+    assert heads[0] == heads[1] and code_after == code

@@ -21,6 +21,7 @@ from gin3d.engine import RuleSet
 from .candidates import format_candidate, log, seen_ip
 from .constants import DIRECT_TIMEOUT, MAX_CANDIDATES
 from .directory import PUBLIC_PRESETS, encode_name
+from .friendcode import is_friend_code
 from .limits import Budget, Slots, peer_address
 from .links import StreamLink
 from .protocol import PROTOCOL_VERSION, ProtocolError
@@ -227,11 +228,10 @@ class HostedMatch(_Base):
                 raise ValueError("this save is from the guest's side: join with it instead")
             rules, code, open_table = RuleSet.from_dict(saved["rules"]), saved["code"], False
         self.rules = rules or RuleSet()
-        self.code = (
-            code
-            if code and code.startswith("open:")
-            else (normalize_code(code) if code else make_code())
-        )
+        # an open LAN table's password, or a friend's code (a saved match met by one: it
+        # comes back by address) are kept as they are
+        kept = code and (code.startswith("open:") or is_friend_code(code))
+        self.code = code if kept else (normalize_code(code) if code else make_code())
         if open_table:  # a LAN table anyone may join: the password is public
             from .transport import open_table_code
 
