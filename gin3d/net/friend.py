@@ -59,6 +59,8 @@ class FriendHost(HostedMatch):
         # needs our address and port too) rather than fail; ``met_at`` says which it is
         self.fallback = fallback
         self.secret = make_secret()
+        self.mailbox_url = ""  # checked by start (a bad setting may fall back there)
+        self.transit: tuple[str, int] = ("", 0)
         self.met_at = ""  # the mailbox server we wait at ("" until start, or fallen back)
         self.meeting: Meeting | None = None
         self._waiting_at: MailboxClient | None = None  # our mailbox connection, while open

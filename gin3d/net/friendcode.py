@@ -25,7 +25,7 @@ from nacl.secret import SecretBox
 
 from .candidates import format_candidate, parse_candidate
 from .mailbox import MailboxClient, RendezvousError
-from .transport import CODE_ALPHABET
+from .transport import CODE_ALPHABET, normalize_code
 
 SECRET_LENGTH = 6
 _CODE = re.compile(rf"([0-9]{{1,7}})-([{CODE_ALPHABET}]{{{SECRET_LENGTH}}})\Z")
@@ -56,6 +56,12 @@ def is_friend_code(text: str) -> bool:
     except ValueError:
         return False
     return True
+
+
+def normalize_any_code(text: str) -> str:
+    """A friend's code or a host's own join code, whichever ``text`` is (a friend's code
+    also opens its host by address: a saved friend's game comes back that way)."""
+    return normalize_friend_code(text) if is_friend_code(text) else normalize_code(text)
 
 
 def _subkey(key: bytes, purpose: str) -> bytes:

@@ -21,7 +21,7 @@ from gin3d.engine import RuleSet
 from .candidates import format_candidate, log, seen_ip
 from .constants import DIRECT_TIMEOUT, MAX_CANDIDATES
 from .directory import PUBLIC_PRESETS, encode_name
-from .friendcode import is_friend_code
+from .friendcode import is_friend_code, normalize_any_code
 from .limits import Budget, Slots, peer_address
 from .links import StreamLink
 from .protocol import PROTOCOL_VERSION, ProtocolError
@@ -441,7 +441,7 @@ class JoinedMatch(_Base):
         self.direct = direct
         self.check_ways()
 
-    normalize = staticmethod(normalize_code)  # the join code as typed, checked
+    normalize = staticmethod(normalize_any_code)  # the join code as typed, checked
 
     def check_ways(self) -> None:
         if self.direct is None and self.options.relay is None:
