@@ -345,3 +345,40 @@ def test_a_saved_friends_game_comes_back_by_address(servers, tmp_path):  # noqa:
     ended, heads, code_after, code = asyncio.run(scenario())
     assert [e.reason for e in ended] == ["finished", "finished"]
     assert heads[0] == heads[1] and code_after == code
+
+
+def test_a_guesser_who_stays_in_the_nameplate_gets_the_host_a_new_code(servers, monkeypatch):  # noqa: F811
+    """Someone claims the host's nameplate with a wrong guess and never leaves (the server
+    gives a nameplate one meeting): the host takes a new nameplate, says the new code in
+    its status line, and the friend gets in with that code."""
+    import gin3d.net.friend as friend_mod
+    from gin3d.net.friendcode import seal
+
+    monkeypatch.setattr(friend_mod, "REMEET_FOR", 1.5)
+    said: list[str] = []
+
+    async def scenario():
+        where = servers.mailbox_url, servers.transit_at
+        options = MatchOptions(callbacks=Callbacks(on_status=said.append), retry=0.1)
+        host = FriendHost(GreedyPlayer(), None, "127.0.0.1", 0, options, *where)
+        await host.start()
+        first = host.code
+        squatter = MailboxClient(servers.mailbox_url)
+        await squatter.connect()
+        await squatter.claim(first.split("-")[0])
+        await squatter.add("pake", b"\x00" * 33)  # no SPAKE2 message at all
+        await squatter.add("hello", seal(b"k" * 32, "guest hello", {"v": 1}))
+        while host.code == first:
+            await asyncio.sleep(0.05)
+        guest = FriendGuest(GreedyPlayer(), host.code, _options(), *where)
+        await asyncio.wait_for(guest.start(), 30)
+        await asyncio.wait_for(host.ready.wait(), 10)
+        result = first, host.code, host.wrong_codes
+        await guest.close()
+        await host.close()
+        await squatter.close()
+        return result
+
+    first, second, wrong = asyncio.run(asyncio.wait_for(scenario(), 50))
+    assert second != first and second.split("-")[1] == first.split("-")[1]
+    assert wrong == 1 and f"new join code {second}" in said, said

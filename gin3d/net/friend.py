@@ -106,18 +106,19 @@ class FriendHost(HostedMatch):
             try:
                 self.meeting = await host_meeting(client, self.code, hints, None)
             except RendezvousError as exc:
+                spoiled = client.mailbox  # (closing forgets it)
                 await client.close("scary")
                 if str(exc) == WRONG_CODE:
                     self.wrong_codes += 1
                     self._note_failure("someone tried a wrong join code for this game")
                 else:
                     self._note_failure(str(exc))
-                client = self._waiting_at = await self._meet_again(client)
+                client = self._waiting_at = await self._meet_again(spoiled)
                 continue
             await client.close("happy")
         self._spawn(self._transit_loop())
 
-    async def _meet_again(self, old: MailboxClient) -> MailboxClient:
+    async def _meet_again(self, spoiled: str) -> MailboxClient:
         """A fresh side in our nameplate once the one who spoiled it has left (the server
         gives one try per meeting); when it stays taken, a new nameplate, and a new code
         told in the status line."""
@@ -130,17 +131,19 @@ class FriendHost(HostedMatch):
             try:
                 await client.connect()
                 await client.claim(nameplate)
-                if client.mailbox != old.mailbox:
+                if client.mailbox != spoiled:  # the spoiled one is gone: a fresh meeting
                     return client
             except RendezvousError:
                 pass
             await client.close("errory")
         while True:
+            client = MailboxClient(self.mailbox_url)
             try:
-                client = await self._client()
+                await client.connect()
                 nameplate = await client.allocate()
                 break
             except RendezvousError as exc:
+                await client.close("errory")
                 self._note_failure(str(exc))
                 await asyncio.sleep(max(self.options.retry, 2.0))
         self.code = f"{nameplate}-{self.secret}"
