@@ -356,10 +356,12 @@ def test_a_guesser_who_stays_in_the_nameplate_gets_the_host_a_new_code(servers, 
 
     monkeypatch.setattr(friend_mod, "REMEET_FOR", 1.5)
     said: list[str] = []
+    codes: list[str] = []  # what the app's hosting screen is told
 
     async def scenario():
         where = servers.mailbox_url, servers.transit_at
-        options = MatchOptions(callbacks=Callbacks(on_status=said.append), retry=0.1)
+        told = Callbacks(on_status=said.append, on_new_code=codes.append)
+        options = MatchOptions(callbacks=told, retry=0.1)
         host = FriendHost(GreedyPlayer(), None, "127.0.0.1", 0, options, *where)
         await host.start()
         first = host.code
@@ -382,3 +384,44 @@ def test_a_guesser_who_stays_in_the_nameplate_gets_the_host_a_new_code(servers, 
     first, second, wrong = asyncio.run(asyncio.wait_for(scenario(), 50))
     assert second != first and second.split("-")[1] == first.split("-")[1]
     assert wrong == 1 and f"new join code {second}" in said, said
+    assert codes == [second]
+
+
+def test_the_apps_hosting_screen_is_told_the_new_code(servers, monkeypatch):  # noqa: F811
+    """Through the app's handle (``NetService.host(friend=True)``): the first code spoiled
+    by a squatter, a ``hosting`` event carries the new code for the screen."""
+    import time
+
+    import gin3d.net.friend as friend_mod
+    from gin3d.net.api import NetService
+    from gin3d.net.friendcode import seal
+
+    monkeypatch.setattr(friend_mod, "REMEET_FOR", 1.5)
+    for name, value in servers.env.items():
+        monkeypatch.setenv(name, value)
+    net = NetService("Ann").start()
+    try:
+        info = net.host(None, lan=False, listen="127.0.0.1", port=0, friend=True).result(20)
+
+        async def squat():
+            squatter = MailboxClient(servers.mailbox_url)
+            await squatter.connect()
+            await squatter.claim(info.code.split("-")[0])
+            await squatter.add("pake", b"\x00" * 33)
+            await squatter.add("hello", seal(b"k" * 32, "guest hello", {"v": 1}))
+            return squatter
+
+        loop = asyncio.new_event_loop()
+        squatter = loop.run_until_complete(squat())
+        deadline = time.monotonic() + 30  # the bound only turns a hang into a failure
+        told = []
+        while not told:
+            assert time.monotonic() < deadline, "no new code was told"
+            told = [e.data["info"].code for e in net.poll() if e.kind == "hosting"]
+            told = [code for code in told if code != info.code]  # (the first event's)
+            loop.run_until_complete(asyncio.sleep(0.05))
+        loop.run_until_complete(squatter.close())
+        loop.close()
+    finally:
+        net.stop()
+    assert told[-1].split("-")[1] == info.code.split("-")[1]  # a new number, the same secret

@@ -307,6 +307,7 @@ class NetService:
                 "resumed", hands=list(game.hands) if game else [], game_number=self._game_number()
             ),
             on_public_address=self._seen_at,
+            on_new_code=self._new_code,
         )
         return MatchOptions(
             callbacks=cb,
@@ -331,6 +332,12 @@ class NetService:
             return
         if (info.code, info.port) == (m.code, port):  # this table's, not an earlier one's
             self._hosting(replace(info, public_ip=ip))
+
+    def _new_code(self, code: str) -> None:
+        """Our friend's code changed (a guesser spoiled the first): the hosting screen
+        shows the new one."""
+        if self.host_info is not None and isinstance(self.match, HostedMatch):
+            self._hosting(replace(self.host_info, code=code))
 
     def _game_number(self) -> int:
         m = self.match

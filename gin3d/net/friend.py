@@ -148,6 +148,7 @@ class FriendHost(HostedMatch):
                 await asyncio.sleep(max(self.options.retry, 2.0))
         self.code = f"{nameplate}-{self.secret}"
         self.options.callbacks.fire("on_status", f"new join code {self.code}")
+        self.options.callbacks.fire("on_new_code", self.code)
         return client
 
     async def close(self) -> None:
