@@ -39,7 +39,20 @@ def main(argv: list[str] | None = None) -> int:
         help="no LAN list or LAN advertising (mDNS); join by address or code",
     )
     net.add_argument("--no-upnp", action="store_true", help="do not ask the router for a port")
+    net.add_argument(
+        "--rendezvous",
+        default="",
+        help="with no online service: the magic-wormhole mailbox server friends meet at, "
+        "ws://host:port/v1 (default: $GIN3D_RENDEZVOUS or the public one)",
+    )
+    net.add_argument(
+        "--transit",
+        default="",
+        help="with no online service: the transit relay, host:port "
+        "(default: $GIN3D_TRANSIT or the public one)",
+    )
     args = parser.parse_args(argv)
+    _point_rendezvous(parser, args.rendezvous, args.transit)
     from gin3d import settings as settings_mod
 
     loaded = settings_mod.load()  # never raises: a bad file gives the defaults and a message
@@ -68,6 +81,26 @@ def main(argv: list[str] | None = None) -> int:
     app = launch(seed=args.seed, user=user, notice=loaded.message, net=net, detail=args.detail)
     app.run()
     return 0
+
+
+def _point_rendezvous(parser, mailbox: str, transit: str) -> None:
+    """``--rendezvous`` / ``--transit``: checked, then where the network layer reads them
+    (its environment variables), over the built-in public servers."""
+    if not (mailbox or transit):
+        return
+    import os
+
+    from gin3d.net.mailbox import MAILBOX_ENV, TRANSIT_ENV, mailbox_url
+    from gin3d.net.transit import transit_address
+
+    try:
+        if mailbox:
+            os.environ[MAILBOX_ENV] = mailbox_url(mailbox)
+        if transit:
+            transit_address(transit)
+            os.environ[TRANSIT_ENV] = transit
+    except ValueError as err:
+        parser.error(str(err))
 
 
 def net_fields(net: dict | None, user) -> dict:

@@ -12,6 +12,9 @@ from plain_failures import pytest_runtest_makereport  # noqa: F401  (a failure a
 # never to the real user folders
 os.environ["GIN3D_HOME"] = tempfile.mkdtemp(prefix="gin3d-test-home-")
 atexit.register(shutil.rmtree, os.environ["GIN3D_HOME"], True)
+# a friend by code meets at public servers by default: a test may only reach loopback ones
+# (tests/rendezvous_servers.py starts them; gin3d.net.mailbox.check_loopback refuses others)
+os.environ["GIN3D_TEST_LOOPBACK_ONLY"] = "1"
 
 ROOT = str(Path(__file__).resolve().parent.parent)
 if ROOT not in sys.path:

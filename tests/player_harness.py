@@ -197,6 +197,7 @@ class Player:
             for k, v in os.environ.items()
             if not k.startswith(("XDG_", "GIN3D_", "PANDA_", "WAYLAND"))
         }
+        env["GIN3D_TEST_LOOPBACK_ONLY"] = "1"  # a game under test never meets at a public server
         # the console script runs this checkout's code (whichever tree it was installed from)
         path = os.pathsep.join(x for x in (str(ROOT), env.get("PYTHONPATH", "")) if x)
         env.update(

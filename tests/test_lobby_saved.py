@@ -19,6 +19,8 @@ from test_lobby_screens import (
     join_online,
     play_one_hand,
     pump,
+    rendezvous,  # noqa: F401 (autouse: online hosting meets at loopback servers)
+    servers,  # noqa: F401 (the fixture it needs)
 )
 
 from gin3d import stats as stats_mod

@@ -9,10 +9,12 @@ path (``InputDriver`` clicks card nodes); the table is checked against the seat'
 
 from __future__ import annotations
 
+import os
 import time
 from collections import Counter
 
 import pytest
+from rendezvous_servers import servers  # noqa: F401 (a fixture)
 from scene_harness import Driver, check_scene, get_app
 
 from gin3d.engine import CardDealt, RuleSet
@@ -27,6 +29,20 @@ from tools.net_screenshots import relay_node
 
 RULES = RuleSet.preset("classic", game_target=100)
 TIMING = Timing(heartbeat=0.5, dead_after=10)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def rendezvous(servers):  # noqa: F811
+    """Online hosting with no service meets at these loopback servers (the built-in
+    defaults pointed at them, as a packager would), never at the public ones."""
+    before = {name: os.environ.get(name) for name in servers.env}
+    os.environ.update(servers.env)
+    yield servers
+    for name, value in before.items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value
 
 
 @pytest.fixture(scope="module")
@@ -67,14 +83,16 @@ def pump(app, until, what: str, timeout: float = 60.0) -> None:
 
 
 def host_online_for(app, peer):
-    """The app hosts an online table (menu, setup, open) and ``peer`` joins it by code at
-    its address; returns the app's session once the table shows."""
+    """The app hosts an online table with no service set (menu, setup, open: a friend's
+    code, met at the loopback rendezvous) and ``peer`` joins it by the code alone; returns
+    the app's session once the table shows."""
     app.request("Online")
     app.screens.panel.buttons["host"]["command"]()
     app.screens.panel.buttons["host"]["command"]()  # the host setup: open the table
     pump(app, lambda: "Join code" in app.screens.current.host_lines[0].getText(), "hosting")
     match = app.net_hub.service.match
-    peer.join_code(match.code, f"127.0.0.1:{match.port}", player=GreedyPlayer()).result(20)
+    assert match.met_at.startswith("ws://127.0.0.1:")  # met at the loopback server
+    peer.join_code(match.code, player=GreedyPlayer()).result(30)
     pump(app, lambda: app.screens.state == "Table", "the table")
     return app.session
 
@@ -284,8 +302,8 @@ def test_online_join_with_a_wrong_code_shows_an_error(app, peer):
     p.buttons["join"]["command"]()
     assert "is not a join code" in app.screens.current.note.getText()
     p.entries["code"].enterText(wrong)
-    p.buttons["join"]["command"]()  # no address and no relay
-    assert "No relay" in app.screens.current.note.getText()
+    p.buttons["join"]["command"]()  # no address and no relay: only a friend's code goes alone
+    assert "needs the host's address" in app.screens.current.note.getText()
     p.entries["address"].enterText(f"127.0.0.1:{info.port}")
     p.buttons["join"]["command"]()
     pump(app, lambda: "authenticate" in app.screens.current.note.getText(), "the error")

@@ -81,19 +81,18 @@ def test_hosting_says_opening_once_and_the_open_table_hint_reads(app):
 
 
 @pytest.mark.parametrize("relay", [None, "127.0.0.1:47471"])
-def test_the_online_address_field_says_whether_it_is_needed(app, monkeypatch, relay):
+def test_the_online_address_field_says_when_it_is_needed(app, monkeypatch, relay):
     monkeypatch.setattr(app.net_hub.config, "relay", relay)
     app.request("Online")
     label = next(t for t in texts(app) if t.startswith("Address"))
-    if relay:
-        assert label == "Address (optional)"
-        # the code alone does not mean relayed: the host is tried directly first
-        assert any("tried directly first" in t for t in texts(app))
-    else:
-        assert label == "Address (required)"
+    assert label == "Address (optional)"
+    # the code alone does not mean relayed: the host is tried directly first
+    assert any("tried directly first" in t for t in texts(app))
+    if not relay:  # a friend's code goes alone (the public rendezvous); a host's own does not
+        assert any("A friend's code like 7-K7QDM3 is enough" in t for t in texts(app))
         app.screens.panel.entries["code"].set("ABCD-EFGHJK")
-        app.screens.current._join_online()  # no address: refused in words, not "optional"
-        assert "address" in app.screens.current.note.getText()
+        app.screens.current._join_online()  # no address: refused in words
+        assert "needs the host's address" in app.screens.current.note.getText()
     app.request("Menu")
 
 

@@ -841,7 +841,7 @@ def test_settings_online_service_tests_and_is_kept(player, service):
     not; saved, a new launch of the game shows the service on the Online screen."""
     p = player(args=service.game_args)
     snap = open_online(p)
-    assert p.shows("No relay set")(snap)
+    assert p.shows("No service set")(snap)
     p.click_button("Back")
     p.click_button("Settings")
     p.wait(on("Settings"), 20, "the settings")

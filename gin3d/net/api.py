@@ -25,6 +25,8 @@ from .apptable import TableRun
 from .candidates import format_candidate
 from .constants import DEFAULT_PORT, RELAY_PORT
 from .discovery import Table, TableAdvertiser, TableBrowser, find_table
+from .friend import FriendGuest, FriendHost
+from .friendcode import is_friend_code
 from .peer import HostedMatch, JoinedMatch, MatchOptions
 from .protocol import ProtocolError
 from .session import Callbacks, Timing
@@ -217,23 +219,34 @@ class NetService:
         lan_interfaces: list[str] | None = None,
         advertise: list[str] | None = None,
         publish: bool = True,
+        friend: bool = False,
     ) -> concurrent.futures.Future:
         """Open a table. Its Future gives a ``HostInfo`` (join code, port, addresses). With
         a service set, ``publish`` tells it where a guest may reach us directly (the address
-        it sees us at, the UPnP mapping's), so a guest with the code tries that first."""
+        it sees us at, the UPnP mapping's), so a guest with the code tries that first.
+        ``friend`` (no service set): a friend's game met at the public rendezvous
+        (``friend.FriendHost``: its code alone finds us; ``publish`` False sends no direct
+        address)."""
 
         async def hosting() -> HostInfo:  # run on the network thread
             self._free()
             options = self._options()
             options.direct_first = publish
-            match = HostedMatch(
-                self._seat(player),
-                rules,
-                listen=listen,
-                port=port,
-                options=options,
-                open_table=lan and open_table,
-            )
+            if friend:
+                seat = self._seat(player)
+                # the meeting server out of reach: hosted as before (code and address)
+                match = FriendHost(
+                    seat, rules, listen, port, options, direct=publish, fallback=True
+                )
+            else:
+                match = HostedMatch(
+                    self._seat(player),
+                    rules,
+                    listen=listen,
+                    port=port,
+                    options=options,
+                    open_table=lan and open_table,
+                )
             await match.listen_directly()
             upnp_text, upnp_ok = "not tried", False
             if upnp:  # before the relay wait, which publishes the mapping too
@@ -294,6 +307,7 @@ class NetService:
                 "resumed", hands=list(game.hands) if game else [], game_number=self._game_number()
             ),
             on_public_address=self._seen_at,
+            on_new_code=self._new_code,
         )
         return MatchOptions(
             callbacks=cb,
@@ -319,6 +333,12 @@ class NetService:
         if (info.code, info.port) == (m.code, port):  # this table's, not an earlier one's
             self._hosting(replace(info, public_ip=ip))
 
+    def _new_code(self, code: str) -> None:
+        """Our friend's code changed (a guesser spoiled the first): the hosting screen
+        shows the new one."""
+        if self.host_info is not None and isinstance(self.match, HostedMatch):
+            self._hosting(replace(self.host_info, code=code))
+
     def _game_number(self) -> int:
         m = self.match
         return m.session.game_number if m is not None and m.session is not None else 0
@@ -337,7 +357,8 @@ class NetService:
     def join_code(
         self, code: str, address: str | None = None, player=None
     ) -> concurrent.futures.Future:
-        """Join by code: directly at ``address`` ("host:port") if given, else/then the relay."""
+        """Join by code: directly at ``address`` ("host:port") if given, else/then the relay;
+        with neither, a friend's code (``7-K7QDM3``) met at the public rendezvous."""
         direct = parse_address(address, DEFAULT_PORT) if address else None
         return self._call(self._join(code, direct, player, None))
 
@@ -373,16 +394,17 @@ class NetService:
     async def _join(self, code, direct, player, open_fp, expect_rules=None) -> str:
         self._free()
         options = self._options()
-        if direct is None and options.relay is None:
-            raise ValueError("no address and no relay configured")
-        match = JoinedMatch(
-            self._seat(player),
-            code,
-            direct=direct,
-            options=options,
-            open_fingerprint=open_fp,
-            expect_rules=expect_rules,
-        )
+        if direct is None and (options.relay is None or is_friend_code(code)):  # the rendezvous
+            match = FriendGuest(self._seat(player), code, options)
+        else:
+            match = JoinedMatch(
+                self._seat(player),
+                code,
+                direct=direct,
+                options=options,
+                open_fingerprint=open_fp,
+                expect_rules=expect_rules,
+            )
 
         async def started() -> JoinedMatch:
             await match.start()

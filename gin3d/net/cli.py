@@ -3,6 +3,7 @@
 ``python -m gin3d.net.cli host [--port P] [--code C] [--relay H:P] [--out result.json]``
 ``python -m gin3d.net.cli host --public --relay H:P [--rules R] [--name N]``
 ``python -m gin3d.net.cli join --code C [--address H:P] [--relay H:P] [--out result.json]``
+``python -m gin3d.net.cli host --friend`` and ``join --code 7-K7QDM3`` (the code alone)
 ``python -m gin3d.net.cli table-host --players 3|4 [--port P] [--code C] [--relay H:P]``
 ``python -m gin3d.net.cli table-join --code C [--address H:P] [--relay H:P]``
 
@@ -20,6 +21,13 @@ Each side writes its result (how the match ended, totals, the move log and its h
 route: ``direct`` or ``relay``) to ``--out``. Used by the two-process tests and handy to
 watch two machines play; the packaged Linux build carries it as ``gin3d-match``
 (setup_build.py), which its build test uses to play a LAN match.
+
+With ``--friend`` the host needs no service of ours: it meets its guest at the public
+magic-wormhole mailbox server and falls back to its transit relay (``gin3d.net.friend``;
+``--rendezvous URL`` / ``--transit H:P`` or ``$GIN3D_RENDEZVOUS`` / ``$GIN3D_TRANSIT`` point
+it elsewhere), and prints ``LISTENING <port> <friend code>``; a guest given only a code
+(no ``--address``, no ``--relay``) joins that way. ``--relay-only`` there keeps both to
+the transit relay.
 
 A table (three players, or four in two teams: ``gin3d.net.table``) is hosted by one player
 and joined by the others with its code (``table-host --players 3|4``, ``table-join --code C
@@ -42,6 +50,7 @@ from gin3d.engine import RuleSet
 
 # absolute imports: the packaged build freezes this file as its own program (gin3d-match)
 from gin3d.net.constants import DEFAULT_PORT, RELAY_PORT
+from gin3d.net.friend import FriendGuest, FriendHost
 from gin3d.net.peer import HostedMatch, JoinedMatch, MatchOptions
 from gin3d.net.service_client import open_table
 from gin3d.net.session import Callbacks, Timing
@@ -81,6 +90,18 @@ async def _run(args) -> int:
         if args.public:
             match = await open_table(args.relay, player, rules, opts)
             print(f"LISTED {rules.name} {args.name or 'player'}", flush=True)
+        elif args.friend:
+            match = FriendHost(
+                player,
+                rules,
+                args.listen or "0.0.0.0",
+                args.port,
+                opts,
+                args.rendezvous,
+                args.transit,
+                direct=not args.relay_only,
+            )
+            await match.start()
         else:
             # a host that publishes its port must be reachable there, as the app's host is
             listen = args.listen or ("0.0.0.0" if opts.direct_first else "127.0.0.1")
@@ -89,6 +110,11 @@ async def _run(args) -> int:
             )
             await match.start()
         print(f"LISTENING {match.port} {match.code}", flush=True)
+    elif not (args.address or args.relay):  # the code alone: a friend's game
+        match = FriendGuest(
+            player, args.code, opts, args.rendezvous, args.transit, direct=not args.relay_only
+        )
+        await match.start()
     else:
         direct = parse_address(args.address, DEFAULT_PORT) if args.address else None
         match = JoinedMatch(player, args.code, direct=direct, options=opts)
@@ -201,12 +227,17 @@ async def _report(args, ended, result: dict, closing, then=None) -> int:
 def _check(parser, args) -> None:
     if args.public and (args.role != "host" or not args.relay or args.code):
         parser.error("--public is for host, needs --relay and makes its own (public) code")
-    if args.relay_only and not args.relay:
-        parser.error("--relay-only needs --relay")
+    friend = args.friend or (args.role == "join" and not (args.address or args.relay))
+    if friend and (args.relay or args.public or args.address):
+        parser.error("--friend meets at the rendezvous server: no --relay, --public or --address")
+    if args.relay_only and not (args.relay or friend):
+        parser.error("--relay-only needs --relay (or a friend's game)")
     if args.role in ("join", "table-join") and not args.code:
         parser.error(f"{args.role} needs --code")
-    if args.role == "join" and not (args.address or args.relay):
-        parser.error("join needs --address or --relay")
+    if args.friend and args.role != "host":
+        parser.error("--friend is for host (join a friend's game with --code alone)")
+    if args.friend and args.code:
+        parser.error("--friend makes its own code (the meeting server gives its number)")
     if args.role == "table-join" and not (args.address or args.relay):
         parser.error("table-join needs --address or --relay")
 
@@ -225,7 +256,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--relay-only",
         action="store_true",
-        help="with --relay: no direct try (the host publishes no address, the guest asks none)",
+        help="with --relay or a friend's game: no direct try (the host publishes no address,"
+        " the guest tries none)",
+    )
+    parser.add_argument(
+        "--friend",
+        action="store_true",
+        help="host: a game for a friend, who joins with the code alone (no service needed)",
+    )
+    parser.add_argument(
+        "--rendezvous",
+        default="",
+        help="a friend's game: the mailbox server (default: $GIN3D_RENDEZVOUS or the public one)",
+    )
+    parser.add_argument(
+        "--transit",
+        default="",
+        help="a friend's game: the transit relay host:port (default: $GIN3D_TRANSIT or public)",
     )
     parser.add_argument("--rules", default="classic", help="host: rules preset")
     parser.add_argument(

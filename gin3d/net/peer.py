@@ -21,6 +21,7 @@ from gin3d.engine import RuleSet
 from .candidates import format_candidate, log, seen_ip
 from .constants import DIRECT_TIMEOUT, MAX_CANDIDATES
 from .directory import PUBLIC_PRESETS, encode_name
+from .friendcode import is_friend_code, normalize_any_code
 from .limits import Budget, Slots, peer_address
 from .links import StreamLink
 from .protocol import PROTOCOL_VERSION, ProtocolError
@@ -227,11 +228,10 @@ class HostedMatch(_Base):
                 raise ValueError("this save is from the guest's side: join with it instead")
             rules, code, open_table = RuleSet.from_dict(saved["rules"]), saved["code"], False
         self.rules = rules or RuleSet()
-        self.code = (
-            code
-            if code and code.startswith("open:")
-            else (normalize_code(code) if code else make_code())
-        )
+        # an open LAN table's password, or a friend's code (a saved match met by one: it
+        # comes back by address) are kept as they are
+        kept = code and (code.startswith("open:") or is_friend_code(code))
+        self.code = code if kept else (normalize_code(code) if code else make_code())
         if open_table:  # a LAN table anyone may join: the password is public
             from .transport import open_table_code
 
@@ -437,9 +437,14 @@ class JoinedMatch(_Base):
             self.code = open_table_code(open_fingerprint)
             self.peer_fingerprint = open_fingerprint  # pinned from the LAN advertisement
         else:
-            self.code = normalize_code(code)
+            self.code = self.normalize(code)
         self.direct = direct
-        if direct is None and self.options.relay is None:
+        self.check_ways()
+
+    normalize = staticmethod(normalize_any_code)  # the join code as typed, checked
+
+    def check_ways(self) -> None:
+        if self.direct is None and self.options.relay is None:
             raise ValueError("give an address, a relay, or both")
 
     async def connect(self) -> Peer:
@@ -512,6 +517,15 @@ class JoinedMatch(_Base):
             )
         except asyncio.TimeoutError:
             found = []
+        return await self.dial_candidates(found, deadline, errors)
+
+    async def dial_candidates(
+        self, found: list[tuple[str, int]], deadline: float, errors: list[str]
+    ) -> Peer | None:
+        """The host at the first of ``found`` that answers with the join code's handshake,
+        each tried with an equal share of the time left until ``deadline``; None if none."""
+        o = self.options
+        loop = asyncio.get_running_loop()
         for i, (host, port) in enumerate(found):
             share = (deadline - loop.time()) / (len(found) - i)
             where = format_candidate(host, port)

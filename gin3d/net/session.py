@@ -99,6 +99,7 @@ class Callbacks:
     on_save_error: Callable[[str], None] | None = None  # the autosave failed (disk full...)
     # host, direct first: (ip, port) where the service saw us, when first known or changed
     on_public_address: Callable[[str, int], None] | None = None
+    on_new_code: Callable[[str], None] | None = None  # host: a friend's code changed (spoiled)
 
     def fire(self, name: str, *args: Any) -> None:
         fn = getattr(self, name)

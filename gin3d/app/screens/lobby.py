@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from panda3d.core import TextNode
 
 from ...net.constants import DEFAULT_PORT
+from ...net.friendcode import is_friend_code, normalize_friend_code
 from ...scene.control.net_hub import NetHub, net_event, normalize_code, parse_address, rules_label
 from ...scene.ui.palette import GOLD
 from ...scene.ui.panel import entry
@@ -438,7 +439,7 @@ class OnlineScreen(LobbyScreen):
         p.text(
             f"Relay: {relay}"
             if relay
-            else "No relay set: your opponent also needs your address and port.",
+            else "No service set: you meet through the public magic-wormhole server.",
             0.34,
             0.04,
             x=-1.1,
@@ -470,21 +471,15 @@ class OnlineScreen(LobbyScreen):
         p.text("Play a friend: join by code", 0.14, 0.05, x=-1.1, align=TextNode.ALeft, fg=GOLD)
         p.text("Code", 0.03, 0.042, x=-1.1, align=TextNode.ALeft)
         entry(p, "code", "", (-0.45, 0.03), width=10)  # in line with the address below
-        # without a relay the code alone cannot find the host: the address is required then
-        p.text(
-            "Address (optional)" if relay else "Address (required)",
-            -0.08,
-            0.042,
-            x=-1.1,
-            align=TextNode.ALeft,
-        )
+        # the code alone finds the host: through the service, or the public rendezvous
+        p.text("Address (optional)", -0.08, 0.042, x=-1.1, align=TextNode.ALeft)
         entry(p, "address", "", (-0.45, -0.08), width=10)
         p.text(
             "The host's host:port. With the service the code is enough: the host is tried "
             "directly first, then through the relay."
             if relay
-            else "The host's host:port, as shown on their screen (no relay is set up, so the "
-            "code alone cannot find them).",
+            else "Only for a code like ABCD-EFGHJK. A friend's code like 7-K7QDM3 is enough: "
+            "the host is tried directly first, then through the public relay.",
             -0.18,
             0.036,
             x=-1.1,
@@ -539,14 +534,20 @@ class OnlineScreen(LobbyScreen):
         p = self.panel
         code = p.entries["code"].get().strip()
         address = p.entries["address"].get().strip() or None
+        # a friend's code (7-K7QDM3, hosted with no service) is met at the public rendezvous
+        friend = not (table or address) and (is_friend_code(code) or not self.hub.config.relay)
         try:
-            code = normalize_code(code)
+            if friend and not is_friend_code(code):
+                normalize_code(code)  # a host's own code: it needs the address, say so
+                self._say(f"{code} needs the host's address (host:port) too", error=True)
+                return
+            code = normalize_friend_code(code) if friend else normalize_code(code)
             if address:
                 parse_address(address, DEFAULT_PORT)
         except ValueError as exc:
             self._say(str(exc), error=True)
             return
-        if address is None and not self.hub.config.relay:
+        if table and address is None and not self.hub.config.relay:
             self._say("No relay is set up: type the host's address (host:port) too", error=True)
             return
         self._set_name()
@@ -611,6 +612,7 @@ class HostingScreen(LobbyScreen):
             listen=c.listen,
             upnp=mode == "online" and c.upnp,
             lan_interfaces=c.lan_interfaces,
+            friend=mode == "online" and not c.relay,  # no service: the public rendezvous
         )
         fut = net.host(port=c.port, **request)
         if c.port:  # the usual port is taken (another game on this machine): any free one
@@ -784,11 +786,12 @@ class HostingScreen(LobbyScreen):
         sees us at is shown once it is known, not as something to pass on); without one, the
         friend needs this machine's address and port. The router's own words go to the log,
         not on the screen (each line fits the window)."""
-        if relay:
+        if relay or is_friend_code(info.code):
             forwarded = f"  -  your router forwards port {info.port}" if info.upnp_ok else ""
+            via = f"the relay at {relay}" if relay else "the public magic-wormhole relay"
             lines = [
                 "Your friend types only the code: no address, no port to forward",
-                f"Direct first, else through the relay at {relay}{forwarded}",
+                f"Direct first, else through {via}{forwarded}",
             ]
             if info.public_ip:  # the service said where it sees us (for the curious)
                 lines.append(
