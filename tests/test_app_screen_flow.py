@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from plain_failures import parse_source
 from scene_harness import get_app
 
 from gin3d.app.screens import SCREENS, TRANSITIONS
@@ -22,7 +23,7 @@ def _classes() -> dict[str, ast.ClassDef]:
     """Every class of the screens' modules, by name."""
     out = {}
     for path in SOURCE.glob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(parse_source(path.read_text(encoding="utf-8"), str(path))):
             if isinstance(node, ast.ClassDef):
                 out[node.name] = node
     return out

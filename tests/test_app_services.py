@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from plain_failures import parse_source
 from scene_harness import get_app
 
 from gin3d.app.game_app import GinApp
@@ -22,7 +23,9 @@ SOURCE = Path(__file__).resolve().parent.parent / "gin3d" / "app" / "screens"
 
 
 def _modules() -> dict[str, ast.Module]:
-    return {p.name: ast.parse(p.read_text(encoding="utf-8")) for p in SOURCE.glob("*.py")}
+    return {
+        p.name: parse_source(p.read_text(encoding="utf-8"), str(p)) for p in SOURCE.glob("*.py")
+    }
 
 
 def _type_checking_only(tree: ast.Module) -> set[int]:

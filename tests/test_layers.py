@@ -7,6 +7,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from plain_failures import parse_source
+
 PKG = Path(__file__).resolve().parent.parent / "gin3d"
 SERVICES = {
     "paths",
@@ -65,7 +67,7 @@ def _targets(path: Path, pkg: Path | None = None) -> list[tuple[str, int]]:
     if rel.name == "__init__.py":
         here = here[:-1] + ["__init__"]
     out = []
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(parse_source(path.read_text(encoding="utf-8"), str(path))):
         names: list[str] = []
         if isinstance(node, ast.Import):
             names = [a.name for a in node.names]
@@ -197,7 +199,7 @@ def test_only_the_engine_reads_a_games_private_state():
     for path in sorted(PKG.rglob("*.py")):
         if path.relative_to(PKG).parts[0] == "engine":
             continue
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(parse_source(path.read_text(encoding="utf-8"), str(path))):
             if isinstance(node, ast.Attribute) and node.attr == "_decks":
                 readers.append(f"{path.relative_to(PKG)}:{node.lineno}")
     assert readers == []

@@ -8,6 +8,7 @@ import gc
 from pathlib import Path
 
 import pytest
+from plain_failures import parse_source
 
 from gin3d.engine import RuleSet
 from gin3d.net.peer import HostedMatch, JoinedMatch, MatchOptions
@@ -228,7 +229,9 @@ def test_the_network_code_touches_no_private_attribute_of_another_library():
     """asyncio's private attributes change between Python versions (StreamReaderProtocol's
     _replace_writer is not in 3.10 and was renamed in 3.13): an attribute with a leading
     underscore read in gin3d/net must be one that gin3d itself defines."""
-    trees = {f: ast.parse(f.read_text(encoding="utf-8")) for f in sorted(GIN3D.rglob("*.py"))}
+    trees = {
+        f: parse_source(f.read_text(encoding="utf-8"), str(f)) for f in sorted(GIN3D.rglob("*.py"))
+    }
     ours = set()
     for tree in trees.values():
         for node in ast.walk(tree):

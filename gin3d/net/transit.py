@@ -17,7 +17,7 @@ import os
 import re
 
 from .mailbox import DEFAULT_TRANSIT, TRANSIT_ENV, RendezvousError, check_loopback
-from .relay import GO, unreachable_why
+from .relay_client import GO, unreachable_why
 from .transport import parse_address
 
 _TOKEN = re.compile(r"[0-9a-f]{64}\Z")  # what the relay pairs by
