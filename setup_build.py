@@ -3,6 +3,12 @@
     python setup_build.py build_apps                          # Linux, Windows and macOS
     python setup_build.py build_apps -p manylinux2014_x86_64  # one platform
     python setup_build.py bdist_apps                          # + archives / installers
+    python setup_build.py build_apps --service relay.example.org:47470  # a built-in service
+
+``--service`` (or ``GIN3D_BUILD_SERVICE``) bakes the online service the build's players use
+while they set none of their own: one or more ``host:port``, comma-separated, written as
+``gin3d/service.json`` into every platform's folder (``gin3d.built_in``). A packager sets it
+once; Settings shows it and a player can point elsewhere.
 
 Each platform's app lands in ``build/<platform>/``: the frozen game, Panda3D's OpenGL and OpenAL
 plugins (plus the headless GL plugin, so the app can also run offscreen), the models,
@@ -23,6 +29,7 @@ command-line network match (``gin3d/net/cli.py``), which the build test plays on
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -35,6 +42,7 @@ from setuptools import setup
 ROOT = Path(__file__).resolve().parent
 VERSION = re.search(r'__version__ = "([^"]+)"', (ROOT / "gin3d" / "__init__.py").read_text())[1]
 
+SERVICE_ENV = "GIN3D_BUILD_SERVICE"  # the built-in service, as --service gives it
 PLATFORMS = ["manylinux2014_x86_64", "win_amd64", "macosx_11_0_x86_64"]
 
 ART = (
@@ -199,6 +207,25 @@ def checked_build_apps():
     from direct.dist.commands import build_apps
 
     class CheckedBuildApps(build_apps):
+        user_options = [
+            *build_apps.user_options,
+            ("service=", None, "the online service the build carries (host:port[,...])"),
+        ]
+
+        def initialize_options(self) -> None:
+            super().initialize_options()
+            self.service = os.environ.get(SERVICE_ENV, "")
+
+        def finalize_options(self) -> None:
+            super().finalize_options()
+            if self.service:
+                from gin3d.built_in import check_service
+
+                try:
+                    check_service(self.service)
+                except ValueError as err:
+                    sys.exit(f"build_apps --service: {err}")
+
         def bundle_macos_app(self, builddir: str) -> None:
             # Panda3D 1.10.16 moves every file of the build into Contents/MacOS when any
             # console app is set (``fname in gui_apps or console_apps``), leaving Resources
@@ -217,9 +244,14 @@ def checked_build_apps():
                 missing = missing_from(app)
                 if missing:
                     problems.append(f"{platform}: {', '.join(missing)}")
-                elif platform.startswith("manylinux"):
-                    add_desktop_entry(app)
-                    add_tls_libraries(app, platform)
+                else:
+                    if self.service:
+                        from gin3d.built_in import bake_service
+
+                        bake_service(app / "gin3d", self.service)
+                    if platform.startswith("manylinux"):
+                        add_desktop_entry(app)
+                        add_tls_libraries(app, platform)
             if problems:
                 sys.exit("build_apps: the build misses part of the game: " + "; ".join(problems))
 

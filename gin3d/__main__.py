@@ -109,7 +109,9 @@ def net_fields(net: dict | None, user) -> dict:
     fails here, clearly."""
     fields = dict(net or {})
     fields["name"] = fields.get("name") or user.player_name
-    fields["relay"] = fields.get("relay") or user.online_service or None
+    from gin3d.settings import service_in_use
+
+    fields["relay"] = fields.get("relay") or service_in_use(user)
     if fields["relay"]:
         from gin3d.net.constants import RELAY_PORT
         from gin3d.net.transport import parse_relays

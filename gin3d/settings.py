@@ -14,6 +14,7 @@ from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
+from .built_in import built_in_service
 from .engine import PRESETS, RuleSet
 from .paths import SetAside, load_or_set_aside, settings_path, write_atomic
 
@@ -278,6 +279,13 @@ def parse(data: Any) -> Loaded:
             continue
         good[key] = value
     return Loaded(Settings.from_dict(good), tuple(notes))
+
+
+def service_in_use(s: Settings, built: str | None = None) -> str | None:
+    """The online service the game uses: the player's own (Settings), else the one the build
+    carries (``built``, read from ``built_in`` when None), else None (LAN, direct play and
+    a friend by code)."""
+    return s.online_service or (built_in_service() if built is None else built) or None
 
 
 def load(path: Path | str | None = None) -> Loaded:

@@ -162,11 +162,14 @@ class Player:
         size: str = WINDOW,
         prefix: tuple[str, ...] = (),
         upnp: bool = False,
+        exe: Path | None = None,
     ) -> None:
         """``prefix``: a command the game runs under (``ip netns exec NS``: a private network
         of the test's own); ``upnp``: let the game ask the router for a port (only where no
-        router can be reached: in such a private network)."""
+        router can be reached: in such a private network); ``exe``: the game's program (a
+        packaged build's), instead of the installed ``gin3d`` script."""
         self.x = x
+        self.exe = exe
         self.prefix = prefix
         self.upnp = upnp
         self.home = home
@@ -188,7 +191,12 @@ class Player:
     # -- the process ----------------------------------------------------------------------
     def start(self, wait: bool = True) -> Player:
         # the script beside this Python first (the README's .venv/bin/gin3d), then the PATH's
-        exe = shutil.which("gin3d", path=str(Path(sys.executable).parent)) or shutil.which("gin3d")
+        exe = (
+            str(self.exe)
+            if self.exe is not None
+            else shutil.which("gin3d", path=str(Path(sys.executable).parent))
+            or shutil.which("gin3d")
+        )
         assert exe, "the gin3d console script is not installed (pip install -e .)"
         self.home.mkdir(parents=True, exist_ok=True)
         self.shots.mkdir(parents=True, exist_ok=True)

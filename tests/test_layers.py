@@ -19,6 +19,7 @@ SERVICES = {
     "recorder",
     "undo",
     "tournament",
+    "built_in",
 }
 # what each part may import of gin3d (DESIGN.md's table; the file services sit beside the
 # engine and use only it and each other; ``players`` picks an AI for a seat)

@@ -12,6 +12,7 @@ import os
 import platform
 import re
 import shutil
+import socket
 import struct
 import subprocess
 import sys
@@ -102,7 +103,16 @@ def wheel_source() -> dict[str, str]:
 
 
 @pytest.fixture(scope="module")
-def linux_app(tmp_path_factory) -> Path:
+def built_in_port() -> int:
+    """A free loopback port, named as the build's online service (``--service``): the
+    scenario below starts a node on it."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def linux_app(tmp_path_factory, built_in_port) -> Path:
     build = tmp_path_factory.mktemp("build")
     env = dict(os.environ, **wheel_source())
     result = subprocess.run(
@@ -114,6 +124,8 @@ def linux_app(tmp_path_factory) -> Path:
             str(build),
             "-p",
             PLATFORM,
+            "--service",
+            f"127.0.0.1:{built_in_port}",
         ],
         cwd=ROOT,
         env=env,
@@ -226,3 +238,37 @@ def test_two_frozen_processes_play_a_lan_match(linux_app, tmp_path):
     assert ours["log_head"] == theirs["log_head"] and ours["log_ok"] and theirs["log_ok"]
     assert ours["totals"] == theirs["totals"] and max(ours["totals"][0]) >= 100
     assert ours["refusals"] == theirs["refusals"] == []
+
+
+def test_a_build_with_a_built_in_service_lists_its_tables_at_first_start(
+    linux_app, built_in_port, player, tmp_path
+):
+    """Built with ``--service``, the frozen game started with an empty home (no settings,
+    nothing typed) finds that service's open tables under Online, Find."""
+    from service_harness import tables_held
+    from test_player_flows import open_online
+
+    from gin3d.built_in import FORMAT
+
+    baked = json.loads((linux_app / "gin3d" / "service.json").read_text())
+    assert baked == {"format": FORMAT, "online_service": f"127.0.0.1:{built_in_port}"}
+    node = subprocess.Popen(
+        [sys.executable, "-m", "gin3d.net.relay", "--host", "127.0.0.1"]
+        + ["--port", str(built_in_port)],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        assert "listening on" in node.stdout.readline()
+        with tables_held(("127.0.0.1", built_in_port), ["Ann's table"]):
+            p = player(home=tmp_path / "empty-home", exe=linux_app / "Gin3D")
+            open_online(p)
+            p.click_button("Find")
+            p.wait(p.shows("Ann's table"), 60, "the built-in service's table")
+            p.screenshot("build-built-in-service-find")
+            assert p.problems() == []
+    finally:
+        node.terminate()
+        node.wait(10)

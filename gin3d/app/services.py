@@ -21,6 +21,7 @@ from ..scene.scripted.replay_view import ReplayView
 from ..scene.scripted.tutorial_view import TutorialView
 from ..scene.ui.panel import Panel
 from ..scene.ui.score_sheet import ScoreSheetView
+from ..settings import service_in_use
 from ..undo import can_undo
 
 if TYPE_CHECKING:
@@ -274,7 +275,7 @@ def apply_settings(app, s: Settings) -> None:
     setup.target = s.rules_overrides.get("game_target")
     hub = getattr(app, "net_hub", None)
     if hub is not None and before is not None and s.online_service != before.online_service:
-        hub.config.relay = s.online_service or None
+        hub.config.relay = service_in_use(s)
     win = app.win
     if win is not None and hasattr(win, "requestProperties"):
         props = WindowProperties()

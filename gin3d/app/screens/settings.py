@@ -10,6 +10,7 @@ from direct.gui.DirectGui import DGG, DirectEntry
 from panda3d.core import TextNode
 
 from ... import settings as settings_mod
+from ...built_in import built_in_service
 from ...engine import PRESETS
 from ...net.constants import NO_ANSWER
 from ...players import levels, opponent_name
@@ -258,8 +259,14 @@ class SettingsScreen(Screen):
             scale=0.046,
             frameSize=(-2.4, 2.4, -0.55, 1.05),
         )
+        built = built_in_service()
+        empty = (
+            f"empty: this game's own service, {built}"
+            if built
+            else "empty: LAN, direct and a friend by code"
+        )
         self.service_note = p.text(
-            "host:port of a gin3d-relay (several: comma-separated); empty: LAN and direct only",
+            f"host:port of a gin3d-relay (several: comma-separated); {empty}",
             y - 0.075,
             0.032,
             x=-1.38,
@@ -269,10 +276,10 @@ class SettingsScreen(Screen):
 
     def _test_service(self) -> None:
         """Ask the typed service whether it answers; the line under it says what came back."""
-        text = p_entry_text(self.panel, "service")
+        text = p_entry_text(self.panel, "service") or built_in_service()
         note = self.service_note
         if not text:
-            note.setText("No service typed: online play is by address only (LAN and direct)")
+            note.setText("No service typed: LAN, direct and a friend by code only")
             return
         try:
             fut = self.services.hub.open().probe_service(text)
