@@ -20,6 +20,7 @@ from gin3d.net.transport import make_code, room_claim, room_id
 from gin3d.players import GreedyPlayer
 
 SPAMMERS = 60  # addresses, six to each of ten /24 networks
+VANISHING = 1_100  # register-and-vanish connections in all, spread over the spammers
 
 
 @pytest.fixture(scope="module")
@@ -78,7 +79,7 @@ async def until_listed(node: Node, n: int, timeout: float = 20.0) -> None:
 
 def test_spam_from_60_addresses_cannot_hide_a_real_table_or_starve_quick_match(nodes):
     """60 addresses (ten /24 networks) each try a fake table and a joinable one and keep it
-    open, more connections register and vanish, and one address hoards quick matches:
+    open, 1,100 more connections register and vanish, and one address hoards quick matches:
     a real table opened last is on the first page within 1 s and a real guest joins it;
     quick match then hands a real player a joinable table every time, each once."""
     a, b = nodes
@@ -94,7 +95,7 @@ def test_spam_from_60_addresses_cannot_hide_a_real_table_or_starve_quick_match(n
         line = await asyncio.to_thread(table_request, code)
         reader, writer = await node.say(line, source)
         held.append(writer)
-        for _ in range(2):  # register and go at once
+        for _ in range(-(-VANISHING // SPAMMERS)):  # register and go at once
             _, gone = await node.say(
                 f"host {secrets.token_hex(32)} {secrets.token_hex(32)}", source
             )
