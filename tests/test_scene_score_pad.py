@@ -51,6 +51,9 @@ def test_a_full_pad_keeps_the_newest_hands_and_short_names():
 @pytest.fixture(scope="module")
 def app():
     app = get_app()
+    delete_save()  # an earlier module's game would be offered (Welcome back) before a table
+    app.help.close()
+    app.request("Menu")
     yield app
     app.request("Menu")
 
@@ -80,11 +83,16 @@ def test_group_tables_have_the_sheet_over_the_table_and_no_pad(app, players):
     "We" and "They". Neither lays the two-column pad on the felt (three columns; the
     partner's table takes the felt's left)."""
     setup, app.setup = app.setup, GameSetup(level="simple", players=players)
+    delete_save()
+    app.help.close()  # the help (F1) holds the table's input while it is open
+    app.request("Menu")
     try:
         start = app.start_three_player if players == 3 else app.start_partnership
         start()
         app.taskMgr.step()
+        assert app.screens.state == "Table", app.screens.state
         inp = app.session.input
+        assert inp.enabled
         sheet = inp.ctl.score_sheet()
         assert sheet is not None and sheet.columns == (3 if players == 3 else 2)
         assert not inp.pad.shown and "sheet" in inp.buttons
