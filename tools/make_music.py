@@ -15,11 +15,9 @@ small (about 3 MB and 1.4 MB): background sound, played quietly under the card s
 
 from __future__ import annotations
 
-import argparse
-import os
-import wave
-
 import numpy as np
+
+from .make_sounds import write_all
 
 SR = 22050
 BPM = 84
@@ -350,25 +348,8 @@ def ambience() -> np.ndarray:
 TRACKS = {"music": music, "ambience": ambience}
 
 
-def write_wav(path: str, x: np.ndarray) -> None:
-    pcm = np.round(np.clip(x, -1, 1) * 32767).astype("<i2")
-    with wave.open(path, "wb") as w:
-        w.setnchannels(1)
-        w.setsampwidth(2)
-        w.setframerate(SR)
-        w.writeframes(pcm.tobytes())
-
-
 def main(argv=None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--out", default="sounds")
-    args = ap.parse_args(argv)
-    os.makedirs(args.out, exist_ok=True)
-    for name, fn in TRACKS.items():
-        x = fn()
-        write_wav(os.path.join(args.out, name + ".wav"), x)
-        rms = 20 * np.log10(np.sqrt(np.mean(x * x)) + 1e-12)
-        print(f"wrote {name}.wav  {len(x) / SR:.1f} s  rms {rms:.1f} dBFS")
+    write_all(__doc__, TRACKS, SR, argv)
 
 
 if __name__ == "__main__":

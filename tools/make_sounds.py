@@ -261,25 +261,30 @@ SOUNDS = {
 }
 
 
-def write_wav(path: str, x: np.ndarray) -> None:
+def write_wav(path: str, x: np.ndarray, rate: int = SR) -> None:
     pcm = np.round(np.clip(x, -1, 1) * 32767).astype("<i2")
     with wave.open(path, "wb") as w:
         w.setnchannels(1)
         w.setsampwidth(2)
-        w.setframerate(SR)
+        w.setframerate(rate)
         w.writeframes(pcm.tobytes())
 
 
-def main(argv=None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__)
+def write_all(doc: str, makers: dict, rate: int, argv=None) -> None:
+    """The tools' command line: each of ``makers`` (name -> samples) as ``<out>/<name>.wav``."""
+    ap = argparse.ArgumentParser(description=doc)
     ap.add_argument("--out", default="sounds")
     args = ap.parse_args(argv)
     os.makedirs(args.out, exist_ok=True)
-    for name, fn in SOUNDS.items():
+    for name, fn in makers.items():
         x = fn()
-        write_wav(os.path.join(args.out, name + ".wav"), x)
+        write_wav(os.path.join(args.out, name + ".wav"), x, rate)
         rms = 20 * np.log10(np.sqrt(np.mean(x * x)) + 1e-12)
-        print(f"wrote {name}.wav  {len(x) / SR:.2f} s  rms {rms:.1f} dBFS")
+        print(f"wrote {name}.wav  {len(x) / rate:.2f} s  rms {rms:.1f} dBFS")
+
+
+def main(argv=None) -> None:
+    write_all(__doc__, SOUNDS, SR, argv)
 
 
 if __name__ == "__main__":
