@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 
 import pytest
+from player_harness import end
 from service_harness import LOOP, START_S, free_port
 
 TWIST = Path(sys.executable).parent / "twist"
@@ -54,13 +55,7 @@ class _Twist:
             time.sleep(0.05)
 
     def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+        end(self.proc, 10)
 
 
 class Servers:
